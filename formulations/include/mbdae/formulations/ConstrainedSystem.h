@@ -1,0 +1,91 @@
+#pragma once
+/// @file ConstrainedSystem.h
+/// The interface between formulations and the implicit solvers.
+///
+/// A constrained mechanical system in n coordinates q (velocities v = q̇, same size) with m
+/// holonomic constraint equations:
+///
+///     M(q) q̈ = f(t, q, q̇) − C_q(t, q)ᵀ λ          (n dynamic equations)
+///     C(t, q) = 0                                  (m constraints, position level, index 3)
+///
+/// The derived levels used by the index-2 forms are
+///
+///     Ċ = C_q q̇ + C_t = 0                          (velocity level, index 2)
+///     C_q q̈ = γ(t, q, q̇)                           (acceleration level, index 1)
+///
+/// and the dynamic residual is r(t, q, v, a, λ) = M(q) a − f(t, q, v) + C_q(t, q)ᵀ λ.
+/// f contains every applied force and the quadratic velocity terms; it does not contain
+/// constraint forces. λ are Lagrange multipliers: the generalised constraint force on the
+/// coordinates is −C_qᵀ λ.
+///
+/// Contract (each implementation is tested against finite differences):
+/// - constraint_velocity() is exactly d/dt C(t, q(t)) along any q(t) with q̇ = v;
+/// - gamma() is exactly C_q q̈ − d²/dt² C, i.e. γ = −(C_q v)_q v − 2 C_qt v − C_tt;
+/// - assemble_tangent() is the exact (or locally finite-differenced) derivative of r;
+/// - sparsity patterns are fixed when the system is built and never change; the assemble_*
+///   functions only overwrite values, so solvers can analyse a pattern once and allocate
+///   nothing per step.
+///
+/// All vectors are Eigen::Ref so that solvers can pass segments of their state vectors.
+
+#include <string>
+
+#include <mbdae/model/Types.h>
+
+namespace mbdae {
+
+using VecRef = Eigen::Ref<VecX>;
+using ConstVecRef = Eigen::Ref<const VecX>;
+
+class ConstrainedSystem {
+ public:
+  virtual ~ConstrainedSystem() = default;
+
+  /// n, the number of coordinates (and of velocities).
+  virtual int num_coordinates() const = 0;
+  /// m, the number of constraint equations (rows of C).
+  virtual int num_constraints() const = 0;
+
+  /// Initial state as given by the model (not necessarily consistent).
+  virtual void initial_state(VecRef q0, VecRef v0) const = 0;
+
+  /// r = M(q) a − f(t, q, v) + C_q(t, q)ᵀ λ, sizes n, n, n, m → n.
+  virtual void residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
+                        VecRef r) const = 0;
+  /// f(t, q, v): applied forces and quadratic velocity terms, size n.
+  virtual void forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const = 0;
+  /// C(t, q), size m.
+  virtual void constraints(double t, ConstVecRef q, VecRef c) const = 0;
+  /// Ċ = C_q v + C_t, size m.
+  virtual void constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const = 0;
+  /// γ with C_q q̈ = γ, size m.
+  virtual void gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const = 0;
+
+  /// Pattern of the n×n tangent ∂r/∂q, ∂r/∂v and M (one common pattern, fixed).
+  virtual const SparseMatrix& tangent_pattern() const = 0;
+  /// Pattern of the m×n constraint Jacobian C_q (fixed).
+  virtual const SparseMatrix& jacobian_pattern() const = 0;
+
+  /// A ← c_q ∂r/∂q + c_v ∂r/∂v + c_a M(q), evaluated at (t, q, v, a, λ).
+  /// A must have tangent_pattern(); only its values are written.
+  virtual void assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                                ConstVecRef lambda, double c_q, double c_v, double c_a,
+                                SparseMatrix& A) const = 0;
+  /// M(q) into a matrix with tangent_pattern().
+  virtual void assemble_mass(ConstVecRef q, SparseMatrix& M) const = 0;
+  /// C_q(t, q) into a matrix with jacobian_pattern().
+  virtual void assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const = 0;
+  /// ∂(C_q v + C_t)/∂q into a matrix with jacobian_pattern().
+  virtual void assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+                                          SparseMatrix& G) const = 0;
+
+  /// Labels for messages: "body 'crank' θ1", "joint 'B' equation 2".
+  virtual std::string coordinate_label(int i) const = 0;
+  virtual std::string constraint_label(int row) const = 0;
+
+  /// Total mechanical energy (kinetic + potential of conservative forces), if defined.
+  virtual bool has_energy() const { return false; }
+  virtual double energy(double /*t*/, ConstVecRef /*q*/, ConstVecRef /*v*/) const { return 0.0; }
+};
+
+}  // namespace mbdae
