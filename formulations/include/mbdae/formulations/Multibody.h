@@ -1,0 +1,119 @@
+#pragma once
+/// @file Multibody.h
+/// Rigid bodies in absolute coordinates with Lagrange-multiplier joints (the formulation of
+/// Exudyn's ObjectRigidBody, seed document 001, Eq. 52–54).
+///
+/// State layout, body by body (ground has no coordinates):
+///
+/// | parametrization    | coordinates q_i                 | size |
+/// |--------------------|---------------------------------|------|
+/// | Euler parameters   | p (3), θ = [w, x, y, z] (4)      | 7    |
+/// | Tait–Bryan xyz     | p (3), angles (3), R = Rx Ry Rz  | 6    |
+/// | rotation vector    | p (3), v (3), R = exp(ṽ)         | 6    |
+///
+/// p is the body's reference point in world coordinates; velocities are q̇. With the local G
+/// matrix of the parametrization (ω_B = G θ̇) the equations of a body are (Eq. 52)
+///
+///     [ m I          −m R b̃ G ] [ p̈ ]   [ m R ω̃ b̃ ω + m R b̃ Ġθ̇          ]   [ F      ]
+///     [ m Gᵀ b̃ Rᵀ    Gᵀ J G   ] [ θ̈ ] = [ −Gᵀ ω̃ J ω − Gᵀ J Ġθ̇           ] + [ Gᵀ Rᵀ τ ] − C_qᵀ λ
+///
+/// with b the COM offset and J the inertia about the reference point (body axes), F the applied
+/// force (world) and τ the applied torque about the reference point (world).
+///
+/// Constraint rows: one Euler-parameter norm row θᵀθ − 1 per Euler-parameter body (Eq. 53;
+/// its velocity level 2θᵀθ̇ is Eq. 54), then the joints' rows in the order of the model.
+/// Every joint row is written in terms of the two markers' positions and axes; its derivative
+/// with respect to a body's virtual displacement δp and world virtual rotation δφ is formed first
+/// (a "twist Jacobian" W, rows × 6) and mapped to coordinates by T_i = [I 0; 0 R G], using
+/// ∂(R x̄)/∂θ = −R x̄̃ G.
+///
+/// Tangents: ∂r/∂v and ∂r/∂q of each body's inertia and applied forces, and the derivative of
+/// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block),
+/// so the cost of a tangent is linear in the number of bodies and joints; M and C_q are analytic.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <mbdae/formulations/ConstrainedSystem.h>
+#include <mbdae/formulations/Sparsity.h>
+#include <mbdae/model/System.h>
+
+namespace mbdae {
+
+struct MultibodyOptions {
+  /// Constraint rows (indices in the full row list) to leave out, e.g. redundant equations found
+  /// by a rank test. Rows keep their labels; indices of the remaining rows close up.
+  std::vector<int> disabled_rows;
+};
+
+/// Wrench that a joint applies to its body b at the joint point.
+struct JointReaction {
+  Vec3 force_W = Vec3::Zero();   ///< N, world axes
+  Vec3 torque_W = Vec3::Zero();  ///< N m, about the joint point (marker on b), world axes
+  Vec3 force_J = Vec3::Zero();   ///< N, joint axes (frame of the marker on body a)
+  Vec3 torque_J = Vec3::Zero();  ///< N m, joint axes
+};
+
+class MultibodySystem final : public ConstrainedSystem {
+ public:
+  /// Builds the formulation. Calls model.validate() first: throws ModelError listing every
+  /// problem of the model. The model is copied; the System object may be discarded afterwards.
+  explicit MultibodySystem(const System& model, MultibodyOptions options = {});
+  ~MultibodySystem() override;
+  MultibodySystem(const MultibodySystem&) = delete;
+  MultibodySystem& operator=(const MultibodySystem&) = delete;
+
+  int num_coordinates() const override;
+  int num_constraints() const override;
+  void initial_state(VecRef q0, VecRef v0) const override;
+  void residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
+                VecRef r) const override;
+  void forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const override;
+  void constraints(double t, ConstVecRef q, VecRef c) const override;
+  void constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const override;
+  void gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const override;
+  const SparseMatrix& tangent_pattern() const override;
+  const SparseMatrix& jacobian_pattern() const override;
+  void assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
+                        double c_q, double c_v, double c_a, SparseMatrix& A) const override;
+  void assemble_mass(ConstVecRef q, SparseMatrix& M) const override;
+  void assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const override;
+  void assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+                                  SparseMatrix& G) const override;
+  std::string coordinate_label(int i) const override;
+  std::string constraint_label(int row) const override;
+  bool has_energy() const override { return true; }
+  /// Kinetic energy plus the potential of gravity, J.
+  double energy(double t, ConstVecRef q, ConstVecRef v) const override;
+
+  const System& model() const;
+  /// Offset of body i's coordinates in q, and their number (7 or 6).
+  int body_offset(BodyIndex i) const;
+  int body_size(BodyIndex i) const;
+  /// All constraint rows of the model (before disabled rows were removed), with labels.
+  int num_all_rows() const;
+  std::string all_row_label(int full_row) const;
+
+  // Kinematics of a body from the state (world axes unless noted).
+  Mat3 rotation(BodyIndex i, ConstVecRef q) const;         ///< R_WB
+  Vec3 position(BodyIndex i, ConstVecRef q, const Vec3& p_B = Vec3::Zero()) const;  ///< m
+  Vec3 velocity(BodyIndex i, ConstVecRef q, ConstVecRef v, const Vec3& p_B = Vec3::Zero()) const;
+  Vec3 angular_velocity(BodyIndex i, ConstVecRef q, ConstVecRef v) const;  ///< ω_W, rad/s
+  Vec3 acceleration(BodyIndex i, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                    const Vec3& p_B = Vec3::Zero()) const;
+  Vec3 angular_acceleration(BodyIndex i, ConstVecRef q, ConstVecRef v, ConstVecRef a) const;
+  /// Euler parameters of body i's orientation (normalised, w ≥ 0 not enforced).
+  Vec4 euler_parameters(BodyIndex i, ConstVecRef q) const;
+
+  /// Reaction of joint j (index in model().joints()) from the multipliers λ of the active rows.
+  JointReaction reaction(int joint, double t, ConstVecRef q, ConstVecRef lambda) const;
+  /// Rows of joint j in the active row list (empty where all were disabled).
+  std::vector<int> joint_rows(int joint) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mbdae

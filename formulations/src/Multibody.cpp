@@ -1,0 +1,872 @@
+// Rigid-body formulation in absolute coordinates; see Multibody.h for the equations.
+// Sources: Exudyn ObjectRigidBody documentation (Eq. 52–54, seed 001); Nikravesh, Computer-Aided
+// Analysis of Mechanical Systems (1988), for the G matrices and the γ terms of joint constraints.
+
+#include <mbdae/formulations/Multibody.h>
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+#include <Eigen/LU>
+
+#include <mbdae/model/math/Rotation.h>
+
+namespace mbdae {
+
+namespace {
+
+using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 4>;
+using Row6 = Eigen::Matrix<double, 1, 6>;
+using BlockN = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 14, 14>;
+using VecN = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 14, 1>;
+
+/// Kinematics of one body at one state, world axes unless noted.
+struct Kin {
+  Vec3 p = Vec3::Zero();   // reference point
+  Vec3 v = Vec3::Zero();   // its velocity
+  Mat3 R = Mat3::Identity();
+  Mat3X G;                 // local G (3 × nr): ω_B = G θ̇
+  Mat3X RG;                // R G (3 × nr): ω_W = R G θ̇
+  Vec3 wB = Vec3::Zero();  // ω in body axes
+  Vec3 w = Vec3::Zero();   // ω in world axes
+  Vec3 gdB = Vec3::Zero(); // Ġθ̇, body axes
+  Vec3 ah = Vec3::Zero();  // R Ġθ̇: the part of the angular acceleration without θ̈, world
+};
+
+enum class RowKind { TransWorld, TransFrame, Rot, Distance };
+struct RowDef {
+  RowKind kind;
+  int i = 0, j = 0;  // TransWorld/TransFrame: axis i; Rot: axis i of a · axis j of b
+  const char* what = "";
+};
+
+struct BodyData {
+  std::string name;
+  RotationParametrization param;
+  int off = 0, n = 0, nr = 0;
+  double m = 0;
+  Mat3 J;
+  Vec3 b;
+  std::vector<int> loads;
+  int ep_row = -1;  // active row of the norm constraint, -1 if none or disabled
+  BlockMap tangent_map;
+  BlockMap ep_jac_map;  // 1 × 4 (θ columns)
+};
+
+struct JointData {
+  std::string name;
+  JointType type;
+  BodyIndex a = kGround, b = kGround;
+  Vec3 xa, xb;       // marker points, body axes
+  Mat3 Aa, Ab;       // marker frames, body axes (columns)
+  double L0 = 0;     // distance joint
+  std::vector<RowDef> rows;         // all rows of the joint
+  std::vector<int> active;          // indices into rows that are active
+  std::vector<int> active_global;   // their row indices in the active row list
+  std::vector<int> coords;          // global coordinate indices of a then b
+  int na = 0, nb = 0;
+  BlockMap jac_map;      // active rows × coords
+  BlockMap tangent_map;  // coords × coords
+};
+
+struct FullRow {
+  int body = -1;   // Euler-parameter norm row of this body
+  int joint = -1;  // or row `local` of this joint
+  int local = 0;
+};
+
+Mat3 frame_from_axis(const Vec3& axis, int along) {
+  // Right-handed orthonormal frame whose column `along` is the unit axis.
+  const Vec3 n = axis.normalized();
+  Vec3 t = (std::abs(n.x()) < 0.9) ? Vec3::UnitX() : Vec3::UnitY();
+  Vec3 u = (t - n * n.dot(t)).normalized();
+  Vec3 w = n.cross(u);
+  Mat3 F;
+  // columns (along, along+1, along+2) cyclic = (n, u, w)
+  F.col(along) = n;
+  F.col((along + 1) % 3) = u;
+  F.col((along + 2) % 3) = w;
+  return F;
+}
+
+}  // namespace
+
+struct MultibodySystem::Impl {
+  System model;
+  std::vector<BodyData> bodies;
+  std::vector<JointData> joints;
+  std::vector<FullRow> all_rows;
+  std::vector<int> active_to_full;
+  int n = 0, m = 0;
+  SparseMatrix tangent_pattern, jacobian_pattern;
+
+  // ---- kinematics ----
+  void rot_kin(const BodyData& bd, const double* th, const double* thd, Kin& k) const {
+    switch (bd.param) {
+      case RotationParametrization::EulerParameters: {
+        // The rotation is that of the normalised parameters θ/|θ|, so that R stays orthonormal
+        // while |θ| drifts (index-2 forms) and every derivative below is exact for any θ ≠ 0:
+        // R = R_quad(θ)/|θ|², ω_B = G(θ) θ̇/|θ|², and with Ġθ̇ = 0 for the quadratic forms,
+        // d/dt(G/|θ|²) θ̇ = −2 (θ·θ̇)/|θ|² ω_B. On the unit sphere these are the textbook forms.
+        const Vec4 e(th[0], th[1], th[2], th[3]);
+        const double s = 1.0 / e.squaredNorm();
+        k.R = s * math::ep_to_matrix(e);
+        k.G = s * math::ep_G_local(e);
+        if (thd) {
+          const Vec4 ed(thd[0], thd[1], thd[2], thd[3]);
+          k.gdB = (-2.0 * s * e.dot(ed)) * (k.G * ed);
+        } else {
+          k.gdB.setZero();
+        }
+        break;
+      }
+      case RotationParametrization::TaitBryan: {
+        const Vec3 a(th[0], th[1], th[2]);
+        k.R = math::rxyz_to_matrix(a);
+        k.G = math::rxyz_G_local(a);
+        k.gdB = thd ? math::rxyz_G_local_dot_times(a, Vec3(thd[0], thd[1], thd[2])) : Vec3::Zero();
+        break;
+      }
+      case RotationParametrization::RotationVector: {
+        const Vec3 a(th[0], th[1], th[2]);
+        k.R = math::so3_exp(a);
+        k.G = math::rotvec_G_local(a);
+        k.gdB = thd ? math::rotvec_G_local_dot_times(a, Vec3(thd[0], thd[1], thd[2])) : Vec3::Zero();
+        break;
+      }
+    }
+  }
+
+  /// Kinematics from a body's coordinate and velocity arrays (v may be null: velocities zero).
+  Kin kin(BodyIndex i, const double* q, const double* v) const {
+    Kin k;
+    if (i == kGround) {
+      k.G.resize(3, 0);
+      k.RG.resize(3, 0);
+      return k;
+    }
+    const BodyData& bd = bodies[static_cast<size_t>(i)];
+    k.p = Vec3(q[0], q[1], q[2]);
+    rot_kin(bd, q + 3, v ? v + 3 : nullptr, k);
+    k.RG = k.R * k.G;
+    if (v) {
+      k.v = Vec3(v[0], v[1], v[2]);
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 4, 1>> thd(v + 3, bd.nr);
+      k.wB = k.G * thd;
+      k.w = k.R * k.wB;
+      k.ah = k.R * k.gdB;
+    }
+    return k;
+  }
+  Kin kin_state(BodyIndex i, ConstVecRef q, const double* v) const {
+    if (i == kGround) return kin(i, nullptr, nullptr);
+    const int off = bodies[static_cast<size_t>(i)].off;
+    return kin(i, q.data() + off, v ? v + off : nullptr);
+  }
+
+  // ---- body equations ----
+  /// Applied force F (world) and torque τ about the reference point (world) on body i.
+  void applied(BodyIndex i, double t, const Kin& k, Vec3& F, Vec3& tau) const {
+    const BodyData& bd = bodies[static_cast<size_t>(i)];
+    const Vec3 Fg = bd.m * model.gravity;
+    F = Fg;
+    tau = (k.R * bd.b).cross(Fg);
+    for (int li : bd.loads) {
+      const Load& l = model.loads()[static_cast<size_t>(li)];
+      Vec3 val = l.value_of_t ? l.value_of_t(t) : l.value;
+      if (l.frame == Load::Frame::Body) val = k.R * val;
+      if (l.kind == Load::Kind::Force) {
+        F += val;
+        tau += (k.R * l.point).cross(val);
+      } else {
+        tau += val;
+      }
+    }
+  }
+
+  /// r_i = M_i a_i − f_i (inertia and applied forces of body i; no constraint forces).
+  template <class Out>
+  void body_residual(BodyIndex i, double t, const double* q, const double* v, const double* a,
+                     Out&& r) const {
+    const BodyData& bd = bodies[static_cast<size_t>(i)];
+    const Kin k = kin(i, q, v);
+    Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 4, 1>> thdd(a + 3, bd.nr);
+    const Vec3 ap(a[0], a[1], a[2]);
+    const Vec3 alB = k.G * thdd + k.gdB;
+    Vec3 F, tau;
+    applied(i, t, k, F, tau);
+    const Vec3& b = bd.b;
+    const Vec3 wB = k.wB;
+    r.template head<3>() = bd.m * (ap + k.R * (alB.cross(b) + wB.cross(wB.cross(b)))) - F;
+    const Vec3 mom = bd.m * b.cross(k.R.transpose() * ap) + bd.J * alB + wB.cross(bd.J * wB) -
+                     k.R.transpose() * tau;
+    r.segment(3, bd.nr) = k.G.transpose() * mom;
+  }
+
+  /// Mass matrix block of body i (Eq. 52).
+  BlockN body_mass(BodyIndex i, const double* q) const {
+    const BodyData& bd = bodies[static_cast<size_t>(i)];
+    const Kin k = kin(i, q, nullptr);
+    BlockN M = BlockN::Zero(bd.n, bd.n);
+    const Mat3 bt = math::skew(bd.b);
+    M.topLeftCorner<3, 3>() = bd.m * Mat3::Identity();
+    M.block(0, 3, 3, bd.nr) = -bd.m * k.R * bt * k.G;
+    M.block(3, 0, bd.nr, 3) = bd.m * k.G.transpose() * bt * k.R.transpose();
+    M.block(3, 3, bd.nr, bd.nr) = k.G.transpose() * bd.J * k.G;
+    return M;
+  }
+
+  // ---- joints ----
+  struct JointEval {
+    int nr = 0;
+    std::array<double, 6> c{}, gamma{};
+    Eigen::Matrix<double, 6, 6> Wa, Wb;  // rows × (δp, δφ) of a and b
+  };
+
+  void eval_joint(const JointData& jd, const Kin& ka, const Kin& kb, bool with_gamma,
+                  JointEval& out) const {
+    const Vec3 ra = ka.R * jd.xa, rb = kb.R * jd.xb;
+    const Vec3 d = kb.p + rb - ka.p - ra;
+    const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
+    // d̈ without the second derivatives of the coordinates:
+    const Vec3 ddh = kb.ah.cross(rb) + kb.w.cross(kb.w.cross(rb)) - ka.ah.cross(ra) -
+                     ka.w.cross(ka.w.cross(ra));
+    out.nr = static_cast<int>(jd.rows.size());
+    for (int r = 0; r < out.nr; ++r) {
+      const RowDef& rd = jd.rows[static_cast<size_t>(r)];
+      double c = 0, g = 0;
+      Row6 wa = Row6::Zero(), wb = Row6::Zero();
+      switch (rd.kind) {
+        case RowKind::TransWorld: {
+          const Vec3 e = Vec3::Unit(rd.i);
+          c = d[rd.i];
+          wa << -e.transpose(), -ra.cross(e).transpose();
+          wb << e.transpose(), rb.cross(e).transpose();
+          if (with_gamma) g = -ddh[rd.i];
+          break;
+        }
+        case RowKind::TransFrame: {
+          const Vec3 e = ka.R * jd.Aa.col(rd.i);
+          c = e.dot(d);
+          wa << -e.transpose(), (e.cross(d) - ra.cross(e)).transpose();
+          wb << e.transpose(), rb.cross(e).transpose();
+          if (with_gamma) {
+            const Vec3 ed = ka.w.cross(e);
+            const Vec3 edd = ka.ah.cross(e) + ka.w.cross(ed);
+            g = -(edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddh));
+          }
+          break;
+        }
+        case RowKind::Rot: {
+          const Vec3 e1 = ka.R * jd.Aa.col(rd.i), e2 = kb.R * jd.Ab.col(rd.j);
+          c = e1.dot(e2);
+          const Vec3 x = e1.cross(e2);
+          wa.tail<3>() = x.transpose();
+          wb.tail<3>() = -x.transpose();
+          if (with_gamma) {
+            const Vec3 e1d = ka.w.cross(e1), e2d = kb.w.cross(e2);
+            const Vec3 e1dd = ka.ah.cross(e1) + ka.w.cross(e1d);
+            const Vec3 e2dd = kb.ah.cross(e2) + kb.w.cross(e2d);
+            g = -(e1dd.dot(e2) + 2 * e1d.dot(e2d) + e1.dot(e2dd));
+          }
+          break;
+        }
+        case RowKind::Distance: {
+          const double L = d.norm();
+          const Vec3 nn = d / L;
+          c = L - jd.L0;
+          wa << -nn.transpose(), -ra.cross(nn).transpose();
+          wb << nn.transpose(), rb.cross(nn).transpose();
+          if (with_gamma) {
+            const double dv = d.dot(dd);
+            g = -((dd.dot(dd) + d.dot(ddh)) / L - dv * dv / (L * L * L));
+          }
+          break;
+        }
+      }
+      out.c[static_cast<size_t>(r)] = c;
+      out.gamma[static_cast<size_t>(r)] = g;
+      out.Wa.row(r) = wa;
+      out.Wb.row(r) = wb;
+    }
+  }
+
+  /// C_q block of the joint's active rows, columns [coords of a, coords of b].
+  BlockN joint_jacobian(const JointData& jd, const Kin& ka, const Kin& kb, const JointEval& e) const {
+    const int nact = static_cast<int>(jd.active.size());
+    BlockN Jq = BlockN::Zero(nact, jd.na + jd.nb);
+    for (int r = 0; r < nact; ++r) {
+      const int lr = jd.active[static_cast<size_t>(r)];
+      if (jd.na) {
+        Jq.block(r, 0, 1, 3) = e.Wa.block(lr, 0, 1, 3);
+        Jq.block(r, 3, 1, jd.na - 3) = e.Wa.block(lr, 3, 1, 3) * ka.RG;
+      }
+      if (jd.nb) {
+        Jq.block(r, jd.na, 1, 3) = e.Wb.block(lr, 0, 1, 3);
+        Jq.block(r, jd.na + 3, 1, jd.nb - 3) = e.Wb.block(lr, 3, 1, 3) * kb.RG;
+      }
+    }
+    return Jq;
+  }
+
+  /// Kinematics of both joint bodies from a local coordinate vector [q_a, q_b] (and velocities).
+  void joint_kin(const JointData& jd, const double* qloc, const double* vloc, Kin& ka, Kin& kb) const {
+    ka = kin(jd.a, qloc, vloc);
+    kb = kin(jd.b, qloc + jd.na, vloc ? vloc + jd.na : nullptr);
+  }
+  void gather(const JointData& jd, ConstVecRef x, VecN& out) const {
+    out.resize(jd.na + jd.nb);
+    for (int k = 0; k < jd.na + jd.nb; ++k) out[k] = x[jd.coords[static_cast<size_t>(k)]];
+  }
+};
+
+// ===================================================================================== setup
+
+MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  model.validate();
+  Impl& I = *impl_;
+  I.model = model;
+  const auto& mb = I.model.bodies();
+
+  // Bodies and their coordinates.
+  int off = 0;
+  for (const RigidBody& rb : mb) {
+    BodyData bd;
+    bd.name = rb.name;
+    bd.param = rb.rotation;
+    bd.nr = rb.rotation == RotationParametrization::EulerParameters ? 4 : 3;
+    bd.n = 3 + bd.nr;
+    bd.off = off;
+    off += bd.n;
+    bd.m = rb.mass;
+    bd.J = rb.inertia_tensor();
+    bd.b = rb.com;
+    I.bodies.push_back(bd);
+  }
+  I.n = off;
+  for (size_t li = 0; li < I.model.loads().size(); ++li) {
+    const BodyIndex bi = I.model.body_index(I.model.loads()[li].body);
+    I.bodies[static_cast<size_t>(bi)].loads.push_back(static_cast<int>(li));
+  }
+
+  // Full row list: Euler-parameter norms, then joints.
+  for (size_t i = 0; i < I.bodies.size(); ++i)
+    if (I.bodies[i].param == RotationParametrization::EulerParameters)
+      I.all_rows.push_back({static_cast<int>(i), -1, 0});
+
+  auto pose0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
+    if (i == kGround) {
+      R.setIdentity();
+      p.setZero();
+    } else {
+      R = mb[static_cast<size_t>(i)].orientation;
+      p = mb[static_cast<size_t>(i)].position;
+    }
+  };
+  for (size_t ji = 0; ji < I.model.joints().size(); ++ji) {
+    const Joint& j = I.model.joints()[ji];
+    JointData jd;
+    jd.name = j.name;
+    jd.type = j.type;
+    jd.a = I.model.body_index(j.bodies[0]);
+    jd.b = I.model.body_index(j.bodies[1]);
+    Mat3 Ra, Rb;
+    Vec3 pa, pb;
+    pose0(jd.a, Ra, pa);
+    pose0(jd.b, Rb, pb);
+    Mat3 F = Mat3::Identity();
+    if (j.type == JointType::Revolute) F = frame_from_axis(j.axis, 2);
+    if (j.type == JointType::Prismatic) F = frame_from_axis(j.axis, 0);
+    if (j.type == JointType::Generic && j.frame) F = *j.frame;
+    jd.xa = Ra.transpose() * (j.point - pa);
+    jd.xb = Rb.transpose() * (j.point - pb);
+    jd.Aa = Ra.transpose() * F;
+    jd.Ab = Rb.transpose() * F;
+    using RK = RowKind;
+    switch (j.type) {
+      case JointType::Spherical:
+        jd.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"}};
+        break;
+      case JointType::Revolute:
+        jd.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
+                   {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
+        break;
+      case JointType::Prismatic:
+        jd.rows = {{RK::TransFrame, 1, 0, "y_a·d"}, {RK::TransFrame, 2, 0, "z_a·d"},
+                   {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
+        break;
+      case JointType::Fixed:
+        jd.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
+                   {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
+        break;
+      case JointType::Generic: {
+        static const char* tn[3] = {"x_a·d", "y_a·d", "z_a·d"};
+        static const char* rn[3] = {"y_a·z_b", "z_a·x_b", "x_a·y_b"};
+        for (int k = 0; k < 3; ++k)
+          if (j.constrained[static_cast<size_t>(k)]) jd.rows.push_back({RK::TransFrame, k, 0, tn[k]});
+        const int ri[3][2] = {{1, 2}, {2, 0}, {0, 1}};
+        for (int k = 0; k < 3; ++k)
+          if (j.constrained[static_cast<size_t>(3 + k)]) jd.rows.push_back({RK::Rot, ri[k][0], ri[k][1], rn[k]});
+        break;
+      }
+      case JointType::Distance:
+        jd.xb = Rb.transpose() * (j.point_b - pb);
+        jd.L0 = j.distance ? *j.distance : (j.point_b - j.point).norm();
+        jd.rows = {{RK::Distance, 0, 0, "distance"}};
+        break;
+    }
+    for (size_t r = 0; r < jd.rows.size(); ++r)
+      I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});
+    if (jd.a != kGround) {
+      const BodyData& bd = I.bodies[static_cast<size_t>(jd.a)];
+      jd.na = bd.n;
+      for (int k = 0; k < bd.n; ++k) jd.coords.push_back(bd.off + k);
+    }
+    if (jd.b != kGround) {
+      const BodyData& bd = I.bodies[static_cast<size_t>(jd.b)];
+      jd.nb = bd.n;
+      for (int k = 0; k < bd.n; ++k) jd.coords.push_back(bd.off + k);
+    }
+    I.joints.push_back(std::move(jd));
+  }
+
+  // Active rows.
+  std::vector<bool> disabled(I.all_rows.size(), false);
+  for (int r : options.disabled_rows) {
+    if (r < 0 || r >= static_cast<int>(I.all_rows.size()))
+      throw std::out_of_range("MultibodyOptions::disabled_rows: row " + std::to_string(r) +
+                              " does not exist");
+    disabled[static_cast<size_t>(r)] = true;
+  }
+  for (size_t r = 0; r < I.all_rows.size(); ++r) {
+    if (disabled[r]) continue;
+    const int act = static_cast<int>(I.active_to_full.size());
+    I.active_to_full.push_back(static_cast<int>(r));
+    const FullRow& fr = I.all_rows[r];
+    if (fr.body >= 0) I.bodies[static_cast<size_t>(fr.body)].ep_row = act;
+    else {
+      JointData& jd = I.joints[static_cast<size_t>(fr.joint)];
+      jd.active.push_back(fr.local);
+      jd.active_global.push_back(act);
+    }
+  }
+  I.m = static_cast<int>(I.active_to_full.size());
+
+  // Patterns, computed once.
+  PatternBuilder tp(I.n, I.n), jp(I.m, I.n);
+  for (const BodyData& bd : I.bodies) {
+    tp.add_block(bd.off, bd.n, bd.off, bd.n);
+    if (bd.ep_row >= 0) jp.add_block(bd.ep_row, 1, bd.off + 3, 4);
+  }
+  for (const JointData& jd : I.joints) {
+    tp.add_block(jd.coords, jd.coords);
+    jp.add_block(jd.active_global, jd.coords);
+  }
+  I.tangent_pattern = tp.build();
+  I.jacobian_pattern = jp.build();
+  for (BodyData& bd : I.bodies) {
+    std::vector<int> c;
+    for (int k = 0; k < bd.n; ++k) c.push_back(bd.off + k);
+    bd.tangent_map = BlockMap::make(I.tangent_pattern, c, c);
+    if (bd.ep_row >= 0)
+      bd.ep_jac_map = BlockMap::make(I.jacobian_pattern, {bd.ep_row},
+                                     {bd.off + 3, bd.off + 4, bd.off + 5, bd.off + 6});
+  }
+  for (JointData& jd : I.joints) {
+    jd.jac_map = BlockMap::make(I.jacobian_pattern, jd.active_global, jd.coords);
+    jd.tangent_map = BlockMap::make(I.tangent_pattern, jd.coords, jd.coords);
+  }
+}
+
+MultibodySystem::~MultibodySystem() = default;
+
+int MultibodySystem::num_coordinates() const { return impl_->n; }
+int MultibodySystem::num_constraints() const { return impl_->m; }
+const System& MultibodySystem::model() const { return impl_->model; }
+int MultibodySystem::body_offset(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).off; }
+int MultibodySystem::body_size(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).n; }
+int MultibodySystem::num_all_rows() const { return static_cast<int>(impl_->all_rows.size()); }
+const SparseMatrix& MultibodySystem::tangent_pattern() const { return impl_->tangent_pattern; }
+const SparseMatrix& MultibodySystem::jacobian_pattern() const { return impl_->jacobian_pattern; }
+
+void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
+  const Impl& I = *impl_;
+  for (size_t i = 0; i < I.bodies.size(); ++i) {
+    const BodyData& bd = I.bodies[i];
+    const RigidBody& rb = I.model.bodies()[i];
+    q0.segment<3>(bd.off) = rb.position;
+    v0.segment<3>(bd.off) = rb.velocity;
+    const Vec3 wB = rb.orientation.transpose() * rb.angular_velocity;
+    switch (bd.param) {
+      case RotationParametrization::EulerParameters: {
+        const Vec4 e = math::matrix_to_ep(rb.orientation);
+        q0.segment<4>(bd.off + 3) = e;
+        // ω_B = G θ̇ with G Gᵀ = 4 I and G θ = 0: θ̇ = Gᵀ ω_B / 4 (tangent to the unit sphere).
+        v0.segment<4>(bd.off + 3) = math::ep_G_local(e).transpose() * wB / 4.0;
+        break;
+      }
+      case RotationParametrization::TaitBryan: {
+        const Vec3 a = math::matrix_to_rxyz(rb.orientation).angles;
+        q0.segment<3>(bd.off + 3) = a;
+        v0.segment<3>(bd.off + 3) = math::rxyz_G_local(a).partialPivLu().solve(wB);
+        break;
+      }
+      case RotationParametrization::RotationVector: {
+        const Vec3 a = math::so3_log(rb.orientation);
+        q0.segment<3>(bd.off + 3) = a;
+        v0.segment<3>(bd.off + 3) = math::rotvec_G_local(a).partialPivLu().solve(wB);
+        break;
+      }
+    }
+  }
+}
+
+// ===================================================================================== residuals
+
+void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                               ConstVecRef lambda, VecRef r) const {
+  const Impl& I = *impl_;
+  for (size_t i = 0; i < I.bodies.size(); ++i) {
+    const BodyData& bd = I.bodies[i];
+    I.body_residual(static_cast<BodyIndex>(i), t, q.data() + bd.off, v.data() + bd.off,
+                    a.data() + bd.off, r.segment(bd.off, bd.n));
+    if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
+  }
+  Impl::JointEval e;
+  for (const JointData& jd : I.joints) {
+    if (jd.active.empty()) continue;
+    const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
+    I.eval_joint(jd, ka, kb, false, e);
+    Row6 fa = Row6::Zero(), fb = Row6::Zero();
+    for (size_t k = 0; k < jd.active.size(); ++k) {
+      const double l = lambda[jd.active_global[k]];
+      fa += l * e.Wa.row(jd.active[k]);
+      fb += l * e.Wb.row(jd.active[k]);
+    }
+    if (jd.na) {
+      const int o = I.bodies[static_cast<size_t>(jd.a)].off;
+      r.segment<3>(o) += fa.head<3>().transpose();
+      r.segment(o + 3, jd.na - 3) += ka.RG.transpose() * fa.tail<3>().transpose();
+    }
+    if (jd.nb) {
+      const int o = I.bodies[static_cast<size_t>(jd.b)].off;
+      r.segment<3>(o) += fb.head<3>().transpose();
+      r.segment(o + 3, jd.nb - 3) += kb.RG.transpose() * fb.tail<3>().transpose();
+    }
+  }
+}
+
+void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
+  const Impl& I = *impl_;
+  for (size_t i = 0; i < I.bodies.size(); ++i) {
+    const BodyData& bd = I.bodies[i];
+    const double zero[7] = {0, 0, 0, 0, 0, 0, 0};
+    // f = −(M·0 − f)
+    I.body_residual(static_cast<BodyIndex>(i), t, q.data() + bd.off, v.data() + bd.off, zero,
+                    f.segment(bd.off, bd.n));
+    f.segment(bd.off, bd.n) *= -1.0;
+  }
+}
+
+void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
+  (void)t;
+  const Impl& I = *impl_;
+  for (const BodyData& bd : I.bodies)
+    if (bd.ep_row >= 0) c[bd.ep_row] = q.segment<4>(bd.off + 3).squaredNorm() - 1.0;
+  Impl::JointEval e;
+  for (const JointData& jd : I.joints) {
+    if (jd.active.empty()) continue;
+    I.eval_joint(jd, I.kin_state(jd.a, q, nullptr), I.kin_state(jd.b, q, nullptr), false, e);
+    for (size_t k = 0; k < jd.active.size(); ++k)
+      c[jd.active_global[k]] = e.c[static_cast<size_t>(jd.active[k])];
+  }
+}
+
+void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const {
+  (void)t;
+  const Impl& I = *impl_;
+  for (const BodyData& bd : I.bodies)
+    if (bd.ep_row >= 0) cv[bd.ep_row] = 2.0 * q.segment<4>(bd.off + 3).dot(v.segment<4>(bd.off + 3));
+  Impl::JointEval e;
+  for (const JointData& jd : I.joints) {
+    if (jd.active.empty()) continue;
+    const Kin ka = I.kin_state(jd.a, q, v.data()), kb = I.kin_state(jd.b, q, v.data());
+    I.eval_joint(jd, ka, kb, false, e);
+    Vec6 ta, tb;
+    ta << ka.v, ka.w;
+    tb << kb.v, kb.w;
+    for (size_t k = 0; k < jd.active.size(); ++k) {
+      const int lr = jd.active[k];
+      cv[jd.active_global[k]] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb);
+    }
+  }
+}
+
+void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const {
+  (void)t;
+  const Impl& I = *impl_;
+  for (const BodyData& bd : I.bodies)
+    if (bd.ep_row >= 0) g[bd.ep_row] = -2.0 * v.segment<4>(bd.off + 3).squaredNorm();
+  Impl::JointEval e;
+  for (const JointData& jd : I.joints) {
+    if (jd.active.empty()) continue;
+    I.eval_joint(jd, I.kin_state(jd.a, q, v.data()), I.kin_state(jd.b, q, v.data()), true, e);
+    for (size_t k = 0; k < jd.active.size(); ++k)
+      g[jd.active_global[k]] = e.gamma[static_cast<size_t>(jd.active[k])];
+  }
+}
+
+// ===================================================================================== matrices
+
+namespace {
+inline double fd_step(double x) { return 1e-6 * std::max(1.0, std::abs(x)); }
+}  // namespace
+
+void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                                       ConstVecRef lambda, double c_q, double c_v, double c_a,
+                                       SparseMatrix& A) const {
+  const Impl& I = *impl_;
+  zero_values(A);
+  for (size_t i = 0; i < I.bodies.size(); ++i) {
+    const BodyData& bd = I.bodies[i];
+    const BodyIndex bi = static_cast<BodyIndex>(i);
+    const int n = bd.n;
+    double ql[7], vl[7], al[7];
+    for (int k = 0; k < n; ++k) {
+      ql[k] = q[bd.off + k];
+      vl[k] = v[bd.off + k];
+      al[k] = a[bd.off + k];
+    }
+    BlockN B = BlockN::Zero(n, n);
+    VecN rp(n), rm(n);
+    if (c_q != 0) {
+      for (int k = 0; k < n; ++k) {
+        const double h = fd_step(ql[k]), x0 = ql[k];
+        ql[k] = x0 + h;
+        I.body_residual(bi, t, ql, vl, al, rp);
+        ql[k] = x0 - h;
+        I.body_residual(bi, t, ql, vl, al, rm);
+        ql[k] = x0;
+        B.col(k) += c_q * (rp - rm) / (2 * h);
+      }
+      if (bd.ep_row >= 0) B.block<4, 4>(3, 3).diagonal().array() += c_q * 2.0 * lambda[bd.ep_row];
+    }
+    if (c_v != 0) {
+      for (int k = 0; k < n; ++k) {
+        const double h = fd_step(vl[k]), x0 = vl[k];
+        vl[k] = x0 + h;
+        I.body_residual(bi, t, ql, vl, al, rp);
+        vl[k] = x0 - h;
+        I.body_residual(bi, t, ql, vl, al, rm);
+        vl[k] = x0;
+        B.col(k) += c_v * (rp - rm) / (2 * h);
+      }
+    }
+    if (c_a != 0) B += c_a * I.body_mass(bi, ql);
+    bd.tangent_map.scatter_add(A, B);
+  }
+  if (c_q == 0) return;
+  // ∂(C_qᵀ λ)/∂q, local to each joint.
+  Impl::JointEval e;
+  for (const JointData& jd : I.joints) {
+    if (jd.active.empty()) continue;
+    bool any = false;
+    for (int g : jd.active_global) any = any || lambda[g] != 0;
+    if (!any) continue;
+    const int nc = jd.na + jd.nb;
+    VecN ql, lam(static_cast<int>(jd.active.size()));
+    I.gather(jd, q, ql);
+    for (size_t k = 0; k < jd.active.size(); ++k) lam[static_cast<int>(k)] = lambda[jd.active_global[k]];
+    auto gen_force = [&](const VecN& x, VecN& out) {
+      Kin ka, kb;
+      I.joint_kin(jd, x.data(), nullptr, ka, kb);
+      I.eval_joint(jd, ka, kb, false, e);
+      out = I.joint_jacobian(jd, ka, kb, e).transpose() * lam;
+    };
+    BlockN B(nc, nc);
+    VecN fp, fm;
+    for (int k = 0; k < nc; ++k) {
+      const double h = fd_step(ql[k]), x0 = ql[k];
+      ql[k] = x0 + h;
+      gen_force(ql, fp);
+      ql[k] = x0 - h;
+      gen_force(ql, fm);
+      ql[k] = x0;
+      B.col(k) = (fp - fm) / (2 * h);
+    }
+    jd.tangent_map.scatter_add(A, B, c_q);
+  }
+}
+
+void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
+  const Impl& I = *impl_;
+  zero_values(M);
+  for (size_t i = 0; i < I.bodies.size(); ++i) {
+    const BodyData& bd = I.bodies[i];
+    bd.tangent_map.scatter_add(M, I.body_mass(static_cast<BodyIndex>(i), q.data() + bd.off));
+  }
+}
+
+void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const {
+  (void)t;
+  const Impl& I = *impl_;
+  zero_values(Cq);
+  for (const BodyData& bd : I.bodies)
+    if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(Cq, 2.0 * q.segment<4>(bd.off + 3).transpose());
+  Impl::JointEval e;
+  for (const JointData& jd : I.joints) {
+    if (jd.active.empty()) continue;
+    const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
+    I.eval_joint(jd, ka, kb, false, e);
+    jd.jac_map.scatter_add(Cq, I.joint_jacobian(jd, ka, kb, e));
+  }
+}
+
+void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+                                                 SparseMatrix& G) const {
+  (void)t;
+  const Impl& I = *impl_;
+  zero_values(G);
+  for (const BodyData& bd : I.bodies)
+    if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(G, 2.0 * v.segment<4>(bd.off + 3).transpose());
+  Impl::JointEval e;
+  for (const JointData& jd : I.joints) {
+    if (jd.active.empty()) continue;
+    const int nc = jd.na + jd.nb, nact = static_cast<int>(jd.active.size());
+    VecN ql, vl;
+    I.gather(jd, q, ql);
+    I.gather(jd, v, vl);
+    auto cdot = [&](const VecN& x, VecN& out) {
+      Kin ka, kb;
+      I.joint_kin(jd, x.data(), vl.data(), ka, kb);
+      I.eval_joint(jd, ka, kb, false, e);
+      Vec6 ta, tb;
+      ta << ka.v, ka.w;
+      tb << kb.v, kb.w;
+      out.resize(nact);
+      for (int k = 0; k < nact; ++k) {
+        const int lr = jd.active[static_cast<size_t>(k)];
+        out[k] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb);
+      }
+    };
+    BlockN B(nact, nc);
+    VecN fp, fm;
+    for (int k = 0; k < nc; ++k) {
+      const double h = fd_step(ql[k]), x0 = ql[k];
+      ql[k] = x0 + h;
+      cdot(ql, fp);
+      ql[k] = x0 - h;
+      cdot(ql, fm);
+      ql[k] = x0;
+      B.col(k) = (fp - fm) / (2 * h);
+    }
+    jd.jac_map.scatter_add(G, B);
+  }
+}
+
+// ===================================================================================== outputs
+
+std::string MultibodySystem::coordinate_label(int i) const {
+  static const char* ep[7] = {"x", "y", "z", "θ0", "θ1", "θ2", "θ3"};
+  static const char* r3[6] = {"x", "y", "z", "ψ0", "ψ1", "ψ2"};
+  for (const BodyData& bd : impl_->bodies)
+    if (i >= bd.off && i < bd.off + bd.n)
+      return "body '" + bd.name + "' " +
+             (bd.nr == 4 ? ep[i - bd.off] : r3[i - bd.off]);
+  return "coordinate " + std::to_string(i);
+}
+
+std::string MultibodySystem::all_row_label(int full_row) const {
+  const Impl& I = *impl_;
+  const FullRow& fr = I.all_rows.at(static_cast<size_t>(full_row));
+  if (fr.body >= 0) return "body '" + I.bodies[static_cast<size_t>(fr.body)].name + "' Euler-parameter norm";
+  const JointData& jd = I.joints[static_cast<size_t>(fr.joint)];
+  return "joint '" + jd.name + "' (" + to_string(jd.type) + ") equation " +
+         std::to_string(fr.local + 1) + " (" + jd.rows[static_cast<size_t>(fr.local)].what + ")";
+}
+
+std::string MultibodySystem::constraint_label(int row) const {
+  return all_row_label(impl_->active_to_full.at(static_cast<size_t>(row)));
+}
+
+double MultibodySystem::energy(double t, ConstVecRef q, ConstVecRef v) const {
+  (void)t;
+  const Impl& I = *impl_;
+  double E = 0;
+  for (size_t i = 0; i < I.bodies.size(); ++i) {
+    const BodyData& bd = I.bodies[i];
+    const Kin k = I.kin(static_cast<BodyIndex>(i), q.data() + bd.off, v.data() + bd.off);
+    const Vec3 vB = k.R.transpose() * k.v;
+    E += 0.5 * bd.m * k.v.squaredNorm() + bd.m * vB.dot(k.wB.cross(bd.b)) +
+         0.5 * k.wB.dot(bd.J * k.wB);
+    E -= bd.m * I.model.gravity.dot(k.p + k.R * bd.b);
+  }
+  return E;
+}
+
+Mat3 MultibodySystem::rotation(BodyIndex i, ConstVecRef q) const {
+  return impl_->kin_state(i, q, nullptr).R;
+}
+Vec3 MultibodySystem::position(BodyIndex i, ConstVecRef q, const Vec3& p_B) const {
+  const Kin k = impl_->kin_state(i, q, nullptr);
+  return k.p + k.R * p_B;
+}
+Vec3 MultibodySystem::velocity(BodyIndex i, ConstVecRef q, ConstVecRef v, const Vec3& p_B) const {
+  const Kin k = impl_->kin_state(i, q, v.data());
+  return k.v + k.w.cross(k.R * p_B);
+}
+Vec3 MultibodySystem::angular_velocity(BodyIndex i, ConstVecRef q, ConstVecRef v) const {
+  return impl_->kin_state(i, q, v.data()).w;
+}
+Vec3 MultibodySystem::angular_acceleration(BodyIndex i, ConstVecRef q, ConstVecRef v,
+                                           ConstVecRef a) const {
+  if (i == kGround) return Vec3::Zero();
+  const Kin k = impl_->kin_state(i, q, v.data());
+  const BodyData& bd = impl_->bodies[static_cast<size_t>(i)];
+  return k.RG * a.segment(bd.off + 3, bd.nr) + k.ah;
+}
+Vec3 MultibodySystem::acceleration(BodyIndex i, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                                   const Vec3& p_B) const {
+  if (i == kGround) return Vec3::Zero();
+  const Kin k = impl_->kin_state(i, q, v.data());
+  const BodyData& bd = impl_->bodies[static_cast<size_t>(i)];
+  const Vec3 al = k.RG * a.segment(bd.off + 3, bd.nr) + k.ah;
+  const Vec3 r = k.R * p_B;
+  return a.segment<3>(bd.off) + al.cross(r) + k.w.cross(k.w.cross(r));
+}
+Vec4 MultibodySystem::euler_parameters(BodyIndex i, ConstVecRef q) const {
+  if (i != kGround && impl_->bodies[static_cast<size_t>(i)].nr == 4)
+    return q.segment<4>(impl_->bodies[static_cast<size_t>(i)].off + 3).normalized();
+  return math::matrix_to_ep(rotation(i, q));
+}
+
+std::vector<int> MultibodySystem::joint_rows(int joint) const {
+  return impl_->joints.at(static_cast<size_t>(joint)).active_global;
+}
+
+JointReaction MultibodySystem::reaction(int joint, double t, ConstVecRef q, ConstVecRef lambda) const {
+  (void)t;
+  const Impl& I = *impl_;
+  const JointData& jd = I.joints.at(static_cast<size_t>(joint));
+  JointReaction out;
+  if (jd.active.empty()) return out;
+  const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
+  Impl::JointEval e;
+  I.eval_joint(jd, ka, kb, false, e);
+  Row6 fb = Row6::Zero();
+  for (size_t k = 0; k < jd.active.size(); ++k) fb += lambda[jd.active_global[k]] * e.Wb.row(jd.active[k]);
+  // Generalised constraint force on b is −C_qbᵀ λ: the wrench at b's reference point is −W_bᵀ λ.
+  const Vec3 F = -fb.head<3>().transpose();
+  const Vec3 tau_ref = -fb.tail<3>().transpose();
+  const Vec3 rb = kb.R * jd.xb;
+  out.force_W = F;
+  out.torque_W = tau_ref - rb.cross(F);
+  const Mat3 Rj = ka.R * jd.Aa;
+  out.force_J = Rj.transpose() * out.force_W;
+  out.torque_J = Rj.transpose() * out.torque_W;
+  return out;
+}
+
+}  // namespace mbdae

@@ -1,0 +1,208 @@
+#include <mbdae/model/System.h>
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include <Eigen/Eigenvalues>
+
+namespace mbdae {
+
+const char* to_string(RotationParametrization p) {
+  switch (p) {
+    case RotationParametrization::EulerParameters: return "euler_parameters";
+    case RotationParametrization::TaitBryan: return "rxyz";
+    case RotationParametrization::RotationVector: return "rotation_vector";
+  }
+  return "?";
+}
+
+const char* to_string(JointType t) {
+  switch (t) {
+    case JointType::Spherical: return "spherical";
+    case JointType::Revolute: return "revolute";
+    case JointType::Prismatic: return "prismatic";
+    case JointType::Fixed: return "fixed";
+    case JointType::Generic: return "generic";
+    case JointType::Distance: return "distance";
+  }
+  return "?";
+}
+
+Mat3 RigidBody::inertia_tensor() const {
+  Mat3 J;
+  J << inertia[0], inertia[5], inertia[4],  //
+      inertia[5], inertia[1], inertia[3],   //
+      inertia[4], inertia[3], inertia[2];
+  return J;
+}
+
+static std::string join_lines(const std::vector<std::string>& p) {
+  std::string s;
+  for (size_t i = 0; i < p.size(); ++i) s += (i ? "\n" : "") + p[i];
+  return s;
+}
+
+ModelError::ModelError(const std::vector<std::string>& problems)
+    : std::runtime_error(join_lines(problems)), problems_(problems) {}
+
+BodyIndex System::add_body(RigidBody body) {
+  bodies_.push_back(std::move(body));
+  return static_cast<BodyIndex>(bodies_.size() - 1);
+}
+void System::add_joint(Joint joint) { joints_.push_back(std::move(joint)); }
+void System::add_load(Load load) { loads_.push_back(std::move(load)); }
+
+void System::add_spherical(const std::string& n, const std::string& a, const std::string& b,
+                           const Vec3& point) {
+  Joint j;
+  j.name = n;
+  j.type = JointType::Spherical;
+  j.bodies = {a, b};
+  j.point = point;
+  add_joint(j);
+}
+void System::add_revolute(const std::string& n, const std::string& a, const std::string& b,
+                          const Vec3& point, const Vec3& axis) {
+  Joint j;
+  j.name = n;
+  j.type = JointType::Revolute;
+  j.bodies = {a, b};
+  j.point = point;
+  j.axis = axis;
+  add_joint(j);
+}
+void System::add_prismatic(const std::string& n, const std::string& a, const std::string& b,
+                           const Vec3& point, const Vec3& axis) {
+  Joint j;
+  j.name = n;
+  j.type = JointType::Prismatic;
+  j.bodies = {a, b};
+  j.point = point;
+  j.axis = axis;
+  add_joint(j);
+}
+void System::add_fixed(const std::string& n, const std::string& a, const std::string& b,
+                       const Vec3& point) {
+  Joint j;
+  j.name = n;
+  j.type = JointType::Fixed;
+  j.bodies = {a, b};
+  j.point = point;
+  add_joint(j);
+}
+void System::add_distance(const std::string& n, const std::string& a, const std::string& b,
+                          const Vec3& point_a, const Vec3& point_b, std::optional<double> d) {
+  Joint j;
+  j.name = n;
+  j.type = JointType::Distance;
+  j.bodies = {a, b};
+  j.point = point_a;
+  j.point_b = point_b;
+  j.distance = d;
+  add_joint(j);
+}
+
+std::optional<BodyIndex> System::find_body(const std::string& n) const {
+  if (n == "ground") return kGround;
+  for (size_t i = 0; i < bodies_.size(); ++i)
+    if (bodies_[i].name == n) return static_cast<BodyIndex>(i);
+  return std::nullopt;
+}
+
+BodyIndex System::body_index(const std::string& n) const {
+  auto i = find_body(n);
+  if (!i) throw ModelError({"unknown body '" + n + "'"});
+  return *i;
+}
+
+namespace {
+std::string fmt(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+bool finite(const auto& m) { return m.allFinite(); }
+}  // namespace
+
+std::vector<std::string> System::check() const {
+  std::vector<std::string> p;
+  if (!gravity.allFinite()) p.push_back("gravity is not finite");
+  std::set<std::string> names;
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const RigidBody& b = bodies_[i];
+    const std::string who = "body '" + b.name + "'";
+    if (b.name.empty()) p.push_back("body #" + std::to_string(i) + " has no name");
+    if (b.name == "ground") p.push_back("body #" + std::to_string(i) + ": the name 'ground' is reserved");
+    if (!b.name.empty() && !names.insert(b.name).second) p.push_back(who + ": duplicate name");
+    if (!(b.mass > 0) || !std::isfinite(b.mass))
+      p.push_back(who + ": mass must be > 0, got " + fmt(b.mass));
+    if (!finite(b.inertia) || !finite(b.com) || !finite(b.position) || !finite(b.orientation) ||
+        !finite(b.velocity) || !finite(b.angular_velocity)) {
+      p.push_back(who + ": a value is NaN or infinite");
+      continue;
+    }
+    const Mat3 RtR = b.orientation.transpose() * b.orientation;
+    if ((RtR - Mat3::Identity()).norm() > 1e-6 || b.orientation.determinant() < 0)
+      p.push_back(who + ": orientation is not a rotation matrix");
+    if (b.mass > 0) {
+      // Inertia about the COM must be positive definite and satisfy the triangle inequality.
+      const Mat3 J = b.inertia_tensor();
+      const Vec3 c = b.com;
+      const Mat3 Jc = J - b.mass * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+      Eigen::SelfAdjointEigenSolver<Mat3> es(Jc);
+      const Vec3 ev = es.eigenvalues();  // ascending
+      const double tol = 1e-12 * std::max(1.0, ev.cwiseAbs().maxCoeff());
+      if (ev[0] <= 0)
+        p.push_back(who + ": inertia about the COM is not positive definite (principal moments " +
+                    fmt(ev[0]) + ", " + fmt(ev[1]) + ", " + fmt(ev[2]) + ")");
+      else if (ev[0] + ev[1] < ev[2] - tol)
+        p.push_back(who + ": principal moments violate the triangle inequality: " + fmt(ev[0]) +
+                    " + " + fmt(ev[1]) + " < " + fmt(ev[2]));
+    }
+  }
+  std::set<std::string> jnames;
+  for (size_t i = 0; i < joints_.size(); ++i) {
+    const Joint& j = joints_[i];
+    const std::string who = "joint '" + j.name + "'";
+    if (j.name.empty()) p.push_back("joint #" + std::to_string(i) + " has no name");
+    if (!j.name.empty() && !jnames.insert(j.name).second) p.push_back(who + ": duplicate name");
+    std::optional<BodyIndex> ia = find_body(j.bodies[0]), ib = find_body(j.bodies[1]);
+    for (int k = 0; k < 2; ++k)
+      if (!(k ? ib : ia)) p.push_back(who + ": unknown body '" + j.bodies[k] + "'");
+    if (ia && ib && *ia == *ib)
+      p.push_back(who + (*ia == kGround ? ": both ends are on ground"
+                                        : ": both ends are on body '" + j.bodies[0] + "'"));
+    if (!finite(j.point) || !finite(j.axis) || !finite(j.point_b))
+      p.push_back(who + ": a value is NaN or infinite");
+    if ((j.type == JointType::Revolute || j.type == JointType::Prismatic) && !(j.axis.norm() > 1e-12))
+      p.push_back(who + ": axis has zero length");
+    if (j.type == JointType::Generic && j.frame) {
+      const Mat3& F = *j.frame;
+      if ((F.transpose() * F - Mat3::Identity()).norm() > 1e-6 || F.determinant() < 0)
+        p.push_back(who + ": frame is not a rotation matrix");
+    }
+    if (j.type == JointType::Distance) {
+      const double d0 = (j.point_b - j.point).norm();
+      if (j.distance && !(*j.distance > 0))
+        p.push_back(who + ": distance must be > 0, got " + fmt(*j.distance));
+      if (!j.distance && !(d0 > 1e-12))
+        p.push_back(who + ": the two points coincide; give a distance > 0");
+    }
+  }
+  for (const Load& l : loads_) {
+    const std::string who = (l.kind == Load::Kind::Force ? "force '" : "torque '") + l.name + "'";
+    if (!find_body(l.body)) p.push_back(who + ": unknown body '" + l.body + "'");
+    else if (*find_body(l.body) == kGround) p.push_back(who + ": cannot act on ground");
+    if (!finite(l.value) || !finite(l.point)) p.push_back(who + ": a value is NaN or infinite");
+  }
+  return p;
+}
+
+void System::validate() const {
+  auto p = check();
+  if (!p.empty()) throw ModelError(p);
+}
+
+}  // namespace mbdae

@@ -1,0 +1,183 @@
+#include <mbdae/solvers/Assembly.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include <Eigen/Dense>
+#include <Eigen/SparseQR>
+#include <Eigen/OrderingMethods>
+
+#include "Kkt.h"
+#include <mbdae/solvers/SparseLu.h>
+
+namespace mbdae {
+
+namespace {
+int worst(const VecX& c) {
+  int k = 0;
+  if (c.size()) c.cwiseAbs().maxCoeff(&k);
+  return k;
+}
+double inf_norm(const VecX& c) { return c.size() ? c.cwiseAbs().maxCoeff() : 0.0; }
+
+/// A ← identity on the tangent pattern.
+void set_identity(SparseMatrix& A) {
+  zero_values(A);
+  for (int c = 0; c < A.cols(); ++c) A.valuePtr()[value_index(A, c, c)] = 1.0;
+}
+}  // namespace
+
+AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, VecX& q, VecX& v,
+                                      const AssemblyOptions& opt) {
+  AssemblyReport rep;
+  const int n = sys.num_coordinates(), m = sys.num_constraints();
+  VecX c(m), cv(m);
+  sys.constraints(t0, q, c);
+  rep.position_violation_before = inf_norm(c);
+  sys.constraint_velocity(t0, q, v, cv);
+  rep.velocity_violation_before = inf_norm(cv);
+  if (m == 0) {
+    rep.converged = true;
+    return rep;
+  }
+  detail::Kkt K(sys);
+  SparseLu lu;
+  set_identity(K.A);
+  VecX rhs(n + m);
+  const VecX q_start = q;
+  double prev = inf_norm(c);
+  while (rep.iterations < opt.max_iterations && inf_norm(c) > opt.tolerance) {
+    ++rep.iterations;
+    sys.assemble_jacobian(t0, q, K.C);
+    K.fill(1.0);
+    if (!lu.factorize(K.S)) {
+      rep.message = "assembly: the constraint Jacobian is rank deficient (redundant constraints?)";
+      break;
+    }
+    rhs.head(n).setZero();
+    rhs.tail(m) = -c;
+    lu.solve(rhs);
+    // Damped step if the violation grows (far from the solution).
+    double s = 1.0;
+    VecX qn = q + rhs.head(n);
+    sys.constraints(t0, qn, c);
+    while (inf_norm(c) > prev && s > 1.0 / 64) {
+      s *= 0.5;
+      qn = q + s * rhs.head(n);
+      sys.constraints(t0, qn, c);
+    }
+    q = qn;
+    prev = inf_norm(c);
+  }
+  rep.position_violation_after = inf_norm(c);
+  rep.position_change = (q - q_start).norm();
+  if (rep.position_violation_after > opt.tolerance) {
+    std::ostringstream s;
+    s << "assembly did not converge: after " << rep.iterations << " iterations ‖C‖∞ = "
+      << rep.position_violation_after << " in " << sys.constraint_label(worst(c));
+    if (!rep.message.empty()) s << "; " << rep.message;
+    rep.message = s.str();
+    return rep;
+  }
+  // Velocities: one linear projection.
+  sys.assemble_jacobian(t0, q, K.C);
+  K.fill(1.0);
+  sys.constraint_velocity(t0, q, v, cv);
+  if (!lu.factorize(K.S)) {
+    rep.message = "assembly: the constraint Jacobian is rank deficient (redundant constraints?)";
+    return rep;
+  }
+  rhs.head(n).setZero();
+  rhs.tail(m) = -cv;
+  lu.solve(rhs);
+  v += rhs.head(n);
+  rep.velocity_change = rhs.head(n).norm();
+  sys.constraint_velocity(t0, q, v, cv);
+  rep.velocity_violation_after = inf_norm(cv);
+  const double vtol = opt.tolerance * std::max(1.0, v.cwiseAbs().maxCoeff());
+  rep.converged = rep.velocity_violation_after <= vtol;
+  if (!rep.converged) {
+    std::ostringstream s;
+    s << "velocity projection left ‖Ċ‖∞ = " << rep.velocity_violation_after << " in "
+      << sys.constraint_label(worst(cv));
+    rep.message = s.str();
+  }
+  return rep;
+}
+
+void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
+                           VecX& a, VecX& lambda) {
+  const int n = sys.num_coordinates(), m = sys.num_constraints();
+  detail::Kkt K(sys);
+  sys.assemble_mass(q, K.A);
+  sys.assemble_jacobian(t, q, K.C);
+  K.fill(1.0);
+  SparseLu lu;
+  if (!lu.factorize(K.S))
+    throw std::runtime_error(
+        "initial accelerations: the KKT matrix [M C_qᵀ; C_q 0] is singular (redundant "
+        "constraints, or a body without mass or inertia in a free direction)");
+  VecX rhs(n + m);
+  sys.forces(t, q, v, rhs.head(n));
+  sys.gamma(t, q, v, rhs.tail(m));
+  lu.solve(rhs);
+  a = rhs.head(n);
+  lambda = rhs.tail(m);
+}
+
+RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double t, const VecX& q,
+                                            double tol) {
+  RedundancyReport rep;
+  const int n = sys.num_coordinates(), m = sys.num_constraints();
+  rep.rows = m;
+  if (m == 0) return rep;
+  SparseMatrix C = sys.jacobian_pattern();
+  sys.assemble_jacobian(t, q, C);
+  // Rows are scaled to unit norm so that the tolerance is relative per equation.
+  VecX rn = VecX::Zero(m);
+  for (int c = 0; c < C.outerSize(); ++c)
+    for (SparseMatrix::InnerIterator it(C, c); it; ++it) rn[it.row()] += it.value() * it.value();
+  for (int c = 0; c < C.outerSize(); ++c)
+    for (SparseMatrix::InnerIterator it(C, c); it; ++it)
+      it.valueRef() /= std::sqrt(std::max(rn[it.row()], 1e-300));
+  std::vector<int> dep;
+  if (static_cast<long>(n) * m <= 250'000) {
+    // Dense rank-revealing QR of C_qᵀ (columns = equations). Column pivoting picks independent
+    // equations greedily; to report the *later* equations as dependent we process equations in
+    // order with an incremental orthogonal basis (modified Gram–Schmidt, twice).
+    const MatX Ct = MatX(C).transpose();
+    MatX Q(n, 0);
+    Q.resize(n, std::min(n, m));
+    int r = 0;
+    for (int j = 0; j < m; ++j) {
+      VecX x = Ct.col(j);
+      for (int pass = 0; pass < 2; ++pass)
+        for (int k = 0; k < r; ++k) x -= Q.col(k).dot(x) * Q.col(k);
+      const double nx = x.norm();
+      if (nx > tol && r < Q.cols()) {
+        Q.col(r++) = x / nx;
+      } else {
+        dep.push_back(j);
+      }
+    }
+    rep.rank = r;
+  } else {
+    Eigen::SparseQR<SparseMatrix, Eigen::COLAMDOrdering<int>> qr;
+    SparseMatrix Ct = C.transpose();
+    Ct.makeCompressed();
+    qr.setPivotThreshold(tol);
+    qr.compute(Ct);
+    rep.rank = static_cast<int>(qr.rank());
+    const auto& P = qr.colsPermutation();
+    std::vector<bool> indep(static_cast<size_t>(m), false);
+    for (int k = 0; k < rep.rank; ++k) indep[static_cast<size_t>(P.indices()[k])] = true;
+    for (int j = 0; j < m; ++j)
+      if (!indep[static_cast<size_t>(j)]) dep.push_back(j);
+  }
+  rep.dependent_rows = dep;
+  return rep;
+}
+
+}  // namespace mbdae

@@ -1,0 +1,283 @@
+// Generalized-α (index 3) and trapezoidal index-2 integrators; equations in GeneralizedAlpha.h.
+
+#include <mbdae/solvers/GeneralizedAlpha.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "Kkt.h"
+#include <mbdae/solvers/Assembly.h>
+#include <mbdae/solvers/SparseLu.h>
+
+namespace mbdae {
+
+AlphaParameters chung_hulbert(double rho) {
+  if (!(rho >= 0 && rho <= 1)) {
+    std::ostringstream s;
+    s << "rho_inf must be in [0, 1], got " << rho;
+    throw SolverSettingsError(s.str());
+  }
+  AlphaParameters p;
+  p.alpha_m = (2 * rho - 1) / (rho + 1);
+  p.alpha_f = rho / (rho + 1);
+  p.gamma = 0.5 - p.alpha_m + p.alpha_f;
+  p.beta = 0.25 * (1 - p.alpha_m + p.alpha_f) * (1 - p.alpha_m + p.alpha_f);
+  return p;
+}
+
+namespace {
+
+enum class Level { Position, Velocity };
+
+double inf_norm(const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
+
+class Newmark {
+ public:
+  Newmark(const ConstrainedSystem& sys, AlphaParameters p, Level level, const NewmarkOptions& opt,
+          const char* name)
+      : sys_(sys), p_(p), level_(level), opt_(opt), name_(name), n_(sys.num_coordinates()),
+        m_(sys.num_constraints()), K_(sys) {
+    for (VecX* x : {&q_, &v_, &qdd_, &a_, &qn_, &vn_, &qddn_, &an_, &r_}) x->setZero(n_);
+    for (VecX* x : {&lam_, &lamn_, &c_}) x->setZero(m_);
+    rhs_.setZero(n_ + m_);
+  }
+
+  SolveResult run(double t0, const VecX& q0, const VecX& v0, const Observer& obs) {
+    const auto wall0 = std::chrono::steady_clock::now();
+    SolveResult res;
+    res.t_reached = t0;
+    auto finish = [&](SolveStatus st, const std::string& msg) {
+      res.status = st;
+      res.message = msg;
+      res.stats = stats_;
+      res.stats.wall_time =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      return res;
+    };
+    if (!(opt_.step > 0)) throw SolverSettingsError(std::string(name_) + ": step must be > 0");
+    if (q0.size() != n_ || v0.size() != n_)
+      throw SolverSettingsError(std::string(name_) + ": initial state has the wrong size");
+    const OutputGrid grid(t0, opt_.t_end, opt_.output_every);
+    const double h_min = opt_.min_step > 0 ? opt_.min_step : opt_.step * 1e-6;
+
+    qn_ = q0;
+    vn_ = v0;
+    if (opt_.compute_initial_accelerations) {
+      try {
+        initial_accelerations(sys_, t0, qn_, vn_, qddn_, lamn_);
+      } catch (const std::exception& e) {
+        return finish(SolveStatus::SingularMatrix, std::string(name_) + " at t = " +
+                                                       std::to_string(t0) + " s: " + e.what());
+      }
+    }
+    an_ = qddn_;
+    if (sys_.has_energy()) stats_.energy_initial = sys_.energy(t0, qn_, vn_);
+    double t = t0;
+    if (!output(t, qn_, vn_, qddn_, lamn_, obs))
+      return finish(SolveStatus::StoppedByObserver, "stopped by the observer at t = " + std::to_string(t));
+
+    double h_cur = opt_.step;
+    int good = 0;
+    for (int k = 1; k < grid.size(); ++k) {
+      const double t_out = grid.time(k);
+      while (t < t_out) {
+        if (stats_.steps >= opt_.max_steps)
+          return finish(SolveStatus::TooMuchWork, fail_msg(t, h_cur, "step limit reached"));
+        double h = h_cur;
+        if (t_out - t < 1.01 * h) h = t_out - t;
+        bool ok = step(t, h);
+        if (!ok && opt_.modified_newton && !fresh_) {
+          fresh_needed_ = true;  // retry with a fresh iteration matrix
+          ++stats_.rejected_steps;
+          ok = step(t, h);
+        }
+        while (!ok) {
+          ++stats_.rejected_steps;
+          h *= 0.5;
+          h_cur = h;
+          good = 0;
+          if (h < h_min) {
+            std::ostringstream s;
+            s << "Newton iteration did not converge with step " << h * 2 << " s (minimum " << h_min
+              << " s)";
+            return finish(last_status_, fail_msg(t, h * 2, s.str()));
+          }
+          fresh_needed_ = true;
+          ok = step(t, h);
+        }
+        // accept
+        t = (t_out - t - h < 1e-12 * std::max(1.0, std::abs(t_out))) ? t_out : t + h;
+        qn_.swap(q_);
+        vn_.swap(v_);
+        qddn_.swap(qdd_);
+        an_.swap(a_);
+        lamn_.swap(lam_);
+        ++stats_.steps;
+        stats_.last_step = h;
+        res.t_reached = t;
+        if (h_cur < opt_.step && ++good >= 4) {
+          h_cur = std::min(opt_.step, 2 * h_cur);
+          good = 0;
+        }
+      }
+      if (!output(t, qn_, vn_, qddn_, lamn_, obs))
+        return finish(SolveStatus::StoppedByObserver, "stopped by the observer at t = " + std::to_string(t));
+    }
+    if (sys_.has_energy()) stats_.energy_final = sys_.energy(t, qn_, vn_);
+    return finish(SolveStatus::Success, "");
+  }
+
+ private:
+  bool output(double t, const VecX& q, const VecX& v, const VecX& qdd, const VecX& lam,
+              const Observer& obs) {
+    sys_.constraints(t, q, c_);
+    stats_.max_position_violation = std::max(stats_.max_position_violation, inf_norm(c_));
+    sys_.constraint_velocity(t, q, v, c_);
+    stats_.max_velocity_violation = std::max(stats_.max_velocity_violation, inf_norm(c_));
+    return obs ? obs(StateView{t, q, v, qdd, lam}) : true;
+  }
+
+  /// One step from (t, state_n) with step h into (q_, v_, qdd_, a_, lam_). False on failure.
+  bool step(double t, double h) {
+    const double am = p_.alpha_m, af = p_.alpha_f, be = p_.beta, ga = p_.gamma;
+    const double t1 = t + h;
+    const double bp = (1 - am) / (h * h * be * (1 - af));  // β'
+    const double gp = ga / (h * be);                       // γ'
+    const double cscale = level_ == Level::Position ? bp : bp / gp;
+    qdd_ = qddn_;
+    lam_ = lamn_;
+    a_ = (af * qddn_ - am * an_ + (1 - af) * qdd_) / (1 - am);
+    q_ = qn_ + h * vn_ + h * h * (0.5 - be) * an_ + h * h * be * a_;
+    v_ = vn_ + h * (1 - ga) * an_ + h * ga * a_;
+    fresh_ = false;
+    double err_prev = 0;
+    last_status_ = SolveStatus::NewtonFailure;
+    for (int it = 0; it < opt_.max_newton_iterations; ++it) {
+      ++stats_.newton_iterations;
+      ++stats_.residual_evaluations;
+      sys_.residual(t1, q_, v_, qdd_, lam_, r_);
+      if (level_ == Level::Position) sys_.constraints(t1, q_, c_);
+      else sys_.constraint_velocity(t1, q_, v_, c_);
+      if (!r_.allFinite() || !c_.allFinite()) {
+        last_status_ = SolveStatus::ResidualFailure;
+        return false;
+      }
+      const bool stale_h = have_factor_ && std::abs(h - h_factor_) > 1e-12 * h;
+      if (!have_factor_ || fresh_needed_ || !opt_.modified_newton || (stale_h && it == 0)) {
+        if (!refresh(t1, h, bp, gp)) {
+          last_status_ = SolveStatus::SingularMatrix;
+          return false;
+        }
+      }
+      rhs_.head(n_) = -r_;
+      rhs_.tail(m_) = -cscale * c_;
+      lu_.solve(rhs_);
+      if (!rhs_.allFinite()) {
+        last_status_ = SolveStatus::SingularMatrix;
+        have_factor_ = false;
+        return false;
+      }
+      const auto dqdd = rhs_.head(n_);
+      qdd_ += dqdd;
+      lam_ += rhs_.tail(m_);
+      const double fa = (1 - af) / (1 - am);
+      a_ += fa * dqdd;
+      q_ += (h * h * be * fa) * dqdd;
+      v_ += (h * ga * fa) * dqdd;
+      double err = 0;
+      for (int i = 0; i < n_; ++i)
+        err = std::max(err, std::abs(h * h * be * fa * dqdd[i]) /
+                                (opt_.newton_atol + opt_.newton_rtol * std::abs(q_[i])));
+      if (err <= 1.0) return true;
+      if (it > 0) {
+        const double ratio = err / err_prev;
+        if (ratio > opt_.contraction_limit) {
+          if (fresh_ && ratio > 1.0) return false;  // diverging with a fresh matrix
+          if (!fresh_) fresh_needed_ = true;
+        }
+      }
+      err_prev = err;
+    }
+    return false;
+  }
+
+  bool refresh(double t1, double h, double bp, double gp) {
+    ++stats_.jacobian_evaluations;
+    sys_.assemble_tangent(t1, q_, v_, qdd_, lam_, 1.0 / bp, gp / bp, 1.0, K_.A);
+    sys_.assemble_jacobian(t1, q_, K_.C);
+    bool use_c2 = false;
+    if (level_ == Level::Velocity) {
+      sys_.assemble_velocity_jacobian(t1, q_, v_, K_.C2);
+      // C2 ← C_q + ∂(C_q v)/∂q / γ'
+      double* c2 = K_.C2.valuePtr();
+      const double* c = K_.C.valuePtr();
+      for (Eigen::Index k = 0; k < K_.C2.nonZeros(); ++k) c2[k] = c[k] + c2[k] / gp;
+      use_c2 = true;
+    }
+    K_.fill(1.0, use_c2);
+    ++stats_.factorizations;
+    have_factor_ = lu_.factorize(K_.S);
+    fresh_ = true;
+    fresh_needed_ = false;
+    h_factor_ = h;
+    return have_factor_;
+  }
+
+  std::string fail_msg(double t, double h, const std::string& cause) {
+    std::ostringstream s;
+    s.precision(6);
+    s << name_ << " failed at t = " << t << " s (step " << h << " s): " << cause;
+    // Name the largest residual of the last iterate.
+    if (r_.size() || c_.size()) {
+      int ir = 0, ic = 0;
+      const double rr = r_.size() ? r_.cwiseAbs().maxCoeff(&ir) : 0.0;
+      const double cc = c_.size() ? c_.cwiseAbs().maxCoeff(&ic) : 0.0;
+      if (std::isfinite(rr) && std::isfinite(cc)) {
+        if (cc > 0 && (m_ > 0) && (cc >= rr || n_ == 0))
+          s << "; largest constraint residual " << cc << " in " << sys_.constraint_label(ic);
+        else if (n_ > 0)
+          s << "; largest force residual " << rr << " at " << sys_.coordinate_label(ir);
+      } else {
+        s << "; the residual is not finite (NaN or Inf)";
+        for (int i = 0; i < n_; ++i)
+          if (!std::isfinite(r_[i])) {
+            s << " at " << sys_.coordinate_label(i);
+            break;
+          }
+      }
+    }
+    return s.str();
+  }
+
+  const ConstrainedSystem& sys_;
+  AlphaParameters p_;
+  Level level_;
+  NewmarkOptions opt_;
+  const char* name_;
+  int n_, m_;
+  detail::Kkt K_;
+  SparseLu lu_;
+  bool have_factor_ = false, fresh_ = false, fresh_needed_ = false;
+  double h_factor_ = 0;
+  SolveStatus last_status_ = SolveStatus::NewtonFailure;
+  SolverStats stats_;
+  VecX q_, v_, qdd_, a_, lam_, qn_, vn_, qddn_, an_, lamn_, r_, c_, rhs_;
+};
+
+}  // namespace
+
+SolveResult solve_generalized_alpha(const ConstrainedSystem& sys, double t0, const VecX& q0,
+                                    const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
+  Newmark engine(sys, chung_hulbert(opt.rho_inf), Level::Position, opt, "generalized-alpha");
+  return engine.run(t0, q0, v0, obs);
+}
+
+SolveResult solve_trapezoidal_index2(const ConstrainedSystem& sys, double t0, const VecX& q0,
+                                     const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
+  Newmark engine(sys, AlphaParameters{0.0, 0.0, 0.25, 0.5}, Level::Velocity, opt,
+                 "trapezoidal-index2");
+  return engine.run(t0, q0, v0, obs);
+}
+
+}  // namespace mbdae

@@ -1,0 +1,67 @@
+#pragma once
+// Saddle-point (KKT) matrix of a constrained system, with its pattern built once:
+//
+//     S = [ A       C_qᵀ ]      A: n×n (tangent pattern), C: m×n (constraint Jacobian pattern)
+//         [ s·C     0    ]
+//
+// Private to the solvers.
+
+#include <vector>
+
+#include <mbdae/formulations/ConstrainedSystem.h>
+#include <mbdae/formulations/Sparsity.h>
+
+namespace mbdae::detail {
+
+class Kkt {
+ public:
+  explicit Kkt(const ConstrainedSystem& sys) : n_(sys.num_coordinates()), m_(sys.num_constraints()) {
+    A = sys.tangent_pattern();
+    C = sys.jacobian_pattern();
+    C2 = C;
+    const int N = n_ + m_;
+    PatternBuilder pb(N, N);
+    for (int c = 0; c < A.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(A, c); it; ++it) pb.add(static_cast<int>(it.row()), c);
+    for (int c = 0; c < C.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(C, c); it; ++it) {
+        pb.add(n_ + static_cast<int>(it.row()), c);
+        pb.add(c, n_ + static_cast<int>(it.row()));
+      }
+    S = pb.build();
+    mapA_.reserve(static_cast<size_t>(A.nonZeros()));
+    for (int c = 0; c < A.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(A, c); it; ++it)
+        mapA_.push_back(value_index(S, static_cast<int>(it.row()), c));
+    for (int c = 0; c < C.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(C, c); it; ++it) {
+        mapC_.push_back(value_index(S, n_ + static_cast<int>(it.row()), c));
+        mapCT_.push_back(value_index(S, c, n_ + static_cast<int>(it.row())));
+      }
+  }
+
+  /// S ← [A, Cᵀ; s·Cb, 0] with Cb = C (or C2 if use_c2: a different lower-left block on C's pattern).
+  void fill(double s, bool use_c2 = false) {
+    zero_values(S);
+    double* v = S.valuePtr();
+    const double* a = A.valuePtr();
+    for (size_t k = 0; k < mapA_.size(); ++k) v[mapA_[k]] += a[k];
+    const double* c = C.valuePtr();
+    const double* c2 = use_c2 ? C2.valuePtr() : C.valuePtr();
+    for (size_t k = 0; k < mapC_.size(); ++k) {
+      v[mapC_[k]] += s * c2[k];
+      v[mapCT_[k]] += c[k];
+    }
+  }
+
+  int n() const { return n_; }
+  int m() const { return m_; }
+
+  SparseMatrix A, C, C2, S;
+
+ private:
+  int n_, m_;
+  std::vector<int> mapA_, mapC_, mapCT_;
+};
+
+}  // namespace mbdae::detail
