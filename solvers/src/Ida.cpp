@@ -273,7 +273,6 @@ struct IdaProblem {
   void* ida_mem = nullptr;  ///< for the current step size in the weight function
   double rtol = 0, atol = 0;
   long residual_calls = 0;
-  long jacobian_calls = 0;
   double nonfinite_residual_time = -std::numeric_limits<double>::infinity();
   std::string cause;        ///< why a callback failed (last failure)
   std::string ida_message;  ///< last error message from IDA's error handler
@@ -328,7 +327,6 @@ extern "C" int ida_jacobian(realtype t, realtype cj, N_Vector yy, N_Vector yp, N
                             N_Vector /*tmp3*/) {
   auto* P = static_cast<IdaProblem*>(user_data);
   try {
-    ++P->jacobian_calls;
     P->fill_jacobian(t, cj, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp));
     const double* val = P->J.valuePtr();
     const size_t nnz = static_cast<size_t>(P->J.nonZeros());
@@ -541,8 +539,8 @@ SolveResult solve_ida(const ConstrainedSystem& sys, double t0, const VecX& q0, c
     Eigen::Map<VecX> ID(N_VGetArrayPointer(id.get()), N);
     ID.head(2 * n).setOnes();  // q, v differential
     ID.tail(2 * m).setZero();  // λ, μ algebraic
-    // One absolute tolerance for all components: λ and μ leave the error test (SuppressAlg) but
-    // their weights still enter Newton's convergence test, so they are not relaxed here.
+    // Tolerances through a weight function: rtol/atol on q and v, h-scaled on λ and μ (see
+    // ida_error_weights).
     IdaMemPtr mem(check_ptr(IDACreate(ctx.get()), "IDACreate"));
     void* ida = mem.get();
     check_flag(IDASetErrHandlerFn(ida, ida_error_handler, &P), "IDASetErrHandlerFn");

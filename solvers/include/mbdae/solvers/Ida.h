@@ -17,7 +17,12 @@
 /// kinematic equation so that C = 0 and Ċ = 0 hold together (no drift). λ and μ are index-2
 /// variables: they are marked algebraic (IDASetId) and excluded from the local error test
 /// (IDASetSuppressAlg), because the BDF error estimate of index-2 variables does not go to zero
-/// with the step size. Accuracy is therefore controlled on q and v only.
+/// with the step size. Accuracy is therefore controlled on q and v only: the error weights are
+/// 1/(rtol|y_i| + atol) for q and v, and h/(rtol|y_i| + atol) for λ and μ, which then only
+/// enter Newton's convergence test, scaled by the step h as index-2 components must be (an
+/// error δλ changes v by h M⁻¹C_qᵀδλ); without the factor h Newton fails at small steps
+/// because of round-off. A minimum step of 256 ulp of max(|t0|, |t_end|) stops runs that
+/// cannot pass a point (e.g. a residual that turns NaN) instead of stalling at t + h == t.
 ///
 /// The iteration matrix ∂F/∂y + cj ∂F/∂ẏ is supplied analytically from the system's assembly
 /// functions, either as a sparse compressed-column matrix factorised by KLU (the pattern is
@@ -33,7 +38,7 @@ struct IdaOptions {
   double t_end = 1.0;         ///< end time (s), ≥ t0
   double output_every = 0.0;  ///< spacing of the output grid (s); ≤ 0: only t0 and t_end
   double rtol = 1e-6;         ///< relative tolerance on q and v
-  double atol = 1e-8;         ///< absolute tolerance (same for every component)
+  double atol = 1e-8;         ///< absolute tolerance on q and v (see the weights above)
   enum class LinearSolver { Dense, Sparse } linear_solver = LinearSolver::Sparse;  ///< Sparse: KLU
   double max_step = 0.0;      ///< largest step (s); 0: no limit
   long max_steps = 500000;    ///< total number of steps over the whole run
