@@ -190,8 +190,8 @@ class LagrangeTop {
   explicit LagrangeTop(const LagrangeTopInputs& in);
 
   LagrangeTopState CalcState(double t) const;
-  /// Nutation period 2K(k²)/p, s (infinite for steady precession is not returned: k = 0 gives
-  /// π/p, the period of small nutations).
+  /// Nutation period 2K(k²)/p, s. For steady precession (k = 0) this is π/p, the period of
+  /// small nutations about it.
   double CalcNutationPeriod() const;
 
   /// Spin rate ψ' (relative to the precessing frame) needed for steady precession at rate ω_p
