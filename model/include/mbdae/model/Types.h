@@ -4,6 +4,7 @@
 /// as Vec4 [w, x, y, z]; rotation matrices rotate body -> world (p_W = R_WB p_B).
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross products everywhere
 #include <Eigen/SparseCore>
 
 namespace mbdae {

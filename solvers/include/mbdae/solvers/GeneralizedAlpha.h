@@ -37,6 +37,8 @@ struct NewmarkOptions {
   double rho_inf = 0.8;       ///< generalized-α: spectral radius at infinity, in [0, 1]
   double newton_rtol = 1e-10; ///< Newton converged when |Δq_i| ≤ atol + rtol·|q_i| for all i
   double newton_atol = 1e-10;
+  /// ... and when ‖Δq̈‖∞ ≤ newton_acc_rtol·max(1, ‖q̈‖∞) and ‖Δλ‖∞ ≤ newton_acc_rtol·max(1, ‖λ‖∞)
+  double newton_acc_rtol = 1e-8;
   int max_newton_iterations = 15;
   bool modified_newton = true;     ///< reuse the factorised matrix while convergence is good
   double contraction_limit = 0.5;  ///< refresh the matrix when ‖Δ_k‖/‖Δ_{k−1}‖ exceeds this

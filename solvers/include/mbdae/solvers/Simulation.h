@@ -1,0 +1,51 @@
+#pragma once
+/// @file Simulation.h
+/// From a model to a run: build the formulation, find and remove redundant constraint equations
+/// (with a warning that names them), assemble consistent initial positions and velocities, and
+/// run any of the implicit solvers with one settings struct.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <mbdae/formulations/Multibody.h>
+#include <mbdae/solvers/Assembly.h>
+#include <mbdae/solvers/SolverCommon.h>
+
+namespace mbdae {
+
+enum class SolverType { GeneralizedAlpha, Ida, TrapezoidalIndex2 };
+const char* to_string(SolverType s);
+/// "generalized_alpha", "ida", "trapezoidal_index2"; throws SolverSettingsError otherwise.
+SolverType solver_type_from_string(const std::string& s);
+
+struct SimulationSettings {
+  SolverType solver = SolverType::GeneralizedAlpha;
+  double t_end = 1.0;          ///< s
+  double step = 1e-3;          ///< s: fixed step (generalized-α, trapezoidal), IDA's max step if > 0 and limit_ida_step
+  double output_every = 1e-2;  ///< s
+  double rho_inf = 0.8;        ///< generalized-α
+  double rtol = 1e-6, atol = 1e-8;  ///< IDA tolerances; Newton tolerances of the fixed-step solvers use newton_tol
+  double newton_tol = 1e-10;
+  bool sparse = true;          ///< sparse (KLU) or dense linear algebra (IDA)
+  bool modified_newton = true;
+};
+
+/// A formulation ready to run: redundant rows removed, initial state consistent.
+struct PreparedSystem {
+  std::unique_ptr<MultibodySystem> system;
+  VecX q0, v0;
+  RedundancyReport redundancy;   ///< rows refer to the full row list (MultibodySystem::all_row_label)
+  AssemblyReport assembly;
+  std::vector<std::string> warnings;  ///< e.g. the redundant equations that were removed
+};
+
+/// Builds and prepares a model. Throws ModelError for an invalid model, and std::runtime_error
+/// (naming the worst equation) when the initial assembly cannot satisfy the constraints.
+PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {});
+
+/// Runs the chosen solver from a consistent state.
+SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                     const SimulationSettings& s, const Observer& obs);
+
+}  // namespace mbdae

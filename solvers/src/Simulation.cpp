@@ -1,0 +1,89 @@
+#include <mbdae/solvers/Simulation.h>
+
+#include <sstream>
+#include <stdexcept>
+
+#include <mbdae/solvers/GeneralizedAlpha.h>
+#include <mbdae/solvers/Ida.h>
+
+namespace mbdae {
+
+const char* to_string(SolverType s) {
+  switch (s) {
+    case SolverType::GeneralizedAlpha: return "generalized_alpha";
+    case SolverType::Ida: return "ida";
+    case SolverType::TrapezoidalIndex2: return "trapezoidal_index2";
+  }
+  return "?";
+}
+
+SolverType solver_type_from_string(const std::string& s) {
+  if (s == "generalized_alpha") return SolverType::GeneralizedAlpha;
+  if (s == "ida") return SolverType::Ida;
+  if (s == "trapezoidal_index2") return SolverType::TrapezoidalIndex2;
+  throw SolverSettingsError("unknown implicit solver '" + s +
+                            "' (expected generalized_alpha, ida or trapezoidal_index2)");
+}
+
+PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& opt) {
+  PreparedSystem p;
+  p.system = std::make_unique<MultibodySystem>(model);
+  const int n = p.system->num_coordinates();
+  p.q0.resize(n);
+  p.v0.resize(n);
+  p.system->initial_state(p.q0, p.v0);
+  // Redundancy is judged at the initial configuration as given (before assembly: a model whose
+  // loop does not close still shows its structural redundancy).
+  p.redundancy = find_redundant_constraints(*p.system, t0, p.q0);
+  if (!p.redundancy.dependent_rows.empty()) {
+    std::ostringstream w;
+    w << "redundant constraints: the constraint Jacobian has rank " << p.redundancy.rank << " of "
+      << p.redundancy.rows << " rows; removed ";
+    for (size_t k = 0; k < p.redundancy.dependent_rows.size(); ++k)
+      w << (k ? ", " : "") << p.system->all_row_label(p.redundancy.dependent_rows[k]);
+    p.warnings.push_back(w.str());
+    MultibodyOptions mo;
+    mo.disabled_rows = p.redundancy.dependent_rows;
+    p.system = std::make_unique<MultibodySystem>(model, mo);
+  }
+  p.assembly = assemble_initial_state(*p.system, t0, p.q0, p.v0, opt);
+  if (!p.assembly.converged) throw std::runtime_error("initial assembly failed: " + p.assembly.message);
+  if (p.assembly.position_change > 1e-9 || p.assembly.velocity_change > 1e-9) {
+    std::ostringstream w;
+    w << "initial state adjusted to satisfy the constraints: |Δq| = " << p.assembly.position_change
+      << ", |Δv| = " << p.assembly.velocity_change;
+    p.warnings.push_back(w.str());
+  }
+  return p;
+}
+
+SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                     const SimulationSettings& s, const Observer& obs) {
+  switch (s.solver) {
+    case SolverType::GeneralizedAlpha:
+    case SolverType::TrapezoidalIndex2: {
+      NewmarkOptions o;
+      o.t_end = s.t_end;
+      o.step = s.step;
+      o.output_every = s.output_every;
+      o.rho_inf = s.rho_inf;
+      o.newton_rtol = s.newton_tol;
+      o.newton_atol = s.newton_tol;
+      o.modified_newton = s.modified_newton;
+      return s.solver == SolverType::GeneralizedAlpha ? solve_generalized_alpha(sys, t0, q0, v0, o, obs)
+                                                      : solve_trapezoidal_index2(sys, t0, q0, v0, o, obs);
+    }
+    case SolverType::Ida: {
+      IdaOptions o;
+      o.t_end = s.t_end;
+      o.output_every = s.output_every;
+      o.rtol = s.rtol;
+      o.atol = s.atol;
+      o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
+      return solve_ida(sys, t0, q0, v0, o, obs);
+    }
+  }
+  throw SolverSettingsError("unknown solver");
+}
+
+}  // namespace mbdae
