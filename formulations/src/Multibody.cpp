@@ -12,6 +12,8 @@
 
 #include <mbdae/model/math/Rotation.h>
 
+#include "JointKernels.h"
+
 namespace mbdae {
 
 namespace {
@@ -22,23 +24,11 @@ using BlockN = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 14, 14>;
 using VecN = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 14, 1>;
 
 /// Kinematics of one body at one state, world axes unless noted.
-struct Kin {
-  Vec3 p = Vec3::Zero();   // reference point
-  Vec3 v = Vec3::Zero();   // its velocity
-  Mat3 R = Mat3::Identity();
+struct Kin : detail::FrameKin {  // p, v, R, w, ah
   Mat3X G;                 // local G (3 × nr): ω_B = G θ̇
   Mat3X RG;                // R G (3 × nr): ω_W = R G θ̇
   Vec3 wB = Vec3::Zero();  // ω in body axes
-  Vec3 w = Vec3::Zero();   // ω in world axes
-  Vec3 gdB = Vec3::Zero(); // Ġθ̇, body axes
-  Vec3 ah = Vec3::Zero();  // R Ġθ̇: the part of the angular acceleration without θ̈, world
-};
-
-enum class RowKind { TransWorld, TransFrame, Rot, Distance };
-struct RowDef {
-  RowKind kind;
-  int i = 0, j = 0;  // TransWorld/TransFrame: axis i; Rot: axis i of a · axis j of b
-  const char* what = "";
+  Vec3 gdB = Vec3::Zero(); // Ġθ̇, body axes (ah = R Ġθ̇)
 };
 
 struct BodyData {
@@ -54,14 +44,10 @@ struct BodyData {
   BlockMap ep_jac_map;  // 1 × 4 (θ columns)
 };
 
-struct JointData {
+struct JointData : detail::JointGeometry {  // markers and equations
   std::string name;
   JointType type;
   BodyIndex a = kGround, b = kGround;
-  Vec3 xa, xb;       // marker points, body axes
-  Mat3 Aa, Ab;       // marker frames, body axes (columns)
-  double L0 = 0;     // distance joint
-  std::vector<RowDef> rows;         // all rows of the joint
   std::vector<int> active;          // indices into rows that are active
   std::vector<int> active_global;   // their row indices in the active row list
   std::vector<int> coords;          // global coordinate indices of a then b
@@ -76,19 +62,6 @@ struct FullRow {
   int local = 0;
 };
 
-Mat3 frame_from_axis(const Vec3& axis, int along) {
-  // Right-handed orthonormal frame whose column `along` is the unit axis.
-  const Vec3 n = axis.normalized();
-  Vec3 t = (std::abs(n.x()) < 0.9) ? Vec3::UnitX() : Vec3::UnitY();
-  Vec3 u = (t - n * n.dot(t)).normalized();
-  Vec3 w = n.cross(u);
-  Mat3 F;
-  // columns (along, along+1, along+2) cyclic = (n, u, w)
-  F.col(along) = n;
-  F.col((along + 1) % 3) = u;
-  F.col((along + 2) % 3) = w;
-  return F;
-}
 
 }  // namespace
 
@@ -218,82 +191,8 @@ struct MultibodySystem::Impl {
   }
 
   // ---- joints ----
-  struct JointEval {
-    int nr = 0;
-    std::array<double, 6> c{}, gamma{};
-    Eigen::Matrix<double, 6, 6> Wa, Wb;  // rows × (δp, δφ) of a and b
-  };
-
-  void eval_joint(const JointData& jd, const Kin& ka, const Kin& kb, bool with_gamma,
-                  JointEval& out) const {
-    const Vec3 ra = ka.R * jd.xa, rb = kb.R * jd.xb;
-    const Vec3 d = kb.p + rb - ka.p - ra;
-    const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
-    // d̈ without the second derivatives of the coordinates:
-    const Vec3 ddh = kb.ah.cross(rb) + kb.w.cross(kb.w.cross(rb)) - ka.ah.cross(ra) -
-                     ka.w.cross(ka.w.cross(ra));
-    out.nr = static_cast<int>(jd.rows.size());
-    for (int r = 0; r < out.nr; ++r) {
-      const RowDef& rd = jd.rows[static_cast<size_t>(r)];
-      double c = 0, g = 0;
-      Row6 wa = Row6::Zero(), wb = Row6::Zero();
-      switch (rd.kind) {
-        case RowKind::TransWorld: {
-          const Vec3 e = Vec3::Unit(rd.i);
-          c = d[rd.i];
-          wa << -e.transpose(), -ra.cross(e).transpose();
-          wb << e.transpose(), rb.cross(e).transpose();
-          if (with_gamma) g = -ddh[rd.i];
-          break;
-        }
-        case RowKind::TransFrame: {
-          const Vec3 e = ka.R * jd.Aa.col(rd.i);
-          c = e.dot(d);
-          wa << -e.transpose(), (e.cross(d) - ra.cross(e)).transpose();
-          wb << e.transpose(), rb.cross(e).transpose();
-          if (with_gamma) {
-            const Vec3 ed = ka.w.cross(e);
-            const Vec3 edd = ka.ah.cross(e) + ka.w.cross(ed);
-            g = -(edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddh));
-          }
-          break;
-        }
-        case RowKind::Rot: {
-          const Vec3 e1 = ka.R * jd.Aa.col(rd.i), e2 = kb.R * jd.Ab.col(rd.j);
-          c = e1.dot(e2);
-          const Vec3 x = e1.cross(e2);
-          wa.tail<3>() = x.transpose();
-          wb.tail<3>() = -x.transpose();
-          if (with_gamma) {
-            const Vec3 e1d = ka.w.cross(e1), e2d = kb.w.cross(e2);
-            const Vec3 e1dd = ka.ah.cross(e1) + ka.w.cross(e1d);
-            const Vec3 e2dd = kb.ah.cross(e2) + kb.w.cross(e2d);
-            g = -(e1dd.dot(e2) + 2 * e1d.dot(e2d) + e1.dot(e2dd));
-          }
-          break;
-        }
-        case RowKind::Distance: {
-          const double L = d.norm();
-          const Vec3 nn = d / L;
-          c = L - jd.L0;
-          wa << -nn.transpose(), -ra.cross(nn).transpose();
-          wb << nn.transpose(), rb.cross(nn).transpose();
-          if (with_gamma) {
-            const double dv = d.dot(dd);
-            g = -((dd.dot(dd) + d.dot(ddh)) / L - dv * dv / (L * L * L));
-          }
-          break;
-        }
-      }
-      out.c[static_cast<size_t>(r)] = c;
-      out.gamma[static_cast<size_t>(r)] = g;
-      out.Wa.row(r) = wa;
-      out.Wb.row(r) = wb;
-    }
-  }
-
   /// C_q block of the joint's active rows, columns [coords of a, coords of b].
-  BlockN joint_jacobian(const JointData& jd, const Kin& ka, const Kin& kb, const JointEval& e) const {
+  BlockN joint_jacobian(const JointData& jd, const Kin& ka, const Kin& kb, const detail::JointEval& e) const {
     const int nact = static_cast<int>(jd.active.size());
     BlockN Jq = BlockN::Zero(nact, jd.na + jd.nb);
     for (int r = 0; r < nact; ++r) {
@@ -376,47 +275,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     Vec3 pa, pb;
     pose0(jd.a, Ra, pa);
     pose0(jd.b, Rb, pb);
-    Mat3 F = Mat3::Identity();
-    if (j.type == JointType::Revolute) F = frame_from_axis(j.axis, 2);
-    if (j.type == JointType::Prismatic) F = frame_from_axis(j.axis, 0);
-    if (j.type == JointType::Generic && j.frame) F = *j.frame;
-    jd.xa = Ra.transpose() * (j.point - pa);
-    jd.xb = Rb.transpose() * (j.point - pb);
-    jd.Aa = Ra.transpose() * F;
-    jd.Ab = Rb.transpose() * F;
-    using RK = RowKind;
-    switch (j.type) {
-      case JointType::Spherical:
-        jd.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"}};
-        break;
-      case JointType::Revolute:
-        jd.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
-                   {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
-        break;
-      case JointType::Prismatic:
-        jd.rows = {{RK::TransFrame, 1, 0, "y_a·d"}, {RK::TransFrame, 2, 0, "z_a·d"},
-                   {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
-        break;
-      case JointType::Fixed:
-        jd.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
-                   {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
-        break;
-      case JointType::Generic: {
-        static const char* tn[3] = {"x_a·d", "y_a·d", "z_a·d"};
-        static const char* rn[3] = {"y_a·z_b", "z_a·x_b", "x_a·y_b"};
-        for (int k = 0; k < 3; ++k)
-          if (j.constrained[static_cast<size_t>(k)]) jd.rows.push_back({RK::TransFrame, k, 0, tn[k]});
-        const int ri[3][2] = {{1, 2}, {2, 0}, {0, 1}};
-        for (int k = 0; k < 3; ++k)
-          if (j.constrained[static_cast<size_t>(3 + k)]) jd.rows.push_back({RK::Rot, ri[k][0], ri[k][1], rn[k]});
-        break;
-      }
-      case JointType::Distance:
-        jd.xb = Rb.transpose() * (j.point_b - pb);
-        jd.L0 = j.distance ? *j.distance : (j.point_b - j.point).norm();
-        jd.rows = {{RK::Distance, 0, 0, "distance"}};
-        break;
-    }
+    static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
+
     for (size_t r = 0; r < jd.rows.size(); ++r)
       I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});
     if (jd.a != kGround) {
@@ -534,11 +394,11 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
                     a.data() + bd.off, r.segment(bd.off, bd.n));
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
-  Impl::JointEval e;
+  detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
-    I.eval_joint(jd, ka, kb, false, e);
+    detail::eval_joint(jd, ka, kb, false, e);
     Row6 fa = Row6::Zero(), fb = Row6::Zero();
     for (size_t k = 0; k < jd.active.size(); ++k) {
       const double l = lambda[jd.active_global[k]];
@@ -575,10 +435,10 @@ void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
   const Impl& I = *impl_;
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) c[bd.ep_row] = q.segment<4>(bd.off + 3).squaredNorm() - 1.0;
-  Impl::JointEval e;
+  detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    I.eval_joint(jd, I.kin_state(jd.a, q, nullptr), I.kin_state(jd.b, q, nullptr), false, e);
+    detail::eval_joint(jd, I.kin_state(jd.a, q, nullptr), I.kin_state(jd.b, q, nullptr), false, e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       c[jd.active_global[k]] = e.c[static_cast<size_t>(jd.active[k])];
   }
@@ -589,11 +449,11 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
   const Impl& I = *impl_;
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) cv[bd.ep_row] = 2.0 * q.segment<4>(bd.off + 3).dot(v.segment<4>(bd.off + 3));
-  Impl::JointEval e;
+  detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin ka = I.kin_state(jd.a, q, v.data()), kb = I.kin_state(jd.b, q, v.data());
-    I.eval_joint(jd, ka, kb, false, e);
+    detail::eval_joint(jd, ka, kb, false, e);
     Vec6 ta, tb;
     ta << ka.v, ka.w;
     tb << kb.v, kb.w;
@@ -609,10 +469,10 @@ void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) co
   const Impl& I = *impl_;
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) g[bd.ep_row] = -2.0 * v.segment<4>(bd.off + 3).squaredNorm();
-  Impl::JointEval e;
+  detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    I.eval_joint(jd, I.kin_state(jd.a, q, v.data()), I.kin_state(jd.b, q, v.data()), true, e);
+    detail::eval_joint(jd, I.kin_state(jd.a, q, v.data()), I.kin_state(jd.b, q, v.data()), true, e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       g[jd.active_global[k]] = e.gamma[static_cast<size_t>(jd.active[k])];
   }
@@ -669,7 +529,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   }
   if (c_q == 0) return;
   // ∂(C_qᵀ λ)/∂q, local to each joint.
-  Impl::JointEval e;
+  detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     bool any = false;
@@ -682,7 +542,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     auto gen_force = [&](const VecN& x, VecN& out) {
       Kin ka, kb;
       I.joint_kin(jd, x.data(), nullptr, ka, kb);
-      I.eval_joint(jd, ka, kb, false, e);
+      detail::eval_joint(jd, ka, kb, false, e);
       out = I.joint_jacobian(jd, ka, kb, e).transpose() * lam;
     };
     BlockN B(nc, nc);
@@ -715,11 +575,11 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
   zero_values(Cq);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(Cq, 2.0 * q.segment<4>(bd.off + 3).transpose());
-  Impl::JointEval e;
+  detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
-    I.eval_joint(jd, ka, kb, false, e);
+    detail::eval_joint(jd, ka, kb, false, e);
     jd.jac_map.scatter_add(Cq, I.joint_jacobian(jd, ka, kb, e));
   }
 }
@@ -731,7 +591,7 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
   zero_values(G);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(G, 2.0 * v.segment<4>(bd.off + 3).transpose());
-  Impl::JointEval e;
+  detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const int nc = jd.na + jd.nb, nact = static_cast<int>(jd.active.size());
@@ -741,7 +601,7 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
     auto cdot = [&](const VecN& x, VecN& out) {
       Kin ka, kb;
       I.joint_kin(jd, x.data(), vl.data(), ka, kb);
-      I.eval_joint(jd, ka, kb, false, e);
+      detail::eval_joint(jd, ka, kb, false, e);
       Vec6 ta, tb;
       ta << ka.v, ka.w;
       tb << kb.v, kb.w;
@@ -853,8 +713,8 @@ JointReaction MultibodySystem::reaction(int joint, double t, ConstVecRef q, Cons
   JointReaction out;
   if (jd.active.empty()) return out;
   const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
-  Impl::JointEval e;
-  I.eval_joint(jd, ka, kb, false, e);
+  detail::JointEval e;
+  detail::eval_joint(jd, ka, kb, false, e);
   Row6 fb = Row6::Zero();
   for (size_t k = 0; k < jd.active.size(); ++k) fb += lambda[jd.active_global[k]] * e.Wb.row(jd.active[k]);
   // Generalised constraint force on b is −C_qbᵀ λ: the wrench at b's reference point is −W_bᵀ λ.

@@ -1,0 +1,142 @@
+// Joint constraint kernels; equations in JointKernels.h. Sources: Nikravesh, Computer-Aided
+// Analysis of Mechanical Systems (1988), ch. 7 (joint constraints and their γ terms); the
+// Exudyn joint documentation for the marker/joint-frame convention.
+
+#include "JointKernels.h"
+
+#include <cmath>
+
+namespace mbdae::detail {
+
+using Row6 = Eigen::Matrix<double, 1, 6>;
+
+Mat3 frame_from_axis(const Vec3& axis, int along) {
+  // Right-handed orthonormal frame whose column `along` is the unit axis.
+  const Vec3 n = axis.normalized();
+  Vec3 t = (std::abs(n.x()) < 0.9) ? Vec3::UnitX() : Vec3::UnitY();
+  Vec3 u = (t - n * n.dot(t)).normalized();
+  Vec3 w = n.cross(u);
+  Mat3 F;
+  // columns (along, along+1, along+2) cyclic = (n, u, w)
+  F.col(along) = n;
+  F.col((along + 1) % 3) = u;
+  F.col((along + 2) % 3) = w;
+  return F;
+}
+
+JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa, const Mat3& Rb,
+                                  const Vec3& pb) {
+  JointGeometry g;
+  Mat3 F = Mat3::Identity();
+  if (j.type == JointType::Revolute) F = frame_from_axis(j.axis, 2);
+  if (j.type == JointType::Prismatic) F = frame_from_axis(j.axis, 0);
+  if (j.type == JointType::Generic && j.frame) F = *j.frame;
+  g.xa = Ra.transpose() * (j.point - pa);
+  g.xb = Rb.transpose() * (j.point - pb);
+  g.Aa = Ra.transpose() * F;
+  g.Ab = Rb.transpose() * F;
+  using RK = RowKind;
+  switch (j.type) {
+    case JointType::Spherical:
+      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"}};
+      break;
+    case JointType::Revolute:
+      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
+                 {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
+      break;
+    case JointType::Prismatic:
+      g.rows = {{RK::TransFrame, 1, 0, "y_a·d"}, {RK::TransFrame, 2, 0, "z_a·d"},
+                 {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
+      break;
+    case JointType::Fixed:
+      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
+                 {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
+      break;
+    case JointType::Generic: {
+      static const char* tn[3] = {"x_a·d", "y_a·d", "z_a·d"};
+      static const char* rn[3] = {"y_a·z_b", "z_a·x_b", "x_a·y_b"};
+      for (int k = 0; k < 3; ++k)
+        if (j.constrained[static_cast<size_t>(k)]) g.rows.push_back({RK::TransFrame, k, 0, tn[k]});
+      const int ri[3][2] = {{1, 2}, {2, 0}, {0, 1}};
+      for (int k = 0; k < 3; ++k)
+        if (j.constrained[static_cast<size_t>(3 + k)]) g.rows.push_back({RK::Rot, ri[k][0], ri[k][1], rn[k]});
+      break;
+    }
+    case JointType::Distance:
+      g.xb = Rb.transpose() * (j.point_b - pb);
+      g.L0 = j.distance ? *j.distance : (j.point_b - j.point).norm();
+      g.rows = {{RK::Distance, 0, 0, "distance"}};
+      break;
+  }
+  return g;
+}
+
+void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb, bool with_gamma,
+              JointEval& out) {
+  const Vec3 ra = ka.R * jd.xa, rb = kb.R * jd.xb;
+  const Vec3 d = kb.p + rb - ka.p - ra;
+  const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
+  // d̈ without the second derivatives of the coordinates:
+  const Vec3 ddh = kb.ah.cross(rb) + kb.w.cross(kb.w.cross(rb)) - ka.ah.cross(ra) -
+                   ka.w.cross(ka.w.cross(ra));
+  out.nr = static_cast<int>(jd.rows.size());
+  for (int r = 0; r < out.nr; ++r) {
+    const RowDef& rd = jd.rows[static_cast<size_t>(r)];
+    double c = 0, g = 0;
+    Row6 wa = Row6::Zero(), wb = Row6::Zero();
+    switch (rd.kind) {
+      case RowKind::TransWorld: {
+        const Vec3 e = Vec3::Unit(rd.i);
+        c = d[rd.i];
+        wa << -e.transpose(), -ra.cross(e).transpose();
+        wb << e.transpose(), rb.cross(e).transpose();
+        if (with_gamma) g = -ddh[rd.i];
+        break;
+      }
+      case RowKind::TransFrame: {
+        const Vec3 e = ka.R * jd.Aa.col(rd.i);
+        c = e.dot(d);
+        wa << -e.transpose(), (e.cross(d) - ra.cross(e)).transpose();
+        wb << e.transpose(), rb.cross(e).transpose();
+        if (with_gamma) {
+          const Vec3 ed = ka.w.cross(e);
+          const Vec3 edd = ka.ah.cross(e) + ka.w.cross(ed);
+          g = -(edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddh));
+        }
+        break;
+      }
+      case RowKind::Rot: {
+        const Vec3 e1 = ka.R * jd.Aa.col(rd.i), e2 = kb.R * jd.Ab.col(rd.j);
+        c = e1.dot(e2);
+        const Vec3 x = e1.cross(e2);
+        wa.tail<3>() = x.transpose();
+        wb.tail<3>() = -x.transpose();
+        if (with_gamma) {
+          const Vec3 e1d = ka.w.cross(e1), e2d = kb.w.cross(e2);
+          const Vec3 e1dd = ka.ah.cross(e1) + ka.w.cross(e1d);
+          const Vec3 e2dd = kb.ah.cross(e2) + kb.w.cross(e2d);
+          g = -(e1dd.dot(e2) + 2 * e1d.dot(e2d) + e1.dot(e2dd));
+        }
+        break;
+      }
+      case RowKind::Distance: {
+        const double L = d.norm();
+        const Vec3 nn = d / L;
+        c = L - jd.L0;
+        wa << -nn.transpose(), -ra.cross(nn).transpose();
+        wb << nn.transpose(), rb.cross(nn).transpose();
+        if (with_gamma) {
+          const double dv = d.dot(dd);
+          g = -((dd.dot(dd) + d.dot(ddh)) / L - dv * dv / (L * L * L));
+        }
+        break;
+      }
+    }
+    out.c[static_cast<size_t>(r)] = c;
+    out.gamma[static_cast<size_t>(r)] = g;
+    out.Wa.row(r) = wa;
+    out.Wb.row(r) = wb;
+  }
+}
+
+}  // namespace mbdae::detail

@@ -1,0 +1,68 @@
+#pragma once
+// Joint constraint kernels shared by the formulations (internal header).
+//
+// A joint acts between a marker on body a (point x̄_a, frame A_a in body axes) and a marker on
+// body b. Each equation is written in terms of the bodies' poses and twists in world axes, and
+// its derivative is returned with respect to each body's virtual displacement δp of the reference
+// point and virtual rotation δφ (world axes): the "twist Jacobian" W (rows × 6). A formulation
+// maps W to its coordinates (for absolute coordinates: T = [I 0; 0 R G]).
+//
+// With r = R x̄, d = p_b + r_b − p_a − r_a and e = R A e_i, the equations are
+//   TransWorld i:   d_i                  (world axis i)
+//   TransFrame i:   e_ai · d             (axis i of marker a)
+//   Rot (i, j):     e_ai · e_bj          (axis i of a, axis j of b)
+//   Distance:       |d| − L0
+// γ is the acceleration-level right-hand side: C̈ = W·(ṫwist) − γ, i.e. γ = −C̈ evaluated with the
+// second derivatives of the coordinates set to zero (ah = the part of the angular acceleration
+// that does not contain them: R Ġθ̇ for absolute coordinates, 0 for body angular velocities).
+
+#include <array>
+#include <vector>
+
+#include <mbdae/model/System.h>
+
+namespace mbdae::detail {
+
+/// Pose and twist of a body, world axes.
+struct FrameKin {
+  Vec3 p = Vec3::Zero();   ///< reference point
+  Vec3 v = Vec3::Zero();   ///< its velocity
+  Mat3 R = Mat3::Identity();
+  Vec3 w = Vec3::Zero();   ///< angular velocity
+  Vec3 ah = Vec3::Zero();  ///< angular acceleration without second derivatives of coordinates
+};
+
+enum class RowKind { TransWorld, TransFrame, Rot, Distance };
+struct RowDef {
+  RowKind kind;
+  int i = 0, j = 0;  ///< TransWorld/TransFrame: axis i; Rot: axis i of a · axis j of b
+  const char* what = "";
+};
+
+/// Markers and equations of one joint, fixed at model set-up.
+struct JointGeometry {
+  Vec3 xa = Vec3::Zero(), xb = Vec3::Zero();  ///< marker points, body axes
+  Mat3 Aa = Mat3::Identity(), Ab = Mat3::Identity();  ///< marker frames, body axes (columns)
+  double L0 = 0;  ///< distance joint
+  std::vector<RowDef> rows;
+};
+
+/// Builds a joint's markers and equations from the model's joint (world point and axes at t0)
+/// and the initial poses (R, p) of bodies a and b (identity and zero for ground).
+JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa, const Mat3& Rb,
+                                  const Vec3& pb);
+
+/// Right-handed orthonormal frame whose column `along` is the unit axis.
+Mat3 frame_from_axis(const Vec3& axis, int along);
+
+struct JointEval {
+  int nr = 0;
+  std::array<double, 6> c{}, gamma{};
+  Eigen::Matrix<double, 6, 6> Wa, Wb;  ///< rows × (δp, δφ) of a and b
+};
+
+/// All equations of the joint at the given poses/twists.
+void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb, bool with_gamma,
+                JointEval& out);
+
+}  // namespace mbdae::detail
