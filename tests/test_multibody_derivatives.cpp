@@ -63,7 +63,7 @@ System make_system(JointType type, RotationParametrization pa, RotationParametri
   if (!b_is_ground) s.add_spherical("S", "ground", "A", rnd3(g));
   Load f;
   f.name = "push";
-  f.body = "A";
+  f.body = std::string("A");  // (a literal assignment trips GCC 12's false -Wrestrict)
   f.point = rnd3(g, 0.5);
   f.value = rnd3(g, 3.0);
   f.frame = Load::Frame::Body;
