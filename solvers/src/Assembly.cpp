@@ -143,6 +143,18 @@ RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double
     for (SparseMatrix::InnerIterator it(C, c); it; ++it)
       it.valueRef() /= std::sqrt(std::max(rn[it.row()], 1e-300));
   std::vector<int> dep;
+  {
+    // Fast path: if [I C_qᵀ; C_q 0] factorises with healthy pivots, C_q has full row rank.
+    detail::Kkt K(sys);
+    set_identity(K.A);
+    K.C = C;
+    K.fill(1.0);
+    SparseLu lu;
+    if (lu.factorize(K.S) && lu.rcond() > 1e-8) {
+      rep.rank = m;
+      return rep;
+    }
+  }
   if (static_cast<long>(n) * m <= 250'000) {
     // Dense rank-revealing QR of C_qᵀ (columns = equations). Column pivoting picks independent
     // equations greedily; to report the *later* equations as dependent we process equations in

@@ -42,8 +42,8 @@ class Newmark {
           const char* name)
       : sys_(sys), p_(p), level_(level), opt_(opt), name_(name), n_(sys.num_coordinates()),
         m_(sys.num_constraints()), K_(sys) {
-    for (VecX* x : {&q_, &v_, &qdd_, &a_, &qn_, &vn_, &qddn_, &an_, &r_}) x->setZero(n_);
-    for (VecX* x : {&lam_, &lamn_, &c_}) x->setZero(m_);
+    for (VecX* x : {&q_, &v_, &qdd_, &a_, &qn_, &vn_, &qddn_, &an_, &qddp_, &r_}) x->setZero(n_);
+    for (VecX* x : {&lam_, &lamn_, &lamp_, &c_}) x->setZero(m_);
     rhs_.setZero(n_ + m_);
   }
 
@@ -114,9 +114,13 @@ class Newmark {
         t = (t_out - t - h < 1e-12 * std::max(1.0, std::abs(t_out))) ? t_out : t + h;
         qn_.swap(q_);
         vn_.swap(v_);
+        qddp_.swap(qddn_);
         qddn_.swap(qdd_);
         an_.swap(a_);
+        lamp_.swap(lamn_);
         lamn_.swap(lam_);
+        have_prev_ = true;
+        h_prev_ = h;
         ++stats_.steps;
         stats_.last_step = h;
         res.t_reached = t;
@@ -149,8 +153,15 @@ class Newmark {
     const double bp = (1 - am) / (h * h * be * (1 - af));  // β'
     const double gp = ga / (h * be);                       // γ'
     const double cscale = level_ == Level::Position ? bp : bp / gp;
-    qdd_ = qddn_;
-    lam_ = lamn_;
+    // Predictor: linear extrapolation of q̈ and λ from the last two steps (constant on the first).
+    if (have_prev_) {
+      const double r = h / h_prev_;
+      qdd_ = qddn_ + r * (qddn_ - qddp_);
+      lam_ = lamn_ + r * (lamn_ - lamp_);
+    } else {
+      qdd_ = qddn_;
+      lam_ = lamn_;
+    }
     a_ = (af * qddn_ - am * an_ + (1 - af) * qdd_) / (1 - am);
     q_ = qn_ + h * vn_ + h * h * (0.5 - be) * an_ + h * h * be * a_;
     v_ = vn_ + h * (1 - ga) * an_ + h * ga * a_;
@@ -211,6 +222,13 @@ class Newmark {
       // uses the rate seen in the previous step.
       if (it > 0) {
         const double theta = err / err_prev;
+        // Stagnation within a decade of the tolerance: the corrections are at the round-off
+        // level of the linear solve (large systems, big multipliers); the iterate is as good as
+        // it gets.
+        if (theta > 0.5 && err < 10.0) {
+          eta_ = 1.0;
+          return true;
+        }
         if (theta >= 1.0) {
           if (fresh_) return false;  // diverging with a fresh matrix
           fresh_needed_ = true;
@@ -289,9 +307,11 @@ class Newmark {
   bool have_factor_ = false, fresh_ = false, fresh_needed_ = false;
   double h_factor_ = 0;
   double eta_ = 1.0;  // θ/(1 − θ) of the Newton contraction
+  bool have_prev_ = false;  // q̈, λ of the step before the last are known
+  double h_prev_ = 0;
   SolveStatus last_status_ = SolveStatus::NewtonFailure;
   SolverStats stats_;
-  VecX q_, v_, qdd_, a_, lam_, qn_, vn_, qddn_, an_, lamn_, r_, c_, rhs_;
+  VecX q_, v_, qdd_, a_, lam_, qn_, vn_, qddn_, an_, lamn_, qddp_, lamp_, r_, c_, rhs_;
 };
 
 }  // namespace

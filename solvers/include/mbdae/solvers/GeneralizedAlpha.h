@@ -41,7 +41,7 @@ struct NewmarkOptions {
   double newton_acc_rtol = 1e-8;
   int max_newton_iterations = 15;
   bool modified_newton = true;     ///< reuse the factorised matrix while convergence is good
-  double contraction_limit = 0.5;  ///< refresh the matrix when ‖Δ_k‖/‖Δ_{k−1}‖ exceeds this
+  double contraction_limit = 0.25;  ///< refresh the matrix when ‖Δ_k‖/‖Δ_{k−1}‖ exceeds this
   double min_step = 0;             ///< s; 0: step·1e-6
   long max_steps = 100'000'000;
   bool compute_initial_accelerations = true;  ///< from the KKT system; else a0 = 0, λ0 = 0
