@@ -1,0 +1,154 @@
+#pragma once
+/// @file NewtonEuler.h
+/// Rigid bodies in Newton–Euler form (Chaney, seed 000): the state of the explicit and impulse
+/// paths. Each body is described at its centre of mass C, whatever reference point the model uses.
+///
+/// State layout, body by body (ground has no state), as handed to observers (StateView):
+///
+/// | vector | per body i (offset)      | contents                                             | size |
+/// |--------|--------------------------|------------------------------------------------------|------|
+/// | q      | 7 i + 0 … 2              | x_C: COM position, world, m                          | 3    |
+/// | q      | 7 i + 3 … 6              | Q = [w, x, y, z]: unit quaternion of R_WB            | 4    |
+/// | v      | 6 i + 0 … 2              | v_C = ẋ_C: COM velocity, world, m/s                  | 3    |
+/// | v      | 6 i + 3 … 5              | w_B: angular velocity, BODY axes, rad/s              | 3    |
+///
+/// Equations (Chaney Eq. 14 and Euler's equations; J_C is the full 3×3 inertia about the COM in
+/// body axes, not only its diagonal):
+///
+///     ẋ_C = v_C,                  m v̇_C = F + Σ_j C_jᵀ λ (translational rows)
+///     Q̇ = ½ Q ⊗ (0, w_B),          J_C ẇ_B = τ_B − w_B × J_C w_B + (rotational rows of Jᵀ λ)
+///
+/// F = m g + Σ applied forces − c_lin v_C; τ_B (body axes, about the COM) = Σ Rᵀ(r × F_k) + applied
+/// torques − c_rot w_B. A force load acts at `point` (body axes, relative to the model's reference
+/// point), i.e. at r = R (point − b) from the COM (b = RigidBody::com).
+///
+/// Quaternion policy: Q̇ is integrated as an ordinary ODE (no norm constraint); R is always formed
+/// from Q/|Q|, so the right-hand side is exact for any |Q| > 0, and the explicit solvers rescale Q
+/// to unit length after every accepted step (NewtonEulerOptions::renormalize; see Explicit.h).
+///
+/// Joints (JointKernels, the same equations as the implicit formulation), at acceleration level:
+/// with the generalized velocity u = (v_C, w_B) of all bodies, M = blockdiag(m I, J_C),
+/// C(q) = 0 the joint equations and J = ∂Ċ/∂u (rows × 6 n),
+///
+///     M u̇ = f(q, u) + Jᵀ λ,      J u̇ = γ − 2α J u − β² C          (Baumgarte 1972)
+///
+/// solved either as the equation system [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃] or through the Schur
+/// complement (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f (the two ways of the MBD outline, seed 004, ch. 6–7).
+/// Both are dense (LDLᵀ / partial-pivot LU on preallocated storage): meant for mechanisms of up to
+/// a few dozen bodies. Large systems with contacts go through ImpulseStepper (PGS).
+///
+/// The joint twist Jacobians W of JointKernels are with respect to (δp, δφ_world) of a point that
+/// here is the COM (the markers are stored relative to the COM), so J = [W_p, W_φ R] for u.
+/// Since ω_W = R w_B, ω̇_W = R ẇ_B exactly (ω × ω = 0): the γ of the kernels needs no extra term.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include <mbdae/model/System.h>
+
+namespace mbdae {
+
+/// How the explicit path solves the acceleration-level joint equations.
+enum class JointSolveMethod {
+  EquationSystem,  ///< [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃], partial-pivot LU
+  Schur,           ///< (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f, LDLᵀ
+};
+const char* to_string(JointSolveMethod m);
+
+struct NewtonEulerOptions {
+  double linear_damping = 0.0;   ///< c_lin, N s/m: force −c_lin v_C on every body
+  double angular_damping = 0.0;  ///< c_rot, N m s: torque −c_rot w_B on every body
+  JointSolveMethod joint_solve = JointSolveMethod::Schur;
+  double baumgarte_alpha = 0.0;  ///< α, 1/s (velocity feedback 2α Ċ)
+  double baumgarte_beta = 0.0;   ///< β, 1/s (position feedback β² C)
+};
+
+/// One joint's equations evaluated at a state, in the coordinates u = (v_C world, ω WORLD) of its
+/// two bodies (body index −1 = ground), for the impulse stepper. c: position error, gamma: the
+/// acceleration term of JointKernels; rows 0 … nr−1 of Wa/Wb are valid.
+struct JointRowsWorld {
+  BodyIndex a = kGround, b = kGround;
+  int nr = 0;
+  Eigen::Matrix<double, 6, 1> c, gamma;
+  Eigen::Matrix<double, 6, 6> Wa, Wb;
+};
+
+class NewtonEulerSystem {
+ public:
+  /// Calls model.validate() (throws ModelError listing every problem). Copies the model.
+  explicit NewtonEulerSystem(const System& model, NewtonEulerOptions options = {});
+  ~NewtonEulerSystem();
+  NewtonEulerSystem(const NewtonEulerSystem&) = delete;
+  NewtonEulerSystem& operator=(const NewtonEulerSystem&) = delete;
+
+  const System& model() const;
+  const NewtonEulerOptions& options() const;
+  int num_bodies() const;
+  int num_q() const { return 7 * num_bodies(); }
+  int num_v() const { return 6 * num_bodies(); }
+  /// Number of joint equations (rows of C).
+  int num_joint_rows() const;
+
+  /// Initial state from the model's bodies (sizes num_q, num_v; resized).
+  void initial_state(VecX& q, VecX& v) const;
+
+  // ---- per-body data and kinematics ----
+  double mass(BodyIndex i) const;
+  const Mat3& inertia_com(BodyIndex i) const;      ///< J_C, body axes
+  const Mat3& inertia_com_inv(BodyIndex i) const;  ///< J_C⁻¹
+  const Vec3& com_offset(BodyIndex i) const;       ///< b: COM relative to the reference point, body axes
+  Vec3 com_position(BodyIndex i, const VecX& q) const;       ///< x_C, m
+  Vec4 quaternion(BodyIndex i, const VecX& q) const;         ///< Q (as stored)
+  Mat3 rotation(BodyIndex i, const VecX& q) const;           ///< R_WB from Q/|Q|
+  Vec3 reference_position(BodyIndex i, const VecX& q) const; ///< x_C − R b, m
+  Vec3 com_velocity(BodyIndex i, const VecX& v) const;       ///< m/s, world
+  Vec3 angular_velocity_body(BodyIndex i, const VecX& v) const;  ///< w_B, rad/s
+  Vec3 angular_velocity_world(BodyIndex i, const VecX& q, const VecX& v) const;
+
+  // ---- dynamics ----
+  /// Applied force (world, N) and torque about the COM (BODY axes, N m) on body i, including
+  /// gravity and damping, NOT the gyroscopic term.
+  void applied_wrench(BodyIndex i, double t, const VecX& q, const VecX& v, Vec3& F_W,
+                      Vec3& tau_B) const;
+  /// Right-hand side of the ODE: qdot (7n) and vdot (6n), joints through the chosen method with
+  /// Baumgarte terms. Throws std::runtime_error if the joint system is singular (names nothing
+  /// more specific than the row count; redundant joints must be removed first).
+  /// After the first call no heap allocation happens (workspaces are kept).
+  void derivative(double t, const VecX& q, const VecX& v, VecX& qdot, VecX& vdot) const;
+  /// Multipliers λ of the last derivative() call (size num_joint_rows()).
+  const VecX& last_multipliers() const;
+
+  // ---- joints ----
+  /// C(q) of all joint rows (resized to num_joint_rows()).
+  void joint_violation(const VecX& q, VecX& c) const;
+  /// Ċ = J u.
+  void joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const;
+  /// Joint j in world twist coordinates (for the impulse stepper).
+  void joint_rows_world(int joint, const VecX& q, const VecX& v, JointRowsWorld& out) const;
+  std::string joint_row_label(int row) const;
+  /// Projection onto the constraint manifold (M-orthogonal): positions by Gauss–Newton
+  /// (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at most max_iter), then velocities
+  /// u ← u − M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ J u. Return the final ‖C‖∞ / ‖Ju‖∞.
+  double project_positions(VecX& q, double tol = 1e-12, int max_iter = 10) const;
+  double project_velocities(const VecX& q, VecX& v) const;
+
+  // ---- invariants ----
+  /// Kinetic energy + potential of gravity (−m g·x_C), J.
+  double energy(const VecX& q, const VecX& v) const;
+  /// Total linear momentum, world, kg m/s.
+  Vec3 linear_momentum(const VecX& v) const;
+  /// Total angular momentum about the world origin, world axes: Σ R J_C w_B + x_C × m v_C.
+  Vec3 angular_momentum(const VecX& q, const VecX& v) const;
+
+  /// Rescales every quaternion to unit length; returns max ||Q| − 1| before rescaling.
+  double normalize_quaternions(VecX& q) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mbdae

@@ -1,0 +1,74 @@
+#pragma once
+/// @file Explicit.h
+/// Explicit time integration of Newton–Euler bodies (NewtonEuler.h) and of bodies on a Lie group
+/// (LieGroupBodies.h).
+///
+/// - solve_explicit(): classical RK4 (fixed step) or Dormand–Prince 5(4) with step-size control
+///   (both through Boost.Odeint, used only in the .cpp). The ODE state is y = [q; v] (NewtonEuler.h
+///   layout). Joints act at acceleration level with Baumgarte terms (NewtonEulerOptions); after
+///   each accepted step, optionally, positions and then velocities are projected onto the
+///   constraint manifold (NewtonEulerSystem::project_positions / project_velocities).
+///   Quaternion policy: Q is integrated as a plain ODE and rescaled to unit length after every
+///   accepted step when `renormalize` is set (default); the right-hand side uses Q/|Q| anyway, so
+///   without rescaling |Q| drifts (at the integrator's error level) but the motion does not.
+///   For Dormand–Prince the FSAL derivative is discarded after a rescale (one extra evaluation).
+/// - solve_lie_group(): explicit Euler g ← g exp(h ξ), ξ ← ξ + h ξ̇ (Bauer, seed 002) and the
+///   Runge–Kutta–Munthe-Kaas method of order 4 (Munthe-Kaas, BIT 38, 1998): the classical RK4
+///   tableau applied to θ in g = g_n exp(θ) with θ̇ = dexp⁻¹_{−θ}(ξ) and, simultaneously, to ξ.
+///
+/// Observers get StateView with q and v in the layout of the formulation (NewtonEuler.h, or
+/// LieGroupBodies.h: q = [x_C, rotation vector], v = [ẋ_C, ω_B]); a and lambda are empty.
+/// Output times follow OutputGrid; a fixed-step method shortens the step that would pass an output
+/// time so that it lands on it. Statistics: steps, rejected steps / error-test failures
+/// (Dormand–Prince), right-hand-side evaluations (residual_evaluations), joint drift ‖C‖∞ and
+/// ‖Ċ‖∞ at the output times (max_position_violation, max_velocity_violation), energy at the start
+/// and the end. Failures (singular joint system, non-finite state, step size underflow, step
+/// limit) stop the run with a status and a message naming the time and the cause; outputs before
+/// it have gone to the observer. No heap allocation in the step loop after the first step.
+
+#include <mbdae/formulations/LieGroupBodies.h>
+#include <mbdae/formulations/NewtonEuler.h>
+#include <mbdae/solvers/SolverCommon.h>
+
+namespace mbdae {
+
+enum class ExplicitMethod { RK4, Dopri5 };
+const char* to_string(ExplicitMethod m);
+
+struct ExplicitOptions {
+  ExplicitMethod method = ExplicitMethod::RK4;
+  double t_end = 1.0;          ///< s
+  double step = 1e-3;          ///< s: RK4 step; Dormand–Prince initial step
+  double output_every = 0;     ///< s; 0: only t0 and t_end
+  double rtol = 1e-8;          ///< Dormand–Prince
+  double atol = 1e-10;         ///< Dormand–Prince
+  double min_step = 1e-14;     ///< s, Dormand–Prince: fail with StepTooSmall below this
+  bool renormalize = true;     ///< rescale quaternions to unit length after every accepted step
+  bool project_positions = false;   ///< after every step (needs joints)
+  bool project_velocities = false;  ///< after every step (needs joints)
+  double projection_tol = 1e-12;    ///< m (or 1 for rotation rows)
+  long max_steps = 100'000'000;
+};
+
+/// Integrates from (q0, v0) at t0 to opt.t_end. Throws SolverSettingsError for bad options.
+SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                           const ExplicitOptions& opt, const Observer& obs);
+
+enum class LieGroupMethod { Euler, RK4 };
+const char* to_string(LieGroupMethod m);
+
+struct LieGroupOptions {
+  LieGroupMethod method = LieGroupMethod::RK4;
+  double t_end = 1.0;       ///< s
+  double step = 1e-3;       ///< s
+  double output_every = 0;  ///< s
+  long max_steps = 100'000'000;
+};
+
+/// Integrates the Lie-group bodies from s0 at t0 to opt.t_end. `final_state` (if not null) gets
+/// the state at the time reached.
+SolveResult solve_lie_group(const LieGroupBodies& sys, double t0, const LieGroupState& s0,
+                            const LieGroupOptions& opt, const Observer& obs,
+                            LieGroupState* final_state = nullptr);
+
+}  // namespace mbdae
