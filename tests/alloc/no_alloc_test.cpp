@@ -1,0 +1,85 @@
+// No heap allocation inside the step loop: malloc/calloc/realloc are interposed (glibc exports
+// __libc_malloc & co.) and counted between two output times after the first step, for every
+// implicit solver on a 16-link chain. Covers C++ new (which calls malloc) and C libraries (KLU,
+// SUNDIALS). Built only without sanitizers (they interpose malloc themselves).
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <mbdae/solvers/Simulation.h>
+
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void __libc_free(void*);
+}
+
+static std::atomic<bool> g_counting{false};
+static std::atomic<long> g_allocs{0};
+
+extern "C" void* malloc(size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) ++g_allocs;
+  return __libc_malloc(n);
+}
+extern "C" void* calloc(size_t a, size_t b) {
+  if (g_counting.load(std::memory_order_relaxed)) ++g_allocs;
+  return __libc_calloc(a, b);
+}
+extern "C" void* realloc(void* p, size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) ++g_allocs;
+  return __libc_realloc(p, n);
+}
+extern "C" void free(void* p) { __libc_free(p); }
+
+using namespace mbdae;
+
+static System chain(int N) {
+  System s;
+  s.gravity = Vec3(0, 0, -9.81);
+  for (int i = 0; i < N; ++i) {
+    RigidBody b;
+    b.name = std::string("bar") + std::to_string(i);
+    b.mass = 1;
+    b.inertia << (0.01 + 0.01) / 12, (1 + 0.01) / 12, (1 + 0.01) / 12, 0, 0, 0;
+    b.position = Vec3(i + 0.5, 0, 0);
+    s.add_body(b);
+    s.add_spherical("j" + std::to_string(i), i == 0 ? "ground" : "bar" + std::to_string(i - 1),
+                    "bar" + std::to_string(i), Vec3(i, 0, 0));
+  }
+  return s;
+}
+
+int main() {
+  int failures = 0, passed = 0;
+  const PreparedSystem p = prepare(chain(16));
+  for (SolverType type : {SolverType::GeneralizedAlpha, SolverType::TrapezoidalIndex2, SolverType::Ida}) {
+    SimulationSettings s;
+    s.solver = type;
+    s.t_end = 0.5;
+    s.step = 1e-3;
+    s.output_every = 0.1;
+    long counted = -1;
+    int outputs = 0;
+    const SolveResult r = simulate(*p.system, 0, p.q0, p.v0, s, [&](const StateView&) {
+      // Count over the interval between the 2nd and 3rd output times (0.1 s → 0.2 s).
+      ++outputs;
+      if (outputs == 2) {
+        g_allocs = 0;
+        g_counting = true;
+      } else if (outputs == 3) {
+        g_counting = false;
+        counted = g_allocs;
+      }
+      return true;
+    });
+    const bool ok = r.ok() && counted == 0;
+    std::printf("%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps in the run)\n",
+                to_string(type), ok ? "ok" : "FAILED", counted, r.stats.steps);
+    ok ? ++passed : ++failures;
+  }
+  std::printf("%d passed, %d failed\n", passed, failures);
+  return failures ? 1 : 0;
+}
