@@ -1,0 +1,145 @@
+// `mbdae check`: everything that can be known about a model without simulating it.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include <mbdae/model/Inertia.h>
+#include <mbdae/solvers/Assembly.h>
+#include <mbdae/solvers/Simulation.h>
+
+#include "commands.h"
+
+namespace mbdae::cli {
+
+int check_command(const CheckOptions& o) {
+  auto loaded = load_model(o.model, o.sets);
+  if (!loaded) return kBadInput;
+  const io::LoadedModel& m = *loaded;
+  const System& sys = m.system;
+  std::vector<std::string> notes;
+
+  fmt::print("model        {} ({})\n", sys.name.empty() ? "(no name)" : sys.name, m.file);
+  if (!m.description.empty()) fmt::print("             {}\n", m.description);
+  fmt::print("gravity      [{:g}, {:g}, {:g}] m/s^2\n", sys.gravity.x(), sys.gravity.y(), sys.gravity.z());
+
+  // ---- bodies: mass and inertia sanity -------------------------------------------------------
+  fmt::print("\nbodies ({})\n", sys.bodies().size());
+  double m_min = HUGE_VAL, m_max = 0, total = 0;
+  for (const RigidBody& b : sys.bodies()) {
+    const RigidBodyInertia rbi = RigidBodyInertia::from_inertia6(b.mass, b.inertia, b.com);
+    const PrincipalAxes pa = rbi.principal_axes();
+    fmt::print("  {:<14} mass {:<9g} kg  principal moments about the COM [{:.4g}, {:.4g}, {:.4g}] kg m^2  {}\n",
+               b.name, b.mass, pa.moments[0], pa.moments[1], pa.moments[2], to_string(b.rotation));
+    m_min = std::min(m_min, b.mass);
+    m_max = std::max(m_max, b.mass);
+    total += b.mass;
+    const Vec3& J = pa.moments;
+    if (J[0] + J[1] < J[2] * (1 + 1e-6))
+      notes.push_back(fmt::format("body '{}': a flat body (J1 + J2 = J3 within 1e-6): fine, but check the inertia",
+                                  b.name));
+    if (J[0] < 1e-9 * J[2])
+      notes.push_back(fmt::format("body '{}': smallest principal moment is {:.3g} of the largest; the mass "
+                                  "matrix will be badly conditioned",
+                                  b.name, J[0] / J[2]));
+  }
+  fmt::print("  total mass {:g} kg\n", total);
+  if (m_max > 1e6 * m_min)
+    notes.push_back(fmt::format("masses range over {:.3g} (from {:g} to {:g} kg): expect poor conditioning",
+                                m_max / m_min, m_min, m_max));
+
+  // ---- joints ---------------------------------------------------------------------------------
+  std::unique_ptr<MultibodySystem> mb;
+  try {
+    mb = std::make_unique<MultibodySystem>(sys);
+  } catch (const ModelError& e) {
+    for (const std::string& p : e.problems()) print_located(m, p, "");
+    return kBadInput;
+  }
+  fmt::print("\njoints ({})\n", sys.joints().size());
+  int joint_equations = 0;
+  std::set<std::string> connected;
+  for (size_t j = 0; j < sys.joints().size(); ++j) {
+    const Joint& jt = sys.joints()[j];
+    const int rows = static_cast<int>(mb->joint_rows(static_cast<int>(j)).size());
+    joint_equations += rows;
+    connected.insert(jt.bodies[0]);
+    connected.insert(jt.bodies[1]);
+    fmt::print("  {:<14} {:<10} {} - {}  ({} equation{})\n", jt.name, to_string(jt.type), jt.bodies[0],
+               jt.bodies[1], rows, rows == 1 ? "" : "s");
+  }
+  for (const RigidBody& b : sys.bodies())
+    if (!connected.count(b.name)) notes.push_back(fmt::format("body '{}' has no joint: it moves freely", b.name));
+  for (const Load& l : sys.loads())
+    if (l.value_of_t) notes.push_back(fmt::format("load '{}' depends on time", l.name));
+
+  // ---- coordinates, Grübler, rank -------------------------------------------------------------
+  const int n = mb->num_coordinates();
+  const int rows = mb->num_all_rows();
+  const int norm_rows = rows - joint_equations;
+  VecX q0(n), v0(n);
+  mb->initial_state(q0, v0);
+  const RedundancyReport red = find_redundant_constraints(*mb, 0.0, q0);
+  const int nb = static_cast<int>(sys.bodies().size());
+  fmt::print("\ncoordinates  {} ({} bodies; {} Euler-parameter norm equation{})\n", n, nb, norm_rows,
+             norm_rows == 1 ? "" : "s");
+  fmt::print("equations    {} joint + {} norm = {}\n", joint_equations, norm_rows, rows);
+  const int gruebler = 6 * nb - joint_equations;
+  const int mobility = n - red.rank;
+  fmt::print("Grübler      6 x {} bodies - {} joint equations = {} degree{} of freedom\n", nb, joint_equations,
+             gruebler, std::abs(gruebler) == 1 ? "" : "s");
+  fmt::print("mobility     {} coordinates - rank {} of the constraint Jacobian = {} degree{} of freedom "
+             "(at the initial configuration)\n",
+             n, red.rank, mobility, mobility == 1 ? "" : "s");
+  if (red.dependent_rows.empty()) {
+    fmt::print("redundant    none\n");
+  } else {
+    fmt::print("redundant    {} equation{} (removed before a run):\n", red.dependent_rows.size(),
+               red.dependent_rows.size() == 1 ? "" : "s");
+    for (int r : red.dependent_rows) fmt::print("               {}\n", mb->all_row_label(r));
+  }
+  if (mobility == 0) notes.push_back("the mechanism cannot move (mobility 0)");
+
+  // ---- initial constraint violation and assembly ----------------------------------------------
+  VecX c(mb->num_constraints());
+  mb->constraints(0.0, q0, c);
+  int worst = 0;
+  const double cmax = c.size() ? c.cwiseAbs().maxCoeff(&worst) : 0.0;
+  fmt::print("\ninitial      max |C| = {:.3g}{}\n", cmax,
+             c.size() && cmax > 0 ? " in " + mb->constraint_label(worst) : std::string());
+  int code = kSuccess;
+  try {
+    const PreparedSystem p = prepare(sys, 0.0);
+    fmt::print("assembly     converged in {} iteration{}: max |C| {:.3g} -> {:.3g}, |dq| = {:.3g}; "
+               "max |dC/dt| {:.3g} -> {:.3g}, |dv| = {:.3g}\n",
+               p.assembly.iterations, p.assembly.iterations == 1 ? "" : "s", p.assembly.position_violation_before,
+               p.assembly.position_violation_after, p.assembly.position_change, p.assembly.velocity_violation_before,
+               p.assembly.velocity_violation_after, p.assembly.velocity_change);
+    if (p.assembly.position_change > 1e-6)
+      notes.push_back(fmt::format("the initial positions are moved by |dq| = {:.3g} to close the joints; "
+                                  "check the model's positions",
+                                  p.assembly.position_change));
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    print_located(m, e.what(), "");
+    code = kBadInput;
+  }
+
+  fmt::print("\nsolver       {}, end time {:g} s, output every {:g} s, {} sensor{}\n",
+             to_string(m.settings.solver), m.settings.t_end, m.output.every, m.sensors.size(),
+             m.sensors.size() == 1 ? "" : "s");
+  if (!notes.empty()) {
+    fmt::print("\nnotes\n");
+    for (const std::string& s : notes) fmt::print("  - {}\n", s);
+  }
+  fmt::print("\n{}\n", code == kSuccess ? "check: OK" : "check: FAILED");
+  return code;
+}
+
+}  // namespace mbdae::cli

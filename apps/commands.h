@@ -1,0 +1,49 @@
+#pragma once
+/// @file commands.h
+/// The subcommands of `mbdae`, and the exit codes they return.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <mbdae/io/ModelLoader.h>
+
+namespace mbdae::cli {
+
+/// Exit codes of the `mbdae` command (also in `mbdae --help`).
+enum ExitCode : int {
+  kSuccess = 0,
+  kOtherError = 1,     ///< results could not be written, plotting failed, internal error
+  kBadInput = 2,       ///< bad command line, model file or initial configuration
+  kSolverFailure = 3,  ///< the solver stopped before the end time (results up to then are kept)
+  kInterrupted = 130,  ///< Ctrl-C (SIGINT); results up to then are kept
+};
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::string> sets;  ///< "key=value"
+  std::string output;             ///< -o; empty: the model's output.file or <model stem>.csv
+  bool plot = false;
+  bool quiet = false;             ///< no progress bar, no warnings
+};
+int run_command(const RunOptions& o);
+
+struct CheckOptions {
+  std::string model;
+  std::vector<std::string> sets;
+};
+int check_command(const CheckOptions& o);
+
+/// Loads a model with its --set overrides. Prints every problem to stderr, one per line as
+/// FILE:LINE:COL: KEY: message, and returns nullopt if there is any.
+std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets);
+
+/// Prints a message of the model, the formulation or a solver to stderr, located in the model
+/// file when it names a body, joint or force: "FILE:LINE:COL: KEY: <prefix>message".
+void print_located(const io::LoadedModel& m, const std::string& message, const std::string& prefix);
+
+/// Writes <prefix>.png and <prefix>.svg from a results CSV (prefix: the CSV path without .csv).
+/// Returns 0 on success; prints the reason otherwise.
+int plot_command(const std::string& csv, const std::string& prefix, bool quiet = false);
+
+}  // namespace mbdae::cli

@@ -1,0 +1,81 @@
+// mbdae — the command line: simulate a model file, check it without simulating, plot results.
+//
+//   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot]
+//   mbdae check MODEL [--set key=value ...]
+//   mbdae plot RESULTS.csv [-o PREFIX]
+//   mbdae --version
+
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+
+namespace {
+const char* kExitCodes =
+    "Exit codes:\n"
+    "  0    success\n"
+    "  1    results or plots could not be written, or an internal error\n"
+    "  2    bad input: command line, model file (each problem as FILE:LINE:COL: KEY: message),\n"
+    "       or an initial configuration that cannot satisfy the joints\n"
+    "  3    solver failure: the message names the time and the cause; the results up to that\n"
+    "       time are in the CSV file\n"
+    "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n";
+}
+
+int main(int argc, char** argv) {
+  using namespace mbdae::cli;
+  CLI::App app{"mbdae " MBDAE_VERSION " — dynamics of mechanisms of rigid bodies and joints", "mbdae"};
+  app.set_version_flag("--version", "mbdae " MBDAE_VERSION);
+  app.footer(kExitCodes);
+  app.require_subcommand(1);
+
+  RunOptions run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Simulate a model file and write the sensors to CSV");
+  run_cmd->add_option("MODEL", run.model, "Model file (YAML or JSON; see docs/model-format.md)")
+      ->required();
+  run_cmd->add_option("--set", run.sets,
+                      "Override a key before the checks: key=value, key a dotted path with [i] "
+                      "indices, value in YAML (e.g. --set solver.type=ida --set bodies[0].mass=2)")
+      ->type_name("KEY=VALUE");
+  run_cmd->add_option("-o,--output", run.output,
+                      "Results CSV (default: output.file of the model, else <model name>.csv)")
+      ->type_name("FILE");
+  run_cmd->add_flag("--plot", run.plot, "Also write <results>.png and <results>.svg (python3-matplotlib)");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "No progress bar and no warnings");
+  run_cmd->footer(kExitCodes);
+
+  CheckOptions check;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check",
+      "Check a model without simulating it: bodies, joints, coordinates, Grübler count and true "
+      "mobility, redundant constraints, initial constraint violation, mass and inertia");
+  check_cmd->add_option("MODEL", check.model, "Model file")->required();
+  check_cmd->add_option("--set", check.sets, "Override a key (as for run)")->type_name("KEY=VALUE");
+  check_cmd->footer(kExitCodes);
+
+  std::string plot_csv, plot_prefix;
+  CLI::App* plot_cmd = app.add_subcommand("plot", "Plot a results CSV of `mbdae run` (PNG and SVG)");
+  plot_cmd->add_option("RESULTS", plot_csv, "CSV file written by mbdae run")->required();
+  plot_cmd->add_option("-o,--output", plot_prefix,
+                       "Output prefix: writes PREFIX.png and PREFIX.svg (default: the CSV path without .csv)")
+      ->type_name("PREFIX");
+  plot_cmd->footer(kExitCodes);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return e.get_exit_code() == 0 ? code : kBadInput;
+  }
+  try {
+    if (*run_cmd) return run_command(run);
+    if (*check_cmd) return check_command(check);
+    if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mbdae: internal error: %s\n", e.what());
+    return kOtherError;
+  }
+  return kBadInput;
+}

@@ -1,0 +1,94 @@
+// `mbdae plot` and `mbdae run --plot`: runs scripts/plot_results.py (python3-matplotlib).
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+extern char** environ;
+
+namespace mbdae::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The plotting script: beside the executable (build tree), in ../share/mbdae (installed), or in
+/// the source tree this executable was built from.
+std::string find_plot_script() {
+  if (const char* env = std::getenv("MBDAE_PLOT_SCRIPT"); env && *env) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / "plot_results.py");
+    candidates.push_back(exe.parent_path().parent_path() / "share" / "mbdae" / "plot_results.py");
+  }
+  candidates.emplace_back(MBDAE_SOURCE_PLOT_SCRIPT);
+  for (const fs::path& p : candidates)
+    if (fs::exists(p, ec)) return p.string();
+  return {};
+}
+
+/// Debian's python3 (which has python3-matplotlib) unless MBDAE_PYTHON says otherwise.
+std::string find_python() {
+  if (const char* env = std::getenv("MBDAE_PYTHON"); env && *env) return env;
+  std::error_code ec;
+  if (fs::exists("/usr/bin/python3", ec)) return "/usr/bin/python3";
+  return "python3";
+}
+
+}  // namespace
+
+int plot_command(const std::string& csv, const std::string& prefix_in, bool quiet) {
+  std::error_code ec;
+  if (!fs::exists(csv, ec)) {
+    std::fprintf(stderr, "mbdae plot: %s: no such file\n", csv.c_str());
+    return kBadInput;
+  }
+  const std::string script = find_plot_script();
+  if (script.empty()) {
+    std::fprintf(stderr, "mbdae plot: cannot find plot_results.py (set MBDAE_PLOT_SCRIPT)\n");
+    return kOtherError;
+  }
+  std::string prefix = prefix_in;
+  if (prefix.empty()) prefix = fs::path(csv).replace_extension().string();
+  const std::string python = find_python();
+  std::vector<std::string> args{python, script, csv, "--output", prefix};
+  if (quiet) args.push_back("--quiet");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = python.find('/') != std::string::npos
+                     ? posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ)
+                     : posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (rc != 0) {
+    std::fprintf(stderr, "mbdae plot: cannot start %s: %s\n", python.c_str(), std::strerror(rc));
+    return kOtherError;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      std::fprintf(stderr, "mbdae plot: waitpid: %s\n", std::strerror(errno));
+      return kOtherError;
+    }
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "mbdae plot: %s %s failed (is python3-matplotlib installed? scripts/setup installs it)\n",
+                 python.c_str(), script.c_str());
+    return kOtherError;
+  }
+  return kSuccess;
+}
+
+}  // namespace mbdae::cli

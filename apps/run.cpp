@@ -1,0 +1,234 @@
+// `mbdae run`: load, prepare, simulate; stream the sensors to CSV; print a summary.
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+#include <mbdae/io/CsvWriter.h>
+#include <mbdae/io/Sensors.h>
+#include <mbdae/solvers/Simulation.h>
+
+#include "commands.h"
+
+namespace mbdae::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      o.push_back('\\');
+      o.push_back(static_cast<char>(c));
+    } else if (c < 0x20) {
+      o += fmt::format("\\u{:04x}", c);
+    } else {
+      o.push_back(static_cast<char>(c));
+    }
+  }
+  o.push_back('"');
+  return o;
+}
+
+/// Beside results.csv: results.meta.json with the units of every column, for the plots.
+void write_meta(const std::string& csv, const io::LoadedModel& m, const io::SensorSet& sensors) {
+  std::filesystem::path p(csv);
+  p.replace_extension(".meta.json");
+  std::ofstream out(p);
+  if (!out) return;  // the plot falls back to names without units
+  out << "{\n  \"model\": " << json_string(m.system.name.empty() ? m.file : m.system.name)
+      << ",\n  \"file\": " << json_string(m.file) << ",\n  \"solver\": "
+      << json_string(to_string(m.settings.solver)) << ",\n  \"columns\": [\n"
+      << "    {\"name\": \"time\", \"unit\": \"s\", \"sensor\": \"time\", \"output\": \"time\"}";
+  for (int c = 0; c < sensors.size(); ++c) {
+    const io::SensorSpec& sp = sensors.specs()[static_cast<size_t>(sensors.column_sensor()[static_cast<size_t>(c)])];
+    out << ",\n    {\"name\": " << json_string(sensors.columns()[static_cast<size_t>(c)])
+        << ", \"unit\": " << json_string(sensors.units()[static_cast<size_t>(c)])
+        << ", \"sensor\": " << json_string(sp.name) << ", \"output\": " << json_string(io::to_string(sp.output))
+        << "}";
+  }
+  out << "\n  ]\n}\n";
+}
+
+/// A one-line progress bar on stderr, shown only on a terminal and only after the first second.
+class Progress {
+ public:
+  Progress(double t0, double t_end, bool enabled)
+      : t0_(t0), t_end_(t_end), enabled_(enabled && isatty(STDERR_FILENO)), start_(clock::now()) {}
+  void update(double t) {
+    if (!enabled_) return;
+    const auto now = clock::now();
+    if (std::chrono::duration<double>(now - start_).count() < 1.0) return;
+    if (shown_ && std::chrono::duration<double>(now - last_).count() < 0.1) return;
+    last_ = now;
+    shown_ = true;
+    const double f = std::clamp((t - t0_) / (t_end_ - t0_), 0.0, 1.0);
+    const int n = static_cast<int>(f * 30);
+    std::fprintf(stderr, "\r[%s%s] %3.0f%%  t = %.4g s ", std::string(static_cast<size_t>(n), '#').c_str(),
+                 std::string(static_cast<size_t>(30 - n), ' ').c_str(), 100 * f, t);
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\r%60s\r", "");
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  double t0_, t_end_;
+  bool enabled_;
+  bool shown_ = false;
+  clock::time_point start_, last_;
+};
+
+std::string default_output(const io::LoadedModel& m) {
+  if (!m.output.file.empty()) return m.output.file;
+  return std::filesystem::path(m.file).stem().string() + ".csv";
+}
+
+std::string sci(double x) { return std::isfinite(x) ? fmt::format("{:.3g}", x) : std::string("n/a"); }
+
+}  // namespace
+
+int run_command(const RunOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto loaded = load_model(o.model, o.sets);
+  if (!loaded) return kBadInput;
+  const io::LoadedModel& m = *loaded;
+
+  // Formulation, redundant constraints, consistent initial state.
+  PreparedSystem prep;
+  try {
+    prep = prepare(m.system, 0.0);
+  } catch (const ModelError& e) {
+    for (const std::string& p : e.problems()) print_located(m, p, "");
+    return kBadInput;
+  } catch (const std::exception& e) {
+    print_located(m, e.what(), "");
+    return kBadInput;
+  }
+  if (!o.quiet)
+    for (const std::string& w : prep.warnings) print_located(m, w, "warning: ");
+
+  std::unique_ptr<io::SensorSet> sensors;
+  try {
+    sensors = std::make_unique<io::SensorSet>(m.sensors, *prep.system, prep.q0);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", m.file.c_str(), e.what());
+    return kBadInput;
+  }
+
+  const std::string csv_path = o.output.empty() ? default_output(m) : o.output;
+  std::unique_ptr<io::CsvWriter> csv;
+  try {
+    const std::filesystem::path parent = std::filesystem::path(csv_path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    std::vector<std::string> header{"time"};
+    header.insert(header.end(), sensors->columns().begin(), sensors->columns().end());
+    csv = std::make_unique<io::CsvWriter>(csv_path, header);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mbdae: %s\n", e.what());
+    return kOtherError;
+  }
+  write_meta(csv_path, m, *sensors);
+
+  // Observer: one CSV row per output time; stop on Ctrl-C or a write error.
+  std::vector<double> row(static_cast<size_t>(sensors->size() + 1));
+  std::string write_error;
+  Progress progress(0.0, m.settings.t_end, !o.quiet);
+  g_interrupted = 0;
+  auto previous_handler = std::signal(SIGINT, on_sigint);
+  const Observer observer = [&](const StateView& s) {
+    if (g_interrupted) return false;
+    row[0] = s.t;
+    sensors->evaluate(s, std::span<double>(row).subspan(1));
+    try {
+      csv->write_row(row);
+    } catch (const std::exception& e) {
+      write_error = e.what();
+      return false;
+    }
+    progress.update(s.t);
+    return true;
+  };
+
+  SolveResult res;
+  try {
+    res = simulate(*prep.system, 0.0, prep.q0, prep.v0, m.settings, observer);
+  } catch (const SolverSettingsError& e) {
+    std::signal(SIGINT, previous_handler);
+    progress.finish();
+    std::fprintf(stderr, "%s: solver settings: %s\n", m.file.c_str(), e.what());
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::signal(SIGINT, previous_handler);
+    progress.finish();
+    std::fprintf(stderr, "mbdae: solver failure: %s\n", e.what());
+    return kSolverFailure;
+  }
+  std::signal(SIGINT, previous_handler);
+  progress.finish();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const long rows = csv->rows();
+  csv.reset();  // closes the file
+
+  // Summary on stdout.
+  const SolverStats& st = res.stats;
+  const SimulationSettings& ss = m.settings;
+  std::string method = to_string(ss.solver);
+  if (ss.solver == SolverType::Ida)
+    method += fmt::format(", rtol {:g}, atol {:g}, {}", ss.rtol, ss.atol, ss.sparse ? "sparse" : "dense");
+  else
+    method += fmt::format(", h = {:g} s", ss.step) +
+              (ss.solver == SolverType::GeneralizedAlpha ? fmt::format(", rho_inf {:g}", ss.rho_inf) : "");
+  fmt::print("model        {} ({})\n", m.system.name.empty() ? "(no name)" : m.system.name, m.file);
+  fmt::print("solver       {}\n", method);
+  fmt::print("status       {} at t = {:g} s of {:g} s\n", to_string(res.status), res.t_reached, ss.t_end);
+  fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
+             st.steps, st.rejected_steps, st.newton_iterations, st.jacobian_evaluations, st.factorizations);
+  fmt::print("constraints  max violation {} (position), {} (velocity)\n", sci(st.max_position_violation),
+             sci(st.max_velocity_violation));
+  const double dE = st.energy_final - st.energy_initial;
+  fmt::print("energy       {:.6g} J -> {:.6g} J, change {} J{}\n", st.energy_initial, st.energy_final, sci(dE),
+             std::abs(st.energy_initial) > 0 ? fmt::format(" ({} of the initial)", sci(dE / std::abs(st.energy_initial)))
+                                             : std::string());
+  fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
+  fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, sensors->size() + 1);
+  std::fflush(stdout);
+
+  int code = kSuccess;
+  if (!write_error.empty()) {
+    std::fprintf(stderr, "mbdae: %s\n", write_error.c_str());
+    code = kOtherError;
+  } else if (res.status == SolveStatus::StoppedByObserver && g_interrupted) {
+    std::fprintf(stderr, "mbdae: interrupted at t = %g s; results up to then are in %s\n", res.t_reached,
+                 csv_path.c_str());
+    code = kInterrupted;
+  } else if (!res.ok()) {
+    print_located(m, res.message, "solver failure: ");
+    std::fprintf(stderr, "mbdae: results up to t = %g s are in %s\n", res.t_reached, csv_path.c_str());
+    code = kSolverFailure;
+  }
+  if (o.plot && rows > 0 && code != kInterrupted) {
+    std::filesystem::path prefix(csv_path);
+    prefix.replace_extension();
+    const int pc = plot_command(csv_path, prefix.string(), true);
+    if (pc == 0) fmt::print("plot         {}.png, {}.svg\n", prefix.string(), prefix.string());
+    else if (code == kSuccess) code = kOtherError;
+  }
+  return code;
+}
+
+}  // namespace mbdae::cli

@@ -1,0 +1,39 @@
+#pragma once
+/// @file CsvWriter.h
+/// Writes results as comma-separated values while a run goes on: the header first, then one row
+/// per output time, each row flushed to the file so that a run that fails or is interrupted keeps
+/// every row up to that time.
+
+#include <cstdio>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mbdae::io {
+
+class CsvWriter {
+ public:
+  /// Opens (truncates) `path` and writes the header line. @throws std::runtime_error naming the
+  /// file and the system's reason if it cannot be opened or written.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  ~CsvWriter();
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+
+  /// Writes one row (values.size() must equal the number of columns) and flushes it. Numbers are
+  /// written in the shortest form that reads back exactly; NaN as "nan". @throws std::runtime_error
+  /// on a write error or a wrong number of values.
+  void write_row(std::span<const double> values);
+
+  const std::string& path() const { return path_; }
+  long rows() const { return rows_; }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  size_t columns_ = 0;
+  long rows_ = 0;
+  std::string line_;  // reused buffer
+};
+
+}  // namespace mbdae::io

@@ -1,0 +1,90 @@
+#pragma once
+/// @file ModelLoader.h
+/// Reads a model file (YAML, and therefore JSON; the format is described in docs/model-format.md)
+/// into a System, the solver settings, the output settings and the sensors.
+///
+/// Every key is checked: its type, its range, whether it is required, whether it is known, and
+/// every reference to a body or joint by name. All problems of a file are collected and thrown
+/// together as one LoadError, each with file, line, column and the path of the key. Features of
+/// the format that mbdae does not implement yet (driven joints, spring-dampers, contacts,
+/// explicit solvers, ...) are rejected with "not supported yet", never ignored.
+
+#include <string>
+#include <vector>
+
+#include <mbdae/io/Diagnostics.h>
+#include <mbdae/model/System.h>
+#include <mbdae/solvers/Simulation.h>
+
+namespace mbdae::io {
+
+/// What a sensor measures (the `output:` key).
+enum class SensorOutput {
+  Position, Displacement, Velocity, VelocityLocal, RotationMatrix, Rotation,
+  AngularVelocity, AngularVelocityLocal, Acceleration, AccelerationLocal,
+  AngularAcceleration, AngularAccelerationLocal, ReactionForce, ReactionTorque,
+  Energy, ConstraintViolation,
+};
+/// The key word of the model file ("angular_velocity_local", ...).
+const char* to_string(SensorOutput o);
+
+/// A sensor as the model file states it. Body sensors use `body` and `point` (body axes, m,
+/// relative to the reference point); joint sensors (reaction_force, reaction_torque) use `joint`
+/// and `frame`; system sensors (energy, constraint_violation) use neither.
+struct SensorSpec {
+  enum class Frame { World, Joint };
+  std::string name;
+  SensorOutput output = SensorOutput::Position;
+  std::string body;
+  std::string joint;
+  Vec3 point = Vec3::Zero();
+  Frame frame = Frame::World;  ///< reactions: world axes or the joint's axes
+};
+
+struct OutputSettings {
+  std::string file;   ///< CSV path; empty: not given in the model (the command line picks one)
+  double every = 1e-2;  ///< s, output interval
+};
+
+/// Where a named item of the model was defined.
+struct SourceLocation {
+  std::string name;      ///< the item's name
+  std::string key_path;  ///< "bodies[2]"
+  std::string file;      ///< the model file (or the --set override that defined the item)
+  int line = 0, column = 0;
+};
+
+struct LoadedModel {
+  std::string file;  ///< as given to the loader
+  System system;
+  SimulationSettings settings;
+  OutputSettings output;
+  std::vector<SensorSpec> sensors;
+  std::string description;
+  /// Locations of bodies[i], joints[i], forces[i], sensors[i] (same order as in the file).
+  std::vector<SourceLocation> body_locations, joint_locations, force_locations, sensor_locations;
+
+  /// A diagnostic for a message of the model, the formulation or a solver that names a body,
+  /// joint, force or torque ("joint 'A' (revolute) equation 2 ...", "body 'rod': ..."): it points
+  /// at the first item the message names, or at the file if it names none.
+  Diagnostic locate(const std::string& message) const;
+};
+
+/// A `--set key=value` override: key is a dotted path with [i] indices ("solver.type",
+/// "bodies[1].mass"), value is parsed as YAML ("ida", "2.5", "[0, 0, 1]").
+struct Override {
+  std::string key;
+  std::string value;
+};
+/// Splits "key=value". @throws LoadError if there is no '=' or the key is empty.
+Override parse_override(const std::string& argument);
+
+/// Reads and checks a model file; overrides are applied before the checks.
+/// @throws LoadError listing every problem (also for a file that cannot be read).
+LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides = {});
+
+/// Same for text already in memory; `file_name` is used in the diagnostics.
+LoadedModel load_model_text(const std::string& text, const std::string& file_name,
+                            const std::vector<Override>& overrides = {});
+
+}  // namespace mbdae::io

@@ -1,0 +1,1257 @@
+/// @file ModelLoader.cpp
+/// The model file reader. It walks the YAML tree along the schema (never generically, so a
+/// hostile file cannot make it recurse deeply), records every problem with its place, and builds
+/// the System only from what it checked. Only this file includes yaml-cpp.
+
+#include <mbdae/io/ModelLoader.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <cstring>
+
+#include <yaml-cpp/yaml.h>
+
+#include <mbdae/io/Expression.h>
+#include <mbdae/model/Inertia.h>
+#include <mbdae/model/math/Rotation.h>
+
+namespace mbdae::io {
+
+const char* to_string(SensorOutput o) {
+  switch (o) {
+    case SensorOutput::Position: return "position";
+    case SensorOutput::Displacement: return "displacement";
+    case SensorOutput::Velocity: return "velocity";
+    case SensorOutput::VelocityLocal: return "velocity_local";
+    case SensorOutput::RotationMatrix: return "rotation_matrix";
+    case SensorOutput::Rotation: return "rotation";
+    case SensorOutput::AngularVelocity: return "angular_velocity";
+    case SensorOutput::AngularVelocityLocal: return "angular_velocity_local";
+    case SensorOutput::Acceleration: return "acceleration";
+    case SensorOutput::AccelerationLocal: return "acceleration_local";
+    case SensorOutput::AngularAcceleration: return "angular_acceleration";
+    case SensorOutput::AngularAccelerationLocal: return "angular_acceleration_local";
+    case SensorOutput::ReactionForce: return "reaction_force";
+    case SensorOutput::ReactionTorque: return "reaction_torque";
+    case SensorOutput::Energy: return "energy";
+    case SensorOutput::ConstraintViolation: return "constraint_violation";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr std::array kSensorOutputs = {
+    SensorOutput::Position,        SensorOutput::Displacement,
+    SensorOutput::Velocity,        SensorOutput::VelocityLocal,
+    SensorOutput::RotationMatrix,  SensorOutput::Rotation,
+    SensorOutput::AngularVelocity, SensorOutput::AngularVelocityLocal,
+    SensorOutput::Acceleration,    SensorOutput::AccelerationLocal,
+    SensorOutput::AngularAcceleration, SensorOutput::AngularAccelerationLocal,
+    SensorOutput::ReactionForce,   SensorOutput::ReactionTorque,
+    SensorOutput::Energy,          SensorOutput::ConstraintViolation};
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+std::string fmt_num(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
+const char* kind_of(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Null: return "nothing (null)";
+    case YAML::NodeType::Scalar: return "a scalar";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Undefined: return "nothing";
+  }
+  return "?";
+}
+
+std::string child(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+std::string index(const std::string& path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+/// The checker: walks the tree, records diagnostics, builds the model.
+class Loader {
+ public:
+  Loader(std::string file, std::string text) : file_(std::move(file)), text_(std::move(text)) {}
+
+  LoadedModel load(const std::vector<Override>& overrides);
+
+ private:
+  struct OverrideInfo {
+    std::string key, label;
+  };
+
+  // ---- diagnostics ----------------------------------------------------------------------------
+  Diagnostic at(const YAML::Mark& m, const std::string& path) const {
+    Diagnostic d;
+    d.key_path = path;
+    d.file = file_;
+    if (const OverrideInfo* o = override_of(path)) {
+      d.file = o->label;
+      d.line = 1;
+      d.column = m.is_null() ? 0 : m.column + 1;
+      return d;
+    }
+    if (!m.is_null()) {
+      d.line = m.line + 1;
+      d.column = m.column + 1;
+    }
+    return d;
+  }
+  void error(const YAML::Mark& m, const std::string& path, const std::string& msg) {
+    Diagnostic d = at(m, path);
+    d.message = msg;
+    diags_.push_back(std::move(d));
+  }
+  void error(const YAML::Node& n, const std::string& path, const std::string& msg) {
+    error(n.Mark(), path, msg);
+  }
+  const OverrideInfo* override_of(const std::string& path) const {
+    for (const OverrideInfo& o : overrides_)
+      if (path == o.key || path.starts_with(o.key + ".") || path.starts_with(o.key + "["))
+        return &o;
+    return nullptr;
+  }
+  /// True if the scalar at m starts with a quote in the source (for expression columns).
+  int quote_offset(const YAML::Node& n, const std::string& path) const {
+    if (override_of(path)) return 0;
+    const int p = n.Mark().pos;
+    if (p < 0 || static_cast<size_t>(p) >= text_.size()) return 0;
+    return (text_[static_cast<size_t>(p)] == '"' || text_[static_cast<size_t>(p)] == '\'') ? 1 : 0;
+  }
+
+  // ---- a mapping with a fixed set of keys -----------------------------------------------------
+  struct Entry {
+    std::string key;
+    YAML::Node key_node, value;
+  };
+  class Map {
+   public:
+    /// `allowed`: keys this mapping may have; `unsupported`: keys of the format that mbdae does
+    /// not implement yet (with the message to give).
+    Map(Loader& L, const YAML::Node& node, std::string path, std::vector<std::string> allowed,
+        std::map<std::string, std::string> unsupported = {})
+        : L_(L), node_(node), path_(std::move(path)) {
+      if (!node.IsMap()) {
+        L.error(node, path_, std::string("expected a mapping, got ") + kind_of(node));
+        valid_ = false;
+        return;
+      }
+      std::map<std::string, int> first_line;
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        const YAML::Node k = it->first;
+        if (!k.IsScalar()) {
+          L.error(k, path_, std::string("a key must be a plain name, got ") + kind_of(k));
+          continue;
+        }
+        const std::string key = k.Scalar();
+        const std::string kp = child(path_, key);
+        if (auto f = first_line.find(key); f != first_line.end()) {
+          L.error(k, kp, "duplicate key '" + key + "' (first given at line " +
+                             std::to_string(f->second) + ")");
+          continue;
+        }
+        first_line[key] = k.Mark().line + 1;
+        if (auto u = unsupported.find(key); u != unsupported.end()) {
+          L.error(k, kp, u->second);
+          continue;
+        }
+        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+          L.error(k, kp, "unknown key '" + key + "' (expected one of: " + join(allowed) + ")");
+          continue;
+        }
+        entries_.push_back({key, k, it->second});
+      }
+    }
+    bool valid() const { return valid_; }
+    const YAML::Node& node() const { return node_; }
+    const std::string& path() const { return path_; }
+    std::string path(const std::string& key) const { return child(path_, key); }
+    const Entry* find(const std::string& key) const {
+      for (const Entry& e : entries_)
+        if (e.key == key) return &e;
+      return nullptr;
+    }
+    bool has(const std::string& key) const { return find(key) != nullptr; }
+    /// The entry, or an error "missing required key" at the mapping.
+    const Entry* require(const std::string& key, const std::string& what = "") {
+      const Entry* e = find(key);
+      if (!e && valid_)
+        L_.error(node_, path_, "missing required key '" + key + "'" + (what.empty() ? "" : " (" + what + ")"));
+      return e;
+    }
+
+   private:
+    Loader& L_;
+    YAML::Node node_;
+    std::string path_;
+    std::vector<Entry> entries_;
+    bool valid_ = true;
+  };
+
+  // ---- scalars --------------------------------------------------------------------------------
+  struct Range {
+    double min = -HUGE_VAL, max = HUGE_VAL;
+    bool min_open = false, max_open = false;
+    std::string text;  // "> 0"
+  };
+  static Range positive() { return {0, HUGE_VAL, true, false, "> 0"}; }
+  static Range non_negative() { return {0, HUGE_VAL, false, false, ">= 0"}; }
+  static Range any() { return {}; }
+
+  /// Parses a number; strings that are not numbers are read as expressions (constant unless
+  /// allow_t). Returns nullopt (and records an error) if it is not a finite number in range.
+  std::optional<double> number(const YAML::Node& n, const std::string& path,
+                               const Range& r = any()) {
+    std::optional<Expression> e = expression(n, path, false);
+    if (!e) return std::nullopt;
+    const double x = (*e)(0.0);
+    return check_range(n, path, x, r);
+  }
+  std::optional<double> check_range(const YAML::Node& n, const std::string& path, double x,
+                                    const Range& r) {
+    if (!std::isfinite(x)) {
+      error(n, path, "expected a finite number, got " + fmt_num(x));
+      return std::nullopt;
+    }
+    const bool lo = r.min_open ? x > r.min : x >= r.min;
+    const bool hi = r.max_open ? x < r.max : x <= r.max;
+    if (!lo || !hi) {
+      error(n, path, "must be " + r.text + ", got " + fmt_num(x));
+      return std::nullopt;
+    }
+    return x;
+  }
+
+  /// A number or an expression. Plain numbers give a constant Expression; NaN and infinite
+  /// values are rejected here (YAML's .nan, .inf, and "nan", "inf").
+  std::optional<Expression> expression(const YAML::Node& n, const std::string& path, bool allow_t) {
+    if (!n.IsScalar()) {
+      error(n, path, std::string(allow_t ? "expected a number or an expression of t" : "expected a number") +
+                         ", got " + kind_of(n));
+      return std::nullopt;
+    }
+    std::string s = n.Scalar();
+    // Trim blanks.
+    const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+    std::string t = b == std::string::npos ? "" : s.substr(b, e - b + 1);
+    if (t.empty()) {
+      error(n, path, std::string("expected a number, got an empty string"));
+      return std::nullopt;
+    }
+    // Plain numbers first (and YAML's spellings of infinity and NaN).
+    std::string num = (t[0] == '+') ? t.substr(1) : t;
+    double x = 0;
+    const auto r = std::from_chars(num.data(), num.data() + num.size(), x);
+    if (r.ec == std::errc() && r.ptr == num.data() + num.size()) {
+      if (!std::isfinite(x)) {
+        error(n, path, "expected a finite number, got '" + t + "'");
+        return std::nullopt;
+      }
+      return Expression(x);
+    }
+    if (r.ec == std::errc::result_out_of_range) {
+      error(n, path, "number out of range: '" + t + "'");
+      return std::nullopt;
+    }
+    static const std::set<std::string> yaml_special = {".inf", ".Inf", ".INF", "-.inf", "-.Inf", "-.INF",
+                                                       "+.inf", "+.Inf", "+.INF", ".nan", ".NaN", ".NAN"};
+    if (yaml_special.count(t)) {
+      error(n, path, "expected a finite number, got '" + t + "'");
+      return std::nullopt;
+    }
+    if (s.size() > 10000) {
+      error(n, path, "expression longer than 10000 characters");
+      return std::nullopt;
+    }
+    try {
+      Expression ex(s);
+      if (ex.depends_on_time() && !allow_t) {
+        error(n, path, "expected a constant, got an expression of t: '" + s + "'");
+        return std::nullopt;
+      }
+      if (!ex.depends_on_time() && !std::isfinite(ex(0.0))) {
+        error(n, path, "expression '" + s + "' is not a finite number (" + fmt_num(ex(0.0)) + ")");
+        return std::nullopt;
+      }
+      return ex;
+    } catch (const ExpressionError& err) {
+      YAML::Mark m = n.Mark();
+      if (!m.is_null()) m.column += quote_offset(n, path) + err.position();
+      error(m, path, std::string(allow_t ? "expected a number or an expression of t" : "expected a number") +
+                         ", got '" + s + "': " + err.what());
+      return std::nullopt;
+    }
+  }
+
+  std::optional<std::string> string(const YAML::Node& n, const std::string& path) {
+    if (!n.IsScalar()) {
+      error(n, path, std::string("expected a string, got ") + kind_of(n));
+      return std::nullopt;
+    }
+    return n.Scalar();
+  }
+  std::optional<std::string> name(const YAML::Node& n, const std::string& path) {
+    auto s = string(n, path);
+    if (s && s->empty()) {
+      error(n, path, "the name must not be empty");
+      return std::nullopt;
+    }
+    if (s && s->size() > 200) {
+      error(n, path, "the name is longer than 200 characters");
+      return std::nullopt;
+    }
+    return s;
+  }
+  /// One of `choices`; `unsupported` are known words of the format not implemented yet.
+  std::optional<std::string> choice(const YAML::Node& n, const std::string& path,
+                                    const std::vector<std::string>& choices,
+                                    const std::vector<std::string>& unsupported = {},
+                                    const std::string& what = "") {
+    auto s = string(n, path);
+    if (!s) return std::nullopt;
+    if (std::find(choices.begin(), choices.end(), *s) != choices.end()) return s;
+    if (std::find(unsupported.begin(), unsupported.end(), *s) != unsupported.end()) {
+      error(n, path, (what.empty() ? "'" + *s + "'" : what + " '" + *s + "'") +
+                         " is not supported yet (supported: " + join(choices) + ")");
+      return std::nullopt;
+    }
+    error(n, path, "unknown value '" + *s + "' (expected one of: " + join(choices) + ")");
+    return std::nullopt;
+  }
+  std::optional<bool> flag(const YAML::Node& n, const std::string& path) {
+    auto s = string(n, path);
+    if (!s) return std::nullopt;
+    if (*s == "1" || *s == "true") return true;
+    if (*s == "0" || *s == "false") return false;
+    error(n, path, "expected 0, 1, true or false, got '" + *s + "'");
+    return std::nullopt;
+  }
+
+  /// A list of exactly `size` items.
+  bool list(const YAML::Node& n, const std::string& path, size_t size, const char* what) {
+    if (!n.IsSequence()) {
+      error(n, path, "expected " + std::string(what) + ", got " + kind_of(n));
+      return false;
+    }
+    if (n.size() != size) {
+      error(n, path, "expected " + std::string(what) + ", got " + std::to_string(n.size()) +
+                         (n.size() == 1 ? " value" : " values"));
+      return false;
+    }
+    return true;
+  }
+  std::optional<Vec3> vec3(const YAML::Node& n, const std::string& path, const Range& r = any()) {
+    if (!list(n, path, 3, "a list of 3 numbers")) return std::nullopt;
+    Vec3 v;
+    bool ok = true;
+    for (size_t i = 0; i < 3; ++i) {
+      auto x = number(n[i], index(path, i), r);
+      if (x) v[static_cast<Eigen::Index>(i)] = *x;
+      else ok = false;
+    }
+    return ok ? std::optional<Vec3>(v) : std::nullopt;
+  }
+  std::optional<Vec3> nonzero_vec3(const YAML::Node& n, const std::string& path) {
+    auto v = vec3(n, path);
+    if (v && !(v->norm() > 1e-12)) {
+      error(n, path, "the axis has zero length");
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  // ---- sections -------------------------------------------------------------------------------
+  std::optional<Mat3> orientation(const YAML::Node& n, const std::string& path);
+  void bodies(const YAML::Node& n);
+  void joints(const YAML::Node& n);
+  void forces(const YAML::Node& n);
+  void sensors(const YAML::Node& n);
+  void solver(const YAML::Node& n);
+  void output(const YAML::Node& n);
+  void contacts(const YAML::Node& n);
+  void model_checks();
+
+  /// Items of a list section; an error if it is not a list.
+  bool section_list(const YAML::Node& n, const std::string& path) {
+    if (n.IsNull()) return false;  // "joints:" with nothing: an empty list
+    if (!n.IsSequence()) {
+      error(n, path, std::string("expected a list, got ") + kind_of(n));
+      return false;
+    }
+    return true;
+  }
+  SourceLocation location(const YAML::Node& n, const std::string& path, const std::string& nm) {
+    const Diagnostic d = at(n.Mark(), path);
+    return SourceLocation{nm, path, d.file, d.line, d.column};
+  }
+
+  std::string file_, text_;
+  std::vector<Diagnostic> diags_;
+  std::vector<OverrideInfo> overrides_;
+  LoadedModel m_;
+  std::map<std::string, size_t> body_names_;   // name -> index in bodies
+  std::map<std::string, size_t> joint_names_;  // name -> index in joints
+  std::set<std::string> bodies_with_errors_, joints_with_errors_;
+  bool have_end_time_ = false;
+};
+
+// ---- orientation ------------------------------------------------------------------------------
+std::optional<Mat3> Loader::orientation(const YAML::Node& n, const std::string& path) {
+  Map o(*this, n, path, {"axis", "angle", "quaternion", "rxyz", "matrix"});
+  if (!o.valid()) return std::nullopt;
+  const int forms = (o.has("axis") || o.has("angle")) + o.has("quaternion") + o.has("rxyz") + o.has("matrix");
+  if (forms != 1) {
+    error(n, path, forms == 0 ? "expected one of {axis, angle}, {quaternion}, {rxyz} or {matrix}"
+                              : "give only one of {axis, angle}, {quaternion}, {rxyz} or {matrix}");
+    return std::nullopt;
+  }
+  if (o.has("axis") || o.has("angle")) {
+    const Entry* ax = o.require("axis", "with angle");
+    const Entry* an = o.require("angle", "with axis");
+    if (!ax || !an) return std::nullopt;
+    auto a = nonzero_vec3(ax->value, o.path("axis"));
+    auto phi = number(an->value, o.path("angle"));
+    if (!a || !phi) return std::nullopt;
+    return Mat3(Eigen::AngleAxisd(*phi, a->normalized()).toRotationMatrix());
+  }
+  if (const Entry* q = o.find("quaternion")) {
+    const std::string p = o.path("quaternion");
+    if (!list(q->value, p, 4, "a list of 4 numbers [w, x, y, z]")) return std::nullopt;
+    Vec4 th;
+    bool ok = true;
+    for (size_t i = 0; i < 4; ++i) {
+      auto x = number(q->value[i], index(p, i));
+      if (x) th[static_cast<Eigen::Index>(i)] = *x;
+      else ok = false;
+    }
+    if (!ok) return std::nullopt;
+    if (std::abs(th.norm() - 1) > 1e-3) {
+      error(q->value, p, "a quaternion must have unit length, got |q| = " + fmt_num(th.norm()));
+      return std::nullopt;
+    }
+    return math::ep_to_matrix(th.normalized());
+  }
+  if (const Entry* r = o.find("rxyz")) {
+    auto a = vec3(r->value, o.path("rxyz"));
+    if (!a) return std::nullopt;
+    return math::rxyz_to_matrix(*a);
+  }
+  const Entry* mx = o.find("matrix");
+  const std::string p = o.path("matrix");
+  if (!list(mx->value, p, 3, "3 rows of 3 numbers")) return std::nullopt;
+  Mat3 R;
+  bool ok = true;
+  for (size_t i = 0; i < 3; ++i) {
+    auto row = vec3(mx->value[i], index(p, i));
+    if (row) R.row(static_cast<Eigen::Index>(i)) = row->transpose();
+    else ok = false;
+  }
+  if (!ok) return std::nullopt;
+  if (!math::is_rotation(R, 1e-6)) {
+    error(mx->value, p, "not a rotation matrix (it must be orthonormal with determinant +1; det = " +
+                            fmt_num(R.determinant()) + ")");
+    return std::nullopt;
+  }
+  return R;
+}
+
+// ---- bodies -----------------------------------------------------------------------------------
+void Loader::bodies(const YAML::Node& n) {
+  if (!section_list(n, "bodies")) return;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("bodies", i);
+    const size_t errors_before = diags_.size();
+    Map b(*this, n[i], path,
+          {"name", "mass", "density", "inertia", "shape", "com", "position", "orientation",
+           "velocity", "angular_velocity", "angular_velocity_local", "rotation"});
+    RigidBody body;
+    body.name = "#" + std::to_string(i);
+    if (!b.valid()) {
+      m_.body_locations.push_back(location(n[i], path, body.name));
+      m_.system.add_body(body);
+      bodies_with_errors_.insert(body.name);
+      continue;
+    }
+    if (const Entry* e = b.require("name")) {
+      if (auto s = name(e->value, b.path("name"))) {
+        if (*s == "ground") {
+          error(e->value, b.path("name"), "the name 'ground' is reserved for the fixed world body");
+        } else if (auto f = body_names_.find(*s); f != body_names_.end()) {
+          error(e->value, b.path("name"), "duplicate body name '" + *s + "' (also bodies[" +
+                                              std::to_string(f->second) + "], line " +
+                                              std::to_string(m_.body_locations[f->second].line) + ")");
+        } else {
+          body.name = *s;
+          body_names_[*s] = i;
+        }
+      }
+    }
+    m_.body_locations.push_back(location(n[i], path, body.name));
+
+    std::optional<double> mass, density;
+    if (const Entry* e = b.find("mass")) mass = number(e->value, b.path("mass"), positive());
+    if (const Entry* e = b.find("density")) density = number(e->value, b.path("density"), positive());
+    if (b.has("mass") && b.has("density"))
+      error(b.find("density")->key_node, b.path("density"), "give mass or density, not both");
+    if (const Entry* e = b.find("com")) {
+      if (auto c = vec3(e->value, b.path("com"))) body.com = *c;
+    }
+
+    const Entry* inertia = b.find("inertia");
+    const Entry* shape = b.find("shape");
+    if (inertia && shape) {
+      error(shape->key_node, b.path("shape"), "give inertia or shape, not both");
+    } else if (!inertia && !shape) {
+      error(b.node(), path, "missing required key 'inertia' (or 'shape' with mass or density)");
+    } else if (inertia) {
+      if (b.has("density"))
+        error(b.find("density")->key_node, b.path("density"),
+              "density needs a shape; with inertia give the mass");
+      else if (!b.has("mass"))
+        error(b.node(), path, "missing required key 'mass'");
+      const std::string ip = b.path("inertia");
+      if (list(inertia->value, ip, 6, "6 numbers [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]")) {
+        Vec6 j;
+        bool ok = true;
+        for (size_t k = 0; k < 6; ++k) {
+          auto x = number(inertia->value[k], index(ip, k), k < 3 ? non_negative() : any());
+          if (x) j[static_cast<Eigen::Index>(k)] = *x;
+          else ok = false;
+        }
+        if (ok) {
+          body.inertia = j;
+          if (mass) {
+            const auto problems =
+                RigidBodyInertia::from_inertia6(*mass, j, body.com).problems();
+            for (const std::string& p : problems)
+              error(inertia->value, ip, p + " (inertia about the COM, from the inertia about the reference point)");
+          }
+        }
+      }
+    } else {
+      // shape: the inertia about the COM follows from the mass (or density) and the dimensions.
+      const std::string sp = b.path("shape");
+      if (!mass && !density && !b.has("mass") && !b.has("density"))
+        error(b.node(), path, "a shape needs 'mass' or 'density'");
+      Map s(*this, shape->value, sp, {"box", "cylinder", "sphere"});
+      if (s.valid()) {
+        const int kinds = s.has("box") + s.has("cylinder") + s.has("sphere");
+        if (kinds != 1)
+          error(shape->value, sp, "expected exactly one of box, cylinder, sphere");
+        std::optional<RigidBodyInertia> rbi;
+        try {
+          if (const Entry* e = s.find("box"); e && kinds == 1) {
+            if (auto d = vec3(e->value, s.path("box"), non_negative())) {
+              if (mass) rbi = RigidBodyInertia::box(*mass, (*d)[0], (*d)[1], (*d)[2]);
+              else if (density) rbi = RigidBodyInertia::box(Density{*density}, (*d)[0], (*d)[1], (*d)[2]);
+            }
+          } else if (const Entry* c = s.find("cylinder"); c && kinds == 1) {
+            const std::string cp = s.path("cylinder");
+            Map cy(*this, c->value, cp, {"radius", "length", "axis"});
+            if (cy.valid()) {
+              std::optional<double> r, l;
+              std::optional<Vec3> axis;
+              if (const Entry* e = cy.require("radius")) r = number(e->value, cy.path("radius"), positive());
+              if (const Entry* e = cy.require("length")) l = number(e->value, cy.path("length"), non_negative());
+              if (const Entry* e = cy.require("axis")) {
+                if (e->value.IsScalar()) {
+                  auto a = choice(e->value, cy.path("axis"), {"x", "y", "z"});
+                  if (a) axis = *a == "x" ? Vec3::UnitX() : *a == "y" ? Vec3::UnitY() : Vec3::UnitZ();
+                } else {
+                  axis = nonzero_vec3(e->value, cy.path("axis"));
+                }
+              }
+              if (r && l && axis) {
+                if (mass) rbi = RigidBodyInertia::cylinder(*mass, *r, *l, *axis);
+                else if (density) rbi = RigidBodyInertia::cylinder(Density{*density}, *r, *l, *axis);
+              }
+            }
+          } else if (const Entry* e = s.find("sphere"); e && kinds == 1) {
+            if (auto r = number(e->value, s.path("sphere"), positive())) {
+              if (mass) rbi = RigidBodyInertia::sphere(*mass, *r);
+              else if (density) rbi = RigidBodyInertia::sphere(Density{*density}, *r);
+            }
+          }
+        } catch (const std::exception& ex) {
+          error(shape->value, sp, ex.what());
+        }
+        if (rbi) {
+          const RigidBodyInertia placed(rbi->mass(), rbi->inertia_com(), body.com);
+          for (const std::string& p : placed.problems()) error(shape->value, sp, p);
+          mass = placed.mass();
+          body.inertia = placed.inertia6_about_reference();
+        }
+      }
+    }
+    if (mass) body.mass = *mass;
+
+    if (const Entry* e = b.find("position")) {
+      if (auto v = vec3(e->value, b.path("position"))) body.position = *v;
+    }
+    if (const Entry* e = b.find("orientation")) {
+      if (auto R = orientation(e->value, b.path("orientation"))) body.orientation = *R;
+    }
+    if (const Entry* e = b.find("velocity")) {
+      if (auto v = vec3(e->value, b.path("velocity"))) body.velocity = *v;
+    }
+    if (b.has("angular_velocity") && b.has("angular_velocity_local"))
+      error(b.find("angular_velocity_local")->key_node, b.path("angular_velocity_local"),
+            "give angular_velocity (world axes) or angular_velocity_local (body axes), not both");
+    else if (const Entry* e = b.find("angular_velocity")) {
+      if (auto v = vec3(e->value, b.path("angular_velocity"))) body.angular_velocity = *v;
+    } else if (const Entry* e2 = b.find("angular_velocity_local")) {
+      if (auto v = vec3(e2->value, b.path("angular_velocity_local")))
+        body.angular_velocity = body.orientation * *v;
+    }
+    if (const Entry* e = b.find("rotation")) {
+      if (auto r = choice(e->value, b.path("rotation"), {"euler_parameters", "rxyz", "rotation_vector"})) {
+        body.rotation = *r == "rxyz"              ? RotationParametrization::TaitBryan
+                        : *r == "rotation_vector" ? RotationParametrization::RotationVector
+                                                  : RotationParametrization::EulerParameters;
+      }
+    }
+    if (diags_.size() != errors_before) bodies_with_errors_.insert(body.name);
+    m_.system.add_body(body);
+  }
+}
+
+// ---- joints -----------------------------------------------------------------------------------
+void Loader::joints(const YAML::Node& n) {
+  if (!section_list(n, "joints")) return;
+  const std::vector<std::string> types = {"spherical", "revolute", "prismatic", "fixed", "generic", "distance"};
+  const std::vector<std::string> future = {"cylindrical", "universal", "planar", "rolling_disc"};
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("joints", i);
+    const size_t errors_before = diags_.size();
+    Map jm(*this, n[i], path,
+           {"name", "type", "bodies", "point", "axis", "frame", "constrained", "point_b", "distance"},
+           {{"motion", "driven joints ('motion:') are not supported yet"}});
+    Joint j;
+    j.name = "#" + std::to_string(i);
+    if (!jm.valid()) {
+      m_.joint_locations.push_back(location(n[i], path, j.name));
+      joints_with_errors_.insert(j.name);
+      continue;
+    }
+    if (const Entry* e = jm.require("name")) {
+      if (auto s = name(e->value, jm.path("name"))) {
+        if (auto f = joint_names_.find(*s); f != joint_names_.end())
+          error(e->value, jm.path("name"), "duplicate joint name '" + *s + "' (also joints[" +
+                                               std::to_string(f->second) + "])");
+        else {
+          j.name = *s;
+          joint_names_[*s] = i;
+        }
+      }
+    }
+    m_.joint_locations.push_back(location(n[i], path, j.name));
+    std::optional<std::string> type;
+    if (const Entry* e = jm.require("type"))
+      type = choice(e->value, jm.path("type"), types, future, "joint type");
+    if (type) {
+      const std::string& t = *type;
+      j.type = t == "spherical" ? JointType::Spherical
+               : t == "revolute" ? JointType::Revolute
+               : t == "prismatic" ? JointType::Prismatic
+               : t == "fixed" ? JointType::Fixed
+               : t == "generic" ? JointType::Generic
+                                : JointType::Distance;
+      // Keys that do not apply to this type.
+      std::vector<std::string> applies = {"name", "type", "bodies", "point"};
+      if (t == "revolute" || t == "prismatic") applies.push_back("axis");
+      if (t == "generic") applies.insert(applies.end(), {"frame", "constrained"});
+      if (t == "distance") applies.insert(applies.end(), {"point_b", "distance"});
+      for (const char* k : {"axis", "frame", "constrained", "point_b", "distance"})
+        if (const Entry* e = jm.find(k); e && std::find(applies.begin(), applies.end(), k) == applies.end())
+          error(e->key_node, jm.path(k), "key '" + std::string(k) + "' does not apply to a " + t + " joint");
+    }
+    if (const Entry* e = jm.require("bodies", "the two bodies it connects")) {
+      const std::string bp = jm.path("bodies");
+      if (list(e->value, bp, 2, "a list of 2 body names")) {
+        for (size_t k = 0; k < 2; ++k) {
+          const YAML::Node& bn = e->value[k];
+          if (auto s = string(bn, index(bp, k))) {
+            if (*s != "ground" && !body_names_.count(*s))
+              error(bn, index(bp, k), "unknown body '" + *s + "'" +
+                                          (body_names_.empty() ? std::string() : " (bodies: ground, " + [&] {
+                                            std::vector<std::string> names;
+                                            for (const auto& [nm, idx] : body_names_) names.push_back(nm);
+                                            return join(names);
+                                          }() + ")"));
+            else j.bodies[k] = *s;
+          }
+        }
+        if (!j.bodies[0].empty() && j.bodies[0] == j.bodies[1])
+          error(e->value, bp, j.bodies[0] == "ground" ? "both ends of the joint are on ground"
+                                                      : "both ends of the joint are on body '" + j.bodies[0] + "'");
+      }
+    }
+    if (const Entry* e = jm.require("point", "world coordinates at the initial configuration")) {
+      if (auto p = vec3(e->value, jm.path("point"))) j.point = *p;
+    }
+    if (type && (*type == "revolute" || *type == "prismatic")) {
+      if (const Entry* e = jm.require("axis")) {
+        if (auto a = nonzero_vec3(e->value, jm.path("axis"))) j.axis = *a;
+      }
+    }
+    if (type && *type == "generic") {
+      if (const Entry* e = jm.find("frame")) j.frame = orientation(e->value, jm.path("frame"));
+      if (const Entry* e = jm.require("constrained", "[x, y, z, rx, ry, rz], 1 = constrained")) {
+        const std::string cp = jm.path("constrained");
+        if (list(e->value, cp, 6, "6 flags [x, y, z, rx, ry, rz]")) {
+          for (size_t k = 0; k < 6; ++k)
+            if (auto f = flag(e->value[k], index(cp, k))) j.constrained[k] = *f;
+        }
+      }
+    }
+    if (type && *type == "distance") {
+      if (const Entry* e = jm.require("point_b", "the point on the second body, world, t0")) {
+        if (auto p = vec3(e->value, jm.path("point_b"))) j.point_b = *p;
+      }
+      if (const Entry* e = jm.find("distance")) j.distance = number(e->value, jm.path("distance"), positive());
+      else if (jm.has("point") && jm.has("point_b") && !((j.point_b - j.point).norm() > 1e-12))
+        error(n[i], path, "the two points coincide; give a distance > 0");
+    }
+    if (diags_.size() != errors_before) joints_with_errors_.insert(j.name);
+    m_.system.add_joint(j);
+  }
+}
+
+// ---- forces -----------------------------------------------------------------------------------
+void Loader::forces(const YAML::Node& n) {
+  if (!section_list(n, "forces")) return;
+  std::set<std::string> names;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("forces", i);
+    Map f(*this, n[i], path, {"name", "type", "body", "point", "value", "frame"},
+          {{"bodies", "key 'bodies' belongs to spring_damper forces, which are not supported yet"},
+           {"points", "key 'points' belongs to spring_damper forces, which are not supported yet"},
+           {"stiffness", "key 'stiffness' belongs to spring_damper forces, which are not supported yet"},
+           {"damping", "key 'damping' belongs to spring_damper forces, which are not supported yet"},
+           {"length", "key 'length' belongs to spring_damper forces, which are not supported yet"}});
+    Load l;
+    l.name = path;
+    if (!f.valid()) {
+      m_.force_locations.push_back(location(n[i], path, l.name));
+      continue;
+    }
+    if (const Entry* e = f.find("name")) {
+      if (auto s = name(e->value, f.path("name"))) {
+        if (!names.insert(*s).second) error(e->value, f.path("name"), "duplicate force name '" + *s + "'");
+        l.name = *s;
+      }
+    }
+    m_.force_locations.push_back(location(n[i], path, l.name));
+    std::optional<std::string> type;
+    if (const Entry* e = f.require("type"))
+      type = choice(e->value, f.path("type"), {"force", "torque"}, {"spring_damper"}, "force type");
+    if (!type) continue;
+    l.kind = *type == "force" ? Load::Kind::Force : Load::Kind::Torque;
+    if (const Entry* e = f.require("body")) {
+      if (auto s = string(e->value, f.path("body"))) {
+        if (*s == "ground") error(e->value, f.path("body"), "a load cannot act on ground");
+        else if (!body_names_.count(*s)) error(e->value, f.path("body"), "unknown body '" + *s + "'");
+        l.body = *s;
+      }
+    }
+    if (const Entry* e = f.find("point")) {
+      if (l.kind == Load::Kind::Torque)
+        error(e->key_node, f.path("point"), "key 'point' does not apply to a torque");
+      else if (auto p = vec3(e->value, f.path("point"))) l.point = *p;
+    }
+    if (const Entry* e = f.find("frame")) {
+      if (auto s = choice(e->value, f.path("frame"), {"world", "body"}))
+        l.frame = *s == "world" ? Load::Frame::World : Load::Frame::Body;
+    }
+    if (const Entry* e = f.require("value", l.kind == Load::Kind::Force ? "N" : "N m")) {
+      const std::string vp = f.path("value");
+      if (list(e->value, vp, 3, "a list of 3 numbers or expressions of t")) {
+        std::array<std::optional<Expression>, 3> ex;
+        bool ok = true, timed = false;
+        for (size_t k = 0; k < 3; ++k) {
+          ex[k] = expression(e->value[k], index(vp, k), true);
+          if (!ex[k]) ok = false;
+          else timed = timed || ex[k]->depends_on_time();
+        }
+        if (ok) {
+          l.value = Vec3((*ex[0])(0), (*ex[1])(0), (*ex[2])(0));
+          if (timed) {
+            std::array<Expression, 3> fx{*ex[0], *ex[1], *ex[2]};
+            l.value_of_t = [fx](double t) { return Vec3(fx[0](t), fx[1](t), fx[2](t)); };
+            if (!l.value.allFinite()) l.value.setZero();  // the value at t0 is not used
+          }
+        }
+      }
+    }
+    m_.system.add_load(std::move(l));
+  }
+}
+
+// ---- sensors ----------------------------------------------------------------------------------
+void Loader::sensors(const YAML::Node& n) {
+  if (!section_list(n, "sensors")) return;
+  std::map<std::string, size_t> names;
+  std::vector<std::string> outputs;
+  for (SensorOutput o : kSensorOutputs) outputs.push_back(to_string(o));
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("sensors", i);
+    Map s(*this, n[i], path, {"name", "body", "joint", "point", "output", "frame"});
+    SensorSpec sp;
+    if (!s.valid()) {
+      m_.sensor_locations.push_back(location(n[i], path, ""));
+      continue;
+    }
+    bool ok = true;
+    if (const Entry* e = s.require("name")) {
+      auto nm = name(e->value, s.path("name"));
+      if (nm && nm->find_first_of(",\"\n") != std::string::npos) {
+        error(e->value, s.path("name"), "a sensor name must not contain commas, quotes or line breaks");
+        nm.reset();
+      }
+      if (nm && names.count(*nm)) {
+        error(e->value, s.path("name"), "duplicate sensor name '" + *nm + "'");
+        nm.reset();
+      }
+      if (nm) {
+        names[*nm] = i;
+        sp.name = *nm;
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+    m_.sensor_locations.push_back(location(n[i], path, sp.name));
+    std::optional<SensorOutput> out;
+    if (const Entry* e = s.require("output")) {
+      if (auto w = choice(e->value, s.path("output"), outputs))
+        for (SensorOutput o : kSensorOutputs)
+          if (*w == to_string(o)) out = o;
+    }
+    if (!out) continue;
+    sp.output = *out;
+    const bool joint_sensor = *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
+    const bool system_sensor = *out == SensorOutput::Energy || *out == SensorOutput::ConstraintViolation;
+    const std::string o = to_string(*out);
+    auto not_for = [&](const char* key, const std::string& why) {
+      if (const Entry* e = s.find(key)) {
+        error(e->key_node, s.path(key), "key '" + std::string(key) + "' does not apply to output " + o + why);
+        ok = false;
+      }
+    };
+    if (system_sensor) {
+      for (const char* k : {"body", "joint", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
+    } else if (joint_sensor) {
+      not_for("body", " (give the joint)");
+      not_for("point", " (reactions act at the joint point)");
+      if (const Entry* e = s.require("joint")) {
+        if (auto j = string(e->value, s.path("joint"))) {
+          if (!joint_names_.count(*j)) {
+            error(e->value, s.path("joint"), "unknown joint '" + *j + "'");
+            ok = false;
+          }
+          sp.joint = *j;
+        }
+      } else {
+        ok = false;
+      }
+      if (const Entry* e = s.find("frame")) {
+        if (auto f = choice(e->value, s.path("frame"), {"world", "joint"}))
+          sp.frame = *f == "world" ? SensorSpec::Frame::World : SensorSpec::Frame::Joint;
+      }
+    } else {
+      not_for("joint", " (give the body)");
+      not_for("frame", " (the _local outputs give body axes)");
+      const bool angular = *out == SensorOutput::RotationMatrix || *out == SensorOutput::Rotation ||
+                           *out == SensorOutput::AngularVelocity || *out == SensorOutput::AngularVelocityLocal ||
+                           *out == SensorOutput::AngularAcceleration ||
+                           *out == SensorOutput::AngularAccelerationLocal;
+      if (angular) not_for("point", " (the same for every point of the body)");
+      if (const Entry* e = s.require("body")) {
+        if (auto b = string(e->value, s.path("body"))) {
+          if (*b == "ground") {
+            error(e->value, s.path("body"), "ground does not move; name a body");
+            ok = false;
+          } else if (!body_names_.count(*b)) {
+            error(e->value, s.path("body"), "unknown body '" + *b + "'");
+            ok = false;
+          }
+          sp.body = *b;
+        }
+      } else {
+        ok = false;
+      }
+      if (const Entry* e = s.find("point"); e && !angular) {
+        if (auto p = vec3(e->value, s.path("point"))) sp.point = *p;
+      }
+    }
+    if (ok) m_.sensors.push_back(sp);
+  }
+}
+
+// ---- solver and output ------------------------------------------------------------------------
+void Loader::solver(const YAML::Node& n) {
+  Map s(*this, n, "solver", {"type", "end_time", "step", "rho_inf", "tolerance", "linear_solver"});
+  if (!s.valid()) return;
+  SimulationSettings& st = m_.settings;
+  if (const Entry* e = s.find("type")) {
+    if (auto t = choice(e->value, s.path("type"), {"generalized_alpha", "ida", "trapezoidal_index2"},
+                        {"rk4", "dopri5", "lie_rk4", "impulse"}, "solver"))
+      st.solver = solver_type_from_string(*t);
+  }
+  if (const Entry* e = s.require("end_time", "s")) {
+    if (auto x = number(e->value, s.path("end_time"), positive())) {
+      st.t_end = *x;
+      have_end_time_ = true;
+    }
+  }
+  if (const Entry* e = s.find("step")) {
+    if (auto x = number(e->value, s.path("step"), positive())) {
+      st.step = *x;
+      if (have_end_time_ && st.step > st.t_end)
+        error(e->value, s.path("step"), "the step " + fmt_num(st.step) + " s is longer than end_time " +
+                                            fmt_num(st.t_end) + " s");
+      else if (have_end_time_ && st.t_end / st.step > 1e9)
+        error(e->value, s.path("step"), "end_time / step = " + fmt_num(st.t_end / st.step) +
+                                            " steps; at most 1e9 are allowed");
+    }
+  }
+  if (const Entry* e = s.find("rho_inf")) {
+    if (auto x = number(e->value, s.path("rho_inf"), {0, 1, false, false, "in [0, 1]"})) st.rho_inf = *x;
+  }
+  if (const Entry* e = s.find("tolerance")) {
+    Map t(*this, e->value, s.path("tolerance"), {"relative", "absolute"});
+    if (t.valid()) {
+      if (const Entry* r = t.find("relative")) {
+        if (auto x = number(r->value, t.path("relative"), {0, 1, true, true, "in (0, 1)"})) st.rtol = *x;
+      }
+      if (const Entry* a = t.find("absolute")) {
+        if (auto x = number(a->value, t.path("absolute"), positive())) st.atol = *x;
+      }
+    }
+  }
+  if (const Entry* e = s.find("linear_solver")) {
+    if (auto x = choice(e->value, s.path("linear_solver"), {"sparse", "dense"})) st.sparse = *x == "sparse";
+  }
+}
+
+void Loader::output(const YAML::Node& n) {
+  Map o(*this, n, "output", {"file", "every"});
+  if (!o.valid()) return;
+  if (const Entry* e = o.find("file")) {
+    if (auto f = string(e->value, o.path("file"))) {
+      if (f->empty()) error(e->value, o.path("file"), "the file name must not be empty");
+      else m_.output.file = *f;
+    }
+  }
+  if (const Entry* e = o.find("every")) {
+    if (auto x = number(e->value, o.path("every"), positive())) {
+      m_.output.every = *x;
+      if (have_end_time_ && m_.settings.t_end / *x > 1e7)
+        error(e->value, o.path("every"), "end_time / every = " + fmt_num(m_.settings.t_end / *x) +
+                                             " output rows; at most 1e7 are allowed");
+    }
+  }
+}
+
+void Loader::contacts(const YAML::Node& n) {
+  if (n.IsNull()) return;
+  if (!n.IsSequence()) {
+    error(n, "contacts", std::string("expected a list, got ") + kind_of(n));
+    return;
+  }
+  for (size_t i = 0; i < n.size(); ++i)
+    error(n[i], index("contacts", i), "contacts are not supported yet");
+}
+
+// ---- model-level checks -----------------------------------------------------------------------
+void Loader::model_checks() {
+  // System::check() repeats some checks made above; keep only what is new, i.e. messages about
+  // items that have no diagnostic yet, pointed at the item.
+  for (const std::string& msg : m_.system.check()) {
+    Diagnostic d = m_.locate(msg);
+    static const std::regex who(R"(^(body|joint) '([^']*)')");
+    std::smatch mt;
+    if (std::regex_search(msg, mt, who)) {
+      const std::string nm = mt[2];
+      if (mt[1] == "body" && bodies_with_errors_.count(nm)) continue;
+      if (mt[1] == "joint" && joints_with_errors_.count(nm)) continue;
+      if (mt[1] == "joint" && msg.find("unknown body") != std::string::npos) continue;
+    }
+    if (msg.starts_with("force '") || msg.starts_with("torque '")) {
+      if (msg.find("unknown body") != std::string::npos || msg.find("on ground") != std::string::npos) continue;
+    }
+    d.message = msg;
+    diags_.push_back(d);
+  }
+}
+
+// ---- the whole file ---------------------------------------------------------------------------
+LoadedModel Loader::load(const std::vector<Override>& overrides) {
+  m_.file = file_;
+  auto fail_file = [&](int line, int column, const std::string& msg) {
+    Diagnostic d;
+    d.file = file_;
+    d.line = line;
+    d.column = column;
+    d.message = msg;
+    throw LoadError({d});
+  };
+  // Binary content: NUL bytes or invalid UTF-8 are named with their position.
+  {
+    int line = 1, col = 1;
+    for (size_t i = 0; i < text_.size();) {
+      const unsigned char c = static_cast<unsigned char>(text_[i]);
+      if (c == 0) fail_file(line, col, "not a text file (NUL byte); expected a YAML or JSON model");
+      size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      if (len == 0 || i + len > text_.size())
+        fail_file(line, col, "not a text file (invalid UTF-8); expected a YAML or JSON model");
+      for (size_t k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(text_[i + k]) >> 6) != 0x2)
+          fail_file(line, col, "not a text file (invalid UTF-8); expected a YAML or JSON model");
+      if (c == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+      i += len;
+    }
+  }
+  YAML::Node root;
+  try {
+    std::vector<YAML::Node> docs = YAML::LoadAll(text_);
+    if (docs.size() > 1) {
+      const YAML::Mark m = docs[1].Mark();
+      fail_file(m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
+                "more than one YAML document in the file; a model is one document");
+    }
+    if (!docs.empty()) root = docs[0];
+  } catch (const YAML::Exception& e) {
+    fail_file(e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1,
+              "YAML syntax error: " + e.msg);
+  }
+  if (!root.IsDefined() || root.IsNull())
+    fail_file(1, 1, "the file is empty; expected a mapping with bodies, joints, solver, ...");
+  if (!root.IsMap())
+    fail_file(root.Mark().line + 1, root.Mark().column + 1,
+              std::string("expected a mapping (name:, bodies:, joints:, ...) at the top, got ") + kind_of(root));
+
+  // Overrides, applied to the tree before any check.
+  for (const Override& o : overrides) {
+    const std::string label = "--set " + o.key + "=" + o.value;
+    auto fail = [&](const std::string& msg) {
+      Diagnostic d;
+      d.file = label;
+      d.line = 1;
+      d.column = 1;
+      d.key_path = o.key;
+      d.message = msg;
+      diags_.push_back(d);
+    };
+    // Split "a.b[2].c" into segments; indices are negative-encoded as -(i+1).
+    std::vector<std::pair<std::string, long>> segs;
+    bool ok = true;
+    {
+      size_t p = 0;
+      const std::string& k = o.key;
+      while (p < k.size() && ok) {
+        if (k[p] == '[') {
+          const size_t q = k.find(']', p);
+          long idx = -1;
+          if (q == std::string::npos ||
+              std::from_chars(k.data() + p + 1, k.data() + q, idx).ptr != k.data() + q || idx < 0) {
+            ok = false;
+            break;
+          }
+          segs.push_back({"", idx});
+          p = q + 1;
+          if (p < k.size() && k[p] == '.') ++p;
+        } else {
+          size_t q = k.find_first_of(".[", p);
+          if (q == std::string::npos) q = k.size();
+          if (q == p) {
+            ok = false;
+            break;
+          }
+          segs.push_back({k.substr(p, q - p), -1});
+          p = q;
+          if (p < k.size() && k[p] == '.') ++p;
+        }
+      }
+    }
+    if (!ok || segs.empty() || segs[0].second >= 0) {
+      fail("not a key path (expected e.g. solver.type or bodies[1].mass)");
+      continue;
+    }
+    YAML::Node value;
+    try {
+      value = YAML::Load(o.value);
+    } catch (const YAML::Exception& e) {
+      Diagnostic d;
+      d.file = label;
+      d.line = 1;
+      d.column = e.mark.is_null() ? 0 : e.mark.column + 1;
+      d.key_path = o.key;
+      d.message = "YAML syntax error in the value: " + e.msg;
+      diags_.push_back(d);
+      continue;
+    }
+    YAML::Node cur(root);  // a handle; reset() moves it without changing the tree
+    std::string path;
+    for (size_t s = 0; s < segs.size() && ok; ++s) {
+      const bool last = s + 1 == segs.size();
+      const auto& [key, idx] = segs[s];
+      if (idx >= 0) {
+        if (!cur.IsSequence() || static_cast<size_t>(idx) >= cur.size()) {
+          fail("'" + path + "' has no item [" + std::to_string(idx) + "]" +
+               (cur.IsSequence() ? " (it has " + std::to_string(cur.size()) + ")" : ""));
+          ok = false;
+          break;
+        }
+        path = index(path, static_cast<size_t>(idx));
+        if (last) cur[static_cast<size_t>(idx)] = value;
+        else cur.reset(cur[static_cast<size_t>(idx)]);
+      } else {
+        if (!cur.IsMap() && !(cur.IsNull() && s > 0)) {
+          fail("'" + path + "' is not a mapping");
+          ok = false;
+          break;
+        }
+        path = child(path, key);
+        if (last) cur[key] = value;
+        else cur.reset(cur[key]);
+      }
+    }
+    if (ok) overrides_.push_back({path, label});
+  }
+
+  const Map top(*this, root, "",
+                {"name", "description", "gravity", "bodies", "joints", "forces", "contacts", "sensors",
+                 "solver", "output"});
+  if (const Entry* e = top.find("name")) {
+    if (auto s = string(e->value, "name")) m_.system.name = *s;
+  }
+  if (const Entry* e = top.find("description")) {
+    if (auto s = string(e->value, "description")) m_.description = *s;
+  }
+  if (const Entry* e = top.find("gravity")) {
+    if (auto g = vec3(e->value, "gravity")) m_.system.gravity = *g;
+  }
+  if (const Entry* e = top.find("bodies")) {
+    bodies(e->value);
+    if (e->value.IsSequence() && e->value.size() == 0) error(e->value, "bodies", "the model has no bodies");
+  } else {
+    error(root, "", "missing required key 'bodies'");
+  }
+  if (const Entry* e = top.find("joints")) joints(e->value);
+  if (const Entry* e = top.find("forces")) forces(e->value);
+  if (const Entry* e = top.find("contacts")) contacts(e->value);
+  if (const Entry* e = top.find("solver")) solver(e->value);
+  else error(root, "", "missing required key 'solver' (at least solver: {end_time: ...})");
+  if (const Entry* e = top.find("output")) output(e->value);
+  if (const Entry* e = top.find("sensors")) sensors(e->value);
+  m_.settings.output_every = m_.output.every;
+
+  model_checks();
+  if (!diags_.empty()) {
+    std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      // File problems in file order; overrides last.
+      const bool ao = a.file.starts_with("--set"), bo = b.file.starts_with("--set");
+      if (ao != bo) return bo;
+      return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    throw LoadError(std::move(diags_));
+  }
+  return std::move(m_);
+}
+
+}  // namespace
+
+Diagnostic LoadedModel::locate(const std::string& message) const {
+  Diagnostic d;
+  d.file = file;
+  d.message = message;
+  static const std::regex who(R"((body|joint|force|torque) '([^']*)')");
+  std::smatch m;
+  if (!std::regex_search(message, m, who)) return d;
+  const std::string kind = m[1], nm = m[2];
+  const std::vector<SourceLocation>& locs = kind == "body"    ? body_locations
+                                            : kind == "joint" ? joint_locations
+                                                              : force_locations;
+  for (const SourceLocation& l : locs)
+    if (l.name == nm) {
+      d.file = l.file;
+      d.line = l.line;
+      d.column = l.column;
+      d.key_path = l.key_path;
+      return d;
+    }
+  return d;
+}
+
+Override parse_override(const std::string& argument) {
+  const size_t eq = argument.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    Diagnostic d;
+    d.file = "--set " + argument;
+    d.line = 1;
+    d.column = 1;
+    d.message = "expected key=value (e.g. solver.type=ida)";
+    throw LoadError({d});
+  }
+  return {argument.substr(0, eq), argument.substr(eq + 1)};
+}
+
+LoadedModel load_model_text(const std::string& text, const std::string& file_name,
+                            const std::vector<Override>& overrides) {
+  Loader L(file_name, text);
+  return L.load(overrides);
+}
+
+LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  Diagnostic d;
+  d.file = path;
+  if (!in) {
+    d.message = "cannot read the file (" + std::string(std::strerror(errno)) + ")";
+    throw LoadError({d});
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) {
+    d.message = "cannot read the file";
+    throw LoadError({d});
+  }
+  const std::string text = s.str();
+  if (text.size() > (64u << 20)) {
+    d.message = "the file is larger than 64 MB";
+    throw LoadError({d});
+  }
+  return load_model_text(text, path, overrides);
+}
+
+}  // namespace mbdae::io

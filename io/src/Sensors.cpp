@@ -1,0 +1,150 @@
+#include <mbdae/io/Sensors.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <mbdae/model/math/Rotation.h>
+
+namespace mbdae::io {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* unit_of(SensorOutput o) {
+  switch (o) {
+    case SensorOutput::Position:
+    case SensorOutput::Displacement: return "m";
+    case SensorOutput::Velocity:
+    case SensorOutput::VelocityLocal: return "m/s";
+    case SensorOutput::RotationMatrix: return "";
+    case SensorOutput::Rotation: return "rad";
+    case SensorOutput::AngularVelocity:
+    case SensorOutput::AngularVelocityLocal: return "rad/s";
+    case SensorOutput::Acceleration:
+    case SensorOutput::AccelerationLocal: return "m/s^2";
+    case SensorOutput::AngularAcceleration:
+    case SensorOutput::AngularAccelerationLocal: return "rad/s^2";
+    case SensorOutput::ReactionForce: return "N";
+    case SensorOutput::ReactionTorque: return "N m";
+    case SensorOutput::Energy: return "J";
+    case SensorOutput::ConstraintViolation: return "";
+  }
+  return "";
+}
+
+void put3(const Vec3& x, std::span<double> out, size_t& k) {
+  for (int i = 0; i < 3; ++i) out[k++] = x[i];
+}
+}  // namespace
+
+SensorSet::SensorSet(std::vector<SensorSpec> specs, const MultibodySystem& system, const VecX& q0)
+    : specs_(std::move(specs)), system_(system) {
+  const System& model = system.model();
+  for (size_t s = 0; s < specs_.size(); ++s) {
+    const SensorSpec& sp = specs_[s];
+    Resolved r;
+    std::vector<std::string> suffixes;
+    switch (sp.output) {
+      case SensorOutput::Energy: suffixes = {""}; break;
+      case SensorOutput::ConstraintViolation: suffixes = {".position", ".velocity"}; break;
+      case SensorOutput::RotationMatrix:
+        suffixes = {".r11", ".r12", ".r13", ".r21", ".r22", ".r23", ".r31", ".r32", ".r33"};
+        break;
+      default: suffixes = {".x", ".y", ".z"}; break;
+    }
+    if (sp.output == SensorOutput::ReactionForce || sp.output == SensorOutput::ReactionTorque) {
+      for (size_t j = 0; j < model.joints().size(); ++j)
+        if (model.joints()[j].name == sp.joint) r.joint = static_cast<int>(j);
+      if (r.joint < 0)
+        throw std::invalid_argument("sensor '" + sp.name + "': unknown joint '" + sp.joint + "'");
+    } else if (sp.output != SensorOutput::Energy && sp.output != SensorOutput::ConstraintViolation) {
+      const auto b = model.find_body(sp.body);
+      if (!b || *b == kGround)
+        throw std::invalid_argument("sensor '" + sp.name + "': unknown body '" + sp.body + "'");
+      r.body = *b;
+      r.p0 = system.position(r.body, q0, sp.point);
+    }
+    resolved_.push_back(r);
+    for (const std::string& suf : suffixes) {
+      columns_.push_back(sp.name + suf);
+      units_.push_back(unit_of(sp.output));
+      column_sensor_.push_back(static_cast<int>(s));
+    }
+  }
+  c_.resize(system.num_constraints());
+  cv_.resize(system.num_constraints());
+}
+
+void SensorSet::evaluate(const StateView& st, std::span<double> out) const {
+  const MultibodySystem& m = system_;
+  const bool have_a = st.a.size() == st.q.size() && st.a.size() > 0;
+  const bool have_lambda = st.lambda.size() == m.num_constraints();
+  size_t k = 0;
+  for (size_t s = 0; s < specs_.size(); ++s) {
+    const SensorSpec& sp = specs_[s];
+    const Resolved& r = resolved_[s];
+    const BodyIndex b = r.body;
+    switch (sp.output) {
+      case SensorOutput::Position: put3(m.position(b, st.q, sp.point), out, k); break;
+      case SensorOutput::Displacement: put3(m.position(b, st.q, sp.point) - r.p0, out, k); break;
+      case SensorOutput::Velocity: put3(m.velocity(b, st.q, st.v, sp.point), out, k); break;
+      case SensorOutput::VelocityLocal:
+        put3(m.rotation(b, st.q).transpose() * m.velocity(b, st.q, st.v, sp.point), out, k);
+        break;
+      case SensorOutput::RotationMatrix: {
+        const Mat3 R = m.rotation(b, st.q);
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) out[k++] = R(i, j);
+        break;
+      }
+      case SensorOutput::Rotation: put3(math::matrix_to_rxyz(m.rotation(b, st.q)).angles, out, k); break;
+      case SensorOutput::AngularVelocity: put3(m.angular_velocity(b, st.q, st.v), out, k); break;
+      case SensorOutput::AngularVelocityLocal:
+        put3(m.rotation(b, st.q).transpose() * m.angular_velocity(b, st.q, st.v), out, k);
+        break;
+      case SensorOutput::Acceleration:
+        put3(have_a ? m.acceleration(b, st.q, st.v, st.a, sp.point) : Vec3::Constant(kNaN), out, k);
+        break;
+      case SensorOutput::AccelerationLocal:
+        put3(have_a ? Vec3(m.rotation(b, st.q).transpose() * m.acceleration(b, st.q, st.v, st.a, sp.point))
+                    : Vec3::Constant(kNaN),
+             out, k);
+        break;
+      case SensorOutput::AngularAcceleration:
+        put3(have_a ? m.angular_acceleration(b, st.q, st.v, st.a) : Vec3::Constant(kNaN), out, k);
+        break;
+      case SensorOutput::AngularAccelerationLocal:
+        put3(have_a ? Vec3(m.rotation(b, st.q).transpose() * m.angular_acceleration(b, st.q, st.v, st.a))
+                    : Vec3::Constant(kNaN),
+             out, k);
+        break;
+      case SensorOutput::ReactionForce:
+      case SensorOutput::ReactionTorque: {
+        if (!have_lambda) {
+          put3(Vec3::Constant(kNaN), out, k);
+          break;
+        }
+        const JointReaction jr = m.reaction(r.joint, st.t, st.q, st.lambda);
+        const bool world = sp.frame == SensorSpec::Frame::World;
+        if (sp.output == SensorOutput::ReactionForce) put3(world ? jr.force_W : jr.force_J, out, k);
+        else put3(world ? jr.torque_W : jr.torque_J, out, k);
+        break;
+      }
+      case SensorOutput::Energy: out[k++] = m.energy(st.t, st.q, st.v); break;
+      case SensorOutput::ConstraintViolation:
+        if (c_.size() == 0) {
+          out[k++] = 0;
+          out[k++] = 0;
+          break;
+        }
+        m.constraints(st.t, st.q, c_);
+        m.constraint_velocity(st.t, st.q, st.v, cv_);
+        out[k++] = c_.cwiseAbs().maxCoeff();
+        out[k++] = cv_.cwiseAbs().maxCoeff();
+        break;
+    }
+  }
+}
+
+}  // namespace mbdae::io
