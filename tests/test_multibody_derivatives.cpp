@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <random>
 
 #include <mbdae/formulations/Multibody.h>
@@ -40,9 +41,21 @@ RigidBody make_body(const std::string& name, RotationParametrization p, std::mt1
   return b;
 }
 
+/// One element under test: a joint type (possibly driven) or a force element added to a
+/// spherical joint.
+struct Case {
+  Case(std::string n, JointType t, int d = 0, std::optional<ForceType> f = std::nullopt)
+      : name(std::move(n)), type(t), drive(d), force(f) {}
+  std::string name;
+  JointType type;
+  int drive;  ///< 0: none; 1: motion with derivatives by differences; 2: all given
+  std::optional<ForceType> force;
+};
+
 /// A two-body system: joint "J" of the given type between A and B, a spherical joint to ground.
-System make_system(JointType type, RotationParametrization pa, RotationParametrization pb,
+System make_system(const Case& cs, RotationParametrization pa, RotationParametrization pb,
                    bool b_is_ground, std::mt19937& g) {
+  const JointType type = cs.type;
   System s;
   s.gravity = Vec3(0, 0, -9.81);
   s.add_body(make_body("A", pa, g));
@@ -59,7 +72,57 @@ System make_system(JointType type, RotationParametrization pa, RotationParametri
     j.frame = math::rxyz_to_matrix(rnd3(g));
     j.constrained = {true, false, true, false, true, true};
   }
+  if (type == JointType::Universal) j.axis_b = j.axis.cross(rnd3(g));
+  if (type == JointType::RollingDisc) {
+    // A disc tilted by at most ~50° from upright (the lowest rim point is ill-defined for a disc
+    // lying flat, where ĝ's derivatives grow like 1/|n × w|).
+    j.axis_b = j.axis.cross(rnd3(g)).normalized() + 0.5 * j.axis.normalized();
+    j.radius = 0.3;
+  }
+  if (type == JointType::Coordinate) {
+    j.coordinate = 1;
+    j.offset = 0.1;
+  }
+  if (cs.drive == 1) j.motion.value = [](double t) { return 0.3 * std::sin(2 * t) + 0.5 * t * t; };
+  if (cs.drive == 2) {
+    j.motion.value = [](double t) { return 0.2 * std::cos(3 * t) + t; };
+    j.motion.velocity = [](double t) { return -0.6 * std::sin(3 * t) + 1; };
+    j.motion.acceleration = [](double t) { return -1.8 * std::cos(3 * t); };
+  }
   s.add_joint(j);
+  if (cs.force) {
+    ForceElement f;
+    f.name = "F";
+    f.type = *cs.force;
+    f.bodies = {j.bodies[0], j.bodies[1]};
+    f.point = rnd3(g);
+    f.point_b = f.point + rnd3(g);
+    f.axis = rnd3(g);
+    f.frame = math::rxyz_to_matrix(rnd3(g));
+    f.stiffness = 120;
+    f.damping = 3;
+    f.length = 0.4;
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) {
+        f.stiffness6(r, c) = (r == c ? 100.0 : 0.0) + 5 * std::sin(r + 2 * c);
+        f.damping6(r, c) = (r == c ? 2.0 : 0.0) + 0.3 * std::cos(r - c);
+      }
+    f.stiffness3 = Vec3(50, 80, 110);
+    f.damping3 = Vec3(1, 2, 3);
+    f.offset3 = Vec3(0.1, -0.2, 0.05);
+    if (f.type == ForceType::User) {
+      f.bodies = {"A"};
+      if (!b_is_ground) f.bodies.push_back("B");
+      f.user = [](double t, const std::vector<BodyMotion>& b, std::vector<Wrench>& out) {
+        for (size_t k = 0; k < b.size(); ++k) {
+          out[k].force = -30 * b[k].p.cwiseProduct(b[k].p) - 2 * b[k].v * b[k].v.norm() +
+                         Vec3(std::sin(t), 0, 1);
+          out[k].torque = -4 * b[k].w + b[k].R.col(0).cross(Vec3(0, 0, 5)) + b[k].R.col(1) * b[k].p.norm();
+        }
+      };
+    }
+    s.add_force(f);
+  }
   if (!b_is_ground) s.add_spherical("S", "ground", "A", rnd3(g));
   Load f;
   f.name = "push";
@@ -68,6 +131,12 @@ System make_system(JointType type, RotationParametrization pa, RotationParametri
   f.value = rnd3(g, 3.0);
   f.frame = Load::Frame::Body;
   s.add_load(f);
+  Load tl;  // a time-dependent torque
+  tl.name = "wobble";
+  tl.kind = Load::Kind::Torque;
+  tl.body = std::string("A");
+  tl.value_of_t = [](double t) { return Vec3(std::sin(3 * t), 0.5, std::cos(t)); };
+  s.add_load(tl);
   return s;
 }
 
@@ -90,16 +159,34 @@ void random_state(const MultibodySystem& mb, std::mt19937& g, VecX& q, VecX& v, 
 TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differences",
           "[formulation][jacobian]") {
   std::mt19937 gen(42);
-  const JointType types[] = {JointType::Spherical, JointType::Revolute, JointType::Prismatic,
-                             JointType::Fixed,     JointType::Generic,  JointType::Distance};
-  for (JointType type : types)
+  using JT = JointType;
+  using FT = ForceType;
+  const std::vector<Case> cases = {
+      {"spherical", JT::Spherical},  {"revolute", JT::Revolute},
+      {"prismatic", JT::Prismatic},  {"fixed", JT::Fixed},
+      {"generic", JT::Generic},      {"distance", JT::Distance},
+      {"cylindrical", JT::Cylindrical}, {"universal", JT::Universal},
+      {"planar", JT::Planar},        {"coordinate", JT::Coordinate},
+      {"rolling_disc", JT::RollingDisc},
+      {"driven revolute (differenced)", JT::Revolute, 1},
+      {"driven revolute (given)", JT::Revolute, 2},
+      {"driven prismatic (differenced)", JT::Prismatic, 1},
+      {"driven prismatic (given)", JT::Prismatic, 2},
+      {"spring_damper", JT::Spherical, 0, FT::SpringDamper},
+      {"torsional_spring_damper", JT::Spherical, 0, FT::TorsionalSpringDamper},
+      {"rigid_body_spring_damper", JT::Spherical, 0, FT::RigidBodySpringDamper},
+      {"cartesian_spring_damper", JT::Spherical, 0, FT::CartesianSpringDamper},
+      {"user force", JT::Spherical, 0, FT::User},
+  };
+  for (const Case& cs : cases)
     for (RotationParametrization pa : kParams)
       for (RotationParametrization pb : kParams)
         for (bool ground : {false, true}) {
           if (ground && pb != RotationParametrization::EulerParameters) continue;
-          DYNAMIC_SECTION(to_string(type) << " " << to_string(pa) << "/" << to_string(pb)
-                                          << (ground ? " to ground" : "")) {
-            const System sys = make_system(type, pa, pb, ground, gen);
+          if (cs.type == JT::RollingDisc && !ground) continue;  // the plane is ground
+          DYNAMIC_SECTION(cs.name << " " << to_string(pa) << "/" << to_string(pb)
+                                  << (ground ? " to ground" : "")) {
+            const System sys = make_system(cs, pa, pb, ground, gen);
             const MultibodySystem mb(sys);
             const int n = mb.num_coordinates(), m = mb.num_constraints();
             VecX q, v, a;
@@ -107,7 +194,10 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
             VecX lam = VecX::NullaryExpr(m, [&]() { return std::normal_distribution<double>(0, 5)(gen); });
             const double t = 0.3;
 
-            // C_q against central differences of C.
+            std::vector<bool> vrow(static_cast<size_t>(m));
+            for (int r = 0; r < m; ++r) vrow[static_cast<size_t>(r)] = mb.is_velocity_level(r);
+
+            // C_q against central differences of C (velocity-level rows: A = ∂(A v + b)/∂v).
             SparseMatrix Cq = mb.jacobian_pattern();
             mb.assemble_jacobian(t, q, Cq);
             const MatX Cd(Cq);
@@ -115,29 +205,43 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
             const double h = 1e-6;
             VecX cp(m), cm(m);
             for (int k = 0; k < n; ++k) {
-              VecX qp = q, qm = q;
+              VecX qp = q, qm = q, vp = v, vm = v;
               qp[k] += h;
               qm[k] -= h;
               mb.constraints(t, qp, cp);
               mb.constraints(t, qm, cm);
               Cfd.col(k) = (cp - cm) / (2 * h);
+              vp[k] += h;
+              vm[k] -= h;
+              mb.constraint_velocity(t, q, vp, cp);
+              mb.constraint_velocity(t, q, vm, cm);
+              for (int r = 0; r < m; ++r)
+                if (vrow[static_cast<size_t>(r)]) Cfd(r, k) = (cp[r] - cm[r]) / (2 * h);
             }
             CHECK((Cd - Cfd).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, Cfd.cwiseAbs().maxCoeff()));
 
-            // Ċ = C_q v exactly (no explicit time dependence here).
-            VecX cv(m);
+            // Ċ = C_q v + C_t with C_t = ∂C/∂t by differences (velocity-level rows: b = 0 here).
+            VecX cv(m), ct(m);
             mb.constraint_velocity(t, q, v, cv);
-            CHECK((cv - Cd * v).cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, cv.cwiseAbs().maxCoeff()));
+            mb.constraints(t + h, q, cp);
+            mb.constraints(t - h, q, cm);
+            ct = (cp - cm) / (2 * h);
+            CHECK((cv - Cd * v - ct).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, cv.cwiseAbs().maxCoeff()));
 
-            // γ: d²/dt² C(q + v s + a s²/2) at s = 0 equals C_q a − γ.
+            // γ: d²/ds² C(t + s, q + v s + a s²/2) at s = 0 equals C_q a − γ; for velocity-level
+            // rows d/ds (A v + b) along the same path with v + a s.
             VecX gam(m), c0(m);
             mb.gamma(t, q, v, gam);
             const double s = 1e-4;
             VecX qs1 = q + v * s + a * (s * s / 2), qs2 = q - v * s + a * (s * s / 2);
-            mb.constraints(t, qs1, cp);
-            mb.constraints(t, qs2, cm);
+            mb.constraints(t + s, qs1, cp);
+            mb.constraints(t - s, qs2, cm);
             mb.constraints(t, q, c0);
-            const VecX cdd = (cp - 2 * c0 + cm) / (s * s);
+            VecX cdd = (cp - 2 * c0 + cm) / (s * s);
+            mb.constraint_velocity(t + s, qs1, v + a * s, cp);
+            mb.constraint_velocity(t - s, qs2, v - a * s, cm);
+            for (int r = 0; r < m; ++r)
+              if (vrow[static_cast<size_t>(r)]) cdd[r] = (cp[r] - cm[r]) / (2 * s);
             CHECK((cdd - (Cd * a - gam)).cwiseAbs().maxCoeff() < 1e-5 * std::max(1.0, cdd.cwiseAbs().maxCoeff()));
 
             // ∂(C_q v)/∂q.

@@ -4,6 +4,7 @@
 
 #include "JointKernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mbdae::detail {
@@ -28,7 +29,10 @@ JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa
                                   const Vec3& pb) {
   JointGeometry g;
   Mat3 F = Mat3::Identity();
-  if (j.type == JointType::Revolute) F = frame_from_axis(j.axis, 2);
+  if (j.type == JointType::Revolute || j.type == JointType::Cylindrical ||
+      j.type == JointType::Planar || j.type == JointType::RollingDisc)
+    F = frame_from_axis(j.axis, 2);
+  if (j.type == JointType::Universal) F = frame_from_axis(j.axis, 0);
   if (j.type == JointType::Prismatic) F = frame_from_axis(j.axis, 0);
   if (j.type == JointType::Generic && j.frame) F = *j.frame;
   g.xa = Ra.transpose() * (j.point - pa);
@@ -67,12 +71,48 @@ JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa
       g.L0 = j.distance ? *j.distance : (j.point_b - j.point).norm();
       g.rows = {{RK::Distance, 0, 0, "distance"}};
       break;
+    case JointType::Cylindrical:
+      g.rows = {{RK::TransFrame, 0, 0, "x_a·d"}, {RK::TransFrame, 1, 0, "y_a·d"},
+                {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
+      break;
+    case JointType::Universal:
+      g.Ab = Rb.transpose() * frame_from_axis(j.axis_b, 0);
+      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
+                {RK::Rot, 0, 0, "axis_a·axis_b"}};
+      break;
+    case JointType::Planar:
+      g.rows = {{RK::TransFrame, 2, 0, "z_a·d"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
+      break;
+    case JointType::RollingDisc:
+      g.xb = Rb.transpose() * (j.point_b - pb);
+      g.Ab = Rb.transpose() * frame_from_axis(j.axis_b, 2);
+      g.radius = j.radius;
+      g.rows = {{RK::RollNormal, 0, 0, "contact on plane"},
+                {RK::RollTangent, 0, 0, "no slip along x_plane"},
+                {RK::RollTangent, 1, 0, "no slip along y_plane"}};
+      break;
+    case JointType::Coordinate: {
+      static const char* cn[3] = {"x", "y", "z"};
+      const int i = std::clamp(j.coordinate, 0, 2);
+      g.rows = {{RK::TransWorld, i, 0, cn[i], j.offset}};
+      break;
+    }
+  }
+  if (j.motion) {
+    g.driven = true;
+    if (j.type == JointType::Revolute) g.rows.push_back({RK::RotDriven, 0, 0, "drive (angle)"});
+    if (j.type == JointType::Prismatic) g.rows.push_back({RK::TransDriven, 0, 0, "drive (position)"});
   }
   return g;
 }
 
 void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb, bool with_gamma,
-              JointEval& out) {
+                JointEval& out) {
+  eval_joint(jd, ka, kb, with_gamma, DriveState{}, out);
+}
+
+void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb, bool with_gamma,
+                const DriveState& ds, JointEval& out) {
   const Vec3 ra = ka.R * jd.xa, rb = kb.R * jd.xb;
   const Vec3 d = kb.p + rb - ka.p - ra;
   const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
@@ -82,12 +122,12 @@ void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb,
   out.nr = static_cast<int>(jd.rows.size());
   for (int r = 0; r < out.nr; ++r) {
     const RowDef& rd = jd.rows[static_cast<size_t>(r)];
-    double c = 0, g = 0;
+    double c = 0, g = 0, ct = 0;
     Row6 wa = Row6::Zero(), wb = Row6::Zero();
     switch (rd.kind) {
       case RowKind::TransWorld: {
         const Vec3 e = Vec3::Unit(rd.i);
-        c = d[rd.i];
+        c = d[rd.i] - rd.offset;
         wa << -e.transpose(), -ra.cross(e).transpose();
         wb << e.transpose(), rb.cross(e).transpose();
         if (with_gamma) g = -ddh[rd.i];
@@ -95,7 +135,7 @@ void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb,
       }
       case RowKind::TransFrame: {
         const Vec3 e = ka.R * jd.Aa.col(rd.i);
-        c = e.dot(d);
+        c = e.dot(d) - rd.offset;
         wa << -e.transpose(), (e.cross(d) - ra.cross(e)).transpose();
         wb << e.transpose(), rb.cross(e).transpose();
         if (with_gamma) {
@@ -131,7 +171,66 @@ void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb,
         }
         break;
       }
+      case RowKind::TransDriven: {
+        const Vec3 e = ka.R * jd.Aa.col(0);
+        c = e.dot(d) - ds.s;
+        ct = -ds.sd;
+        wa << -e.transpose(), (e.cross(d) - ra.cross(e)).transpose();
+        wb << e.transpose(), rb.cross(e).transpose();
+        if (with_gamma) {
+          const Vec3 ed = ka.w.cross(e);
+          const Vec3 edd = ka.ah.cross(e) + ka.w.cross(ed);
+          g = -(edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddh)) + ds.sdd;
+        }
+        break;
+      }
+      case RowKind::RotDriven: {
+        // e1 = R_a A_a w̄(s), w̄ = (−sin s, cos s, 0); e1' = ∂e1/∂s = −R_a A_a ū, ū = (cos s, sin s, 0);
+        // ∂²e1/∂s² = −e1.
+        const double cs = std::cos(ds.s), sn = std::sin(ds.s);
+        const Mat3 RA = ka.R * jd.Aa;
+        const Vec3 e1 = RA * Vec3(-sn, cs, 0), e1p = -(RA * Vec3(cs, sn, 0));
+        const Vec3 e2 = kb.R * jd.Ab.col(0);
+        c = e1.dot(e2);
+        ct = ds.sd * e1p.dot(e2);
+        const Vec3 x = e1.cross(e2);
+        wa.tail<3>() = x.transpose();
+        wb.tail<3>() = -x.transpose();
+        if (with_gamma) {
+          const Vec3 e1d = ka.w.cross(e1) + ds.sd * e1p;
+          const Vec3 e1dd = ka.ah.cross(e1) + ka.w.cross(e1d) + ds.sdd * e1p +
+                            ds.sd * ka.w.cross(e1p) - ds.sd * ds.sd * e1;
+          const Vec3 e2d = kb.w.cross(e2);
+          const Vec3 e2dd = kb.ah.cross(e2) + kb.w.cross(e2d);
+          g = -(e1dd.dot(e2) + 2 * e1d.dot(e2d) + e1.dot(e2dd));
+        }
+        break;
+      }
+      case RowKind::RollNormal:
+      case RowKind::RollTangent: {
+        // Plane on a (ground): normal n and tangents t_i are a's marker axes; disc on b.
+        const Mat3 RA = ka.R * jd.Aa;
+        const Vec3 n = RA.col(2);
+        const Vec3 w = kb.R * jd.Ab.col(2);
+        const Vec3 u = n - n.dot(w) * w;
+        const double rho = u.norm();
+        const Vec3 gh = -u / rho;
+        const Vec3 rc = rb + jd.radius * gh;  // from b's reference point to the contact point
+        const Vec3 e = rd.kind == RowKind::RollNormal ? n : Vec3(RA.col(rd.i));
+        if (rd.kind == RowKind::RollNormal) c = n.dot(kb.p + rc - ka.p - ra);
+        wb << e.transpose(), rc.cross(e).transpose();
+        if (with_gamma) {
+          const Vec3 wd = kb.w.cross(w);
+          const Vec3 ud = -n.dot(wd) * w - n.dot(w) * wd;
+          const double rhod = u.dot(ud) / rho;
+          const Vec3 ghd = -ud / rho + u * (rhod / (rho * rho));
+          const Vec3 rcd = kb.w.cross(rb) + jd.radius * ghd;
+          g = -e.dot(kb.ah.cross(rc) + kb.w.cross(rcd));
+        }
+        break;
+      }
     }
+    out.ct[static_cast<size_t>(r)] = ct;
     out.c[static_cast<size_t>(r)] = c;
     out.gamma[static_cast<size_t>(r)] = g;
     out.Wa.row(r) = wa;

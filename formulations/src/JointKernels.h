@@ -12,6 +12,17 @@
 //   TransFrame i:   e_ai · d             (axis i of marker a)
 //   Rot (i, j):     e_ai · e_bj          (axis i of a, axis j of b)
 //   Distance:       |d| − L0
+//   (TransWorld and TransFrame subtract RowDef::offset.)
+//   TransDriven:    x_a · d − s(t)                        (driven prismatic)
+//   RotDriven:      w_a(s(t)) · x_b,  w_a(s) = −sin s x_a + cos s y_a   (driven revolute)
+//   RollNormal:     n · (c + r ĝ − p_plane)               (rolling disc, position level)
+//   RollTangent i:  t_i · (v_b + ω_b × r_c)               (rolling disc, velocity level, i = 0, 1)
+// For the rolling disc: n = plane normal (axis z of a's marker), t_i its x/y axes, c the disc
+// centre, w the disc axis (z of b's marker), ĝ = −u/|u| with u = n − (n·w) w the unit vector from
+// the centre to the lowest point of the rim, r_c = (c + r ĝ) − p_b. Under a virtual rotation δφ of
+// the disc, δĝ = δφ × ĝ + β w × ĝ and n·(w × ĝ) = 0, so the normal row's twist Jacobian is
+// [nᵀ, (r_c × n)ᵀ] exactly (the rim point moves tangentially to the plane).
+// Explicit time dependence: Ċ = W·twist + C_t with C_t in JointEval::ct.
 // γ is the acceleration-level right-hand side: C̈ = W·(ṫwist) − γ, i.e. γ = −C̈ evaluated with the
 // second derivatives of the coordinates set to zero (ah = the part of the angular acceleration
 // that does not contain them: R Ġθ̇ for absolute coordinates, 0 for body angular velocities).
@@ -32,11 +43,20 @@ struct FrameKin {
   Vec3 ah = Vec3::Zero();  ///< angular acceleration without second derivatives of coordinates
 };
 
-enum class RowKind { TransWorld, TransFrame, Rot, Distance };
+enum class RowKind { TransWorld, TransFrame, Rot, Distance, TransDriven, RotDriven, RollNormal, RollTangent };
 struct RowDef {
   RowKind kind;
   int i = 0, j = 0;  ///< TransWorld/TransFrame: axis i; Rot: axis i of a · axis j of b
   const char* what = "";
+  double offset = 0;  ///< TransWorld, TransFrame: value the row holds
+};
+
+/// True for rows that exist only at velocity level (A(q) v + b = 0; no position equation).
+inline bool is_velocity_level(RowKind k) { return k == RowKind::RollTangent; }
+
+/// Value and derivatives of a driven joint's motion at the current time (0 if not driven).
+struct DriveState {
+  double s = 0, sd = 0, sdd = 0;
 };
 
 /// Markers and equations of one joint, fixed at model set-up.
@@ -44,6 +64,8 @@ struct JointGeometry {
   Vec3 xa = Vec3::Zero(), xb = Vec3::Zero();  ///< marker points, body axes
   Mat3 Aa = Mat3::Identity(), Ab = Mat3::Identity();  ///< marker frames, body axes (columns)
   double L0 = 0;  ///< distance joint
+  double radius = 0;  ///< rolling disc
+  bool driven = false;  ///< has a TransDriven/RotDriven row
   std::vector<RowDef> rows;
 };
 
@@ -58,11 +80,16 @@ Mat3 frame_from_axis(const Vec3& axis, int along);
 struct JointEval {
   int nr = 0;
   std::array<double, 6> c{}, gamma{};
+  std::array<double, 6> ct{};  ///< explicit time derivative ∂C/∂t (velocity-level rows: b)
   Eigen::Matrix<double, 6, 6> Wa, Wb;  ///< rows × (δp, δφ) of a and b
 };
 
 /// All equations of the joint at the given poses/twists.
 void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb, bool with_gamma,
                 JointEval& out);
+/// Same, for a driven joint at drive state `ds` (also fills ct). Velocity-level rows return
+/// c = 0; their W and γ are those of A(q) v + b.
+void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb, bool with_gamma,
+                const DriveState& ds, JointEval& out);
 
 }  // namespace mbdae::detail

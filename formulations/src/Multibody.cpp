@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <Eigen/LU>
@@ -54,6 +55,18 @@ struct JointData : detail::JointGeometry {  // markers and equations
   int na = 0, nb = 0;
   BlockMap jac_map;      // active rows × coords
   BlockMap tangent_map;  // coords × coords
+  const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
+};
+
+/// A force element: bodies, their coordinates, markers fixed at set-up.
+struct ForceData {
+  const ForceElement* src = nullptr;  // points into Impl::model
+  std::vector<BodyIndex> bodies;
+  std::vector<int> coords, sizes;     // global coordinate indices (body by body), sizes
+  Vec3 xa = Vec3::Zero(), xb = Vec3::Zero();          // marker points, body axes
+  Mat3 Aa = Mat3::Identity(), Ab = Mat3::Identity();  // marker frames, body axes
+  double L0 = 0;
+  BlockMap tangent_map;
 };
 
 struct FullRow {
@@ -69,7 +82,9 @@ struct MultibodySystem::Impl {
   System model;
   std::vector<BodyData> bodies;
   std::vector<JointData> joints;
+  std::vector<ForceData> forces;
   std::vector<FullRow> all_rows;
+  std::vector<char> vel_row;  // per active row: velocity-level (nonholonomic)
   std::vector<int> active_to_full;
   int n = 0, m = 0;
   SparseMatrix tangent_pattern, jacobian_pattern;
@@ -136,6 +151,126 @@ struct MultibodySystem::Impl {
     if (i == kGround) return kin(i, nullptr, nullptr);
     const int off = bodies[static_cast<size_t>(i)].off;
     return kin(i, q.data() + off, v ? v + off : nullptr);
+  }
+
+  detail::DriveState drive(const JointData& jd, double t) const {
+    detail::DriveState d;
+    if (jd.motion && *jd.motion) {
+      d.s = (*jd.motion)(t);
+      d.sd = jd.motion->derivative(t);
+      d.sdd = jd.motion->second_derivative(t);
+    }
+    return d;
+  }
+
+  // ---- force elements ----
+  /// Wrenches (at the reference points, world) of force element fd on its bodies, from the
+  /// bodies' kinematics; adds the element's potential energy to *V if V is given.
+  void force_wrenches(const ForceData& fd, double t, const std::vector<Kin>& ks,
+                      std::vector<Wrench>& out, double* V) const {
+    const ForceElement& f = *fd.src;
+    out.assign(ks.size(), Wrench{});
+    if (f.type == ForceType::User) {
+      std::vector<BodyMotion> bm(ks.size());
+      for (size_t k = 0; k < ks.size(); ++k) bm[k] = {ks[k].p, ks[k].R, ks[k].v, ks[k].w};
+      f.user(t, bm, out);
+      return;
+    }
+    const Kin& ka = ks[0];
+    const Kin& kb = ks[1];
+    const Vec3 ra = ka.R * fd.xa, rb = kb.R * fd.xb;
+    const Vec3 d = kb.p + rb - ka.p - ra;
+    const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
+    // Force Fb on b at its marker point, torque Tb on b; a gets −Fb at b's marker point, −Tb.
+    Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
+    switch (f.type) {
+      case ForceType::SpringDamper: {
+        const double L = d.norm();
+        const Vec3 e = d / L;
+        const double ext = L - fd.L0;
+        const double T = f.stiffness * ext + f.damping * e.dot(dd);  // tension
+        Fb = -T * e;
+        if (V) *V += 0.5 * f.stiffness * ext * ext;
+        // a's force acts at a's own point (the line of action): same moment as at b's point.
+        break;
+      }
+      case ForceType::TorsionalSpringDamper: {
+        const Mat3 FA = ka.R * fd.Aa;
+        const Vec3 xbw = kb.R * fd.Ab.col(0);
+        const double phi = std::atan2(xbw.dot(FA.col(1)), xbw.dot(FA.col(0))) - fd.L0;
+        const double phid = (kb.w - ka.w).dot(FA.col(2));
+        Tb = -(f.stiffness * phi + f.damping * phid) * FA.col(2);
+        if (V) *V += 0.5 * f.stiffness * phi * phi;
+        break;
+      }
+      case ForceType::RigidBodySpringDamper: {
+        const Mat3 AJ = ka.R * fd.Aa;
+        const Mat3 Rrel = AJ.transpose() * (kb.R * fd.Ab);
+        Vec6 x, xd;
+        x << AJ.transpose() * d, math::so3_log(Rrel);
+        xd << AJ.transpose() * dd, AJ.transpose() * (kb.w - ka.w);
+        const Vec6 FJ = f.stiffness6 * x + f.damping6 * xd;
+        Fb = -(AJ * FJ.head<3>());
+        Tb = -(AJ * FJ.tail<3>());
+        if (V) *V += 0.5 * x.dot(f.stiffness6 * x);
+        break;
+      }
+      case ForceType::CartesianSpringDamper: {
+        const Vec3 u = d - f.offset3;
+        Fb = -(f.stiffness3.cwiseProduct(u) + f.damping3.cwiseProduct(dd));
+        if (V) *V += 0.5 * u.dot(f.stiffness3.cwiseProduct(u));
+        break;
+      }
+      case ForceType::User: break;
+    }
+    out[1].force = Fb;
+    out[1].torque = rb.cross(Fb) + Tb;
+    out[0].force = -Fb;
+    out[0].torque = -(ra + d).cross(Fb) - Tb;  // −Fb applied at b's marker point
+  }
+
+  /// Kinematics of a force element's bodies from a local coordinate vector (body by body).
+  void force_kin(const ForceData& fd, const double* qloc, const double* vloc, std::vector<Kin>& ks) const {
+    ks.resize(fd.bodies.size());
+    int o = 0;
+    for (size_t k = 0; k < fd.bodies.size(); ++k) {
+      ks[k] = kin(fd.bodies[k], qloc + o, vloc ? vloc + o : nullptr);
+      o += fd.sizes[k];
+    }
+  }
+  /// Generalised force of the element on its coordinates (local vector, size coords.size()).
+  void force_generalized(const ForceData& fd, double t, const double* qloc, const double* vloc,
+                         VecX& out) const {
+    std::vector<Kin> ks;
+    force_kin(fd, qloc, vloc, ks);
+    std::vector<Wrench> w;
+    force_wrenches(fd, t, ks, w, nullptr);
+    out.setZero(static_cast<int>(fd.coords.size()));
+    int o = 0;
+    for (size_t k = 0; k < fd.bodies.size(); ++k) {
+      const int nb = fd.sizes[k];
+      if (nb) {
+        out.segment<3>(o) += w[k].force;
+        out.segment(o + 3, nb - 3) += ks[k].RG.transpose() * w[k].torque;
+      }
+      o += nb;
+    }
+  }
+  /// Adds every force element's generalised force times `sign` to the global vector r.
+  void add_element_forces(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+    VecX ql, vl, g;
+    for (const ForceData& fd : forces) {
+      if (fd.coords.empty()) continue;
+      const int nc = static_cast<int>(fd.coords.size());
+      ql.resize(nc);
+      vl.resize(nc);
+      for (int k = 0; k < nc; ++k) {
+        ql[k] = q[fd.coords[static_cast<size_t>(k)]];
+        vl[k] = v[fd.coords[static_cast<size_t>(k)]];
+      }
+      force_generalized(fd, t, ql.data(), vl.data(), g);
+      for (int k = 0; k < nc; ++k) r[fd.coords[static_cast<size_t>(k)]] += sign * g[k];
+    }
   }
 
   // ---- body equations ----
@@ -276,6 +411,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     pose0(jd.a, Ra, pa);
     pose0(jd.b, Rb, pb);
     static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
+    if (j.motion) jd.motion = &j.motion;
 
     for (size_t r = 0; r < jd.rows.size(); ++r)
       I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});
@@ -292,6 +428,35 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     I.joints.push_back(std::move(jd));
   }
 
+  // Force elements.
+  for (const ForceElement& f : I.model.forces()) {
+    ForceData fd;
+    fd.src = &f;
+    for (const std::string& bn : f.bodies) {
+      const BodyIndex bi = I.model.body_index(bn);
+      fd.bodies.push_back(bi);
+      const int nb = bi == kGround ? 0 : I.bodies[static_cast<size_t>(bi)].n;
+      fd.sizes.push_back(nb);
+      for (int k = 0; k < nb; ++k) fd.coords.push_back(I.bodies[static_cast<size_t>(bi)].off + k);
+    }
+    if (f.type != ForceType::User) {
+      Mat3 Ra, Rb;
+      Vec3 pa, pb;
+      pose0(fd.bodies[0], Ra, pa);
+      pose0(fd.bodies[1], Rb, pb);
+      Mat3 F = Mat3::Identity();
+      if (f.type == ForceType::TorsionalSpringDamper) F = detail::frame_from_axis(f.axis, 2);
+      if (f.type == ForceType::RigidBodySpringDamper && f.frame) F = *f.frame;
+      fd.xa = Ra.transpose() * (f.point - pa);
+      fd.xb = Rb.transpose() * ((f.type == ForceType::SpringDamper ? f.point_b : f.point) - pb);
+      fd.Aa = Ra.transpose() * F;
+      fd.Ab = Rb.transpose() * F;
+      if (f.type == ForceType::SpringDamper) fd.L0 = f.length ? *f.length : (f.point_b - f.point).norm();
+      if (f.type == ForceType::TorsionalSpringDamper) fd.L0 = f.length ? *f.length : 0.0;
+    }
+    I.forces.push_back(std::move(fd));
+  }
+
   // Active rows.
   std::vector<bool> disabled(I.all_rows.size(), false);
   for (int r : options.disabled_rows) {
@@ -305,6 +470,9 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     const int act = static_cast<int>(I.active_to_full.size());
     I.active_to_full.push_back(static_cast<int>(r));
     const FullRow& fr = I.all_rows[r];
+    I.vel_row.push_back(
+        fr.body < 0 && detail::is_velocity_level(
+                           I.joints[static_cast<size_t>(fr.joint)].rows[static_cast<size_t>(fr.local)].kind));
     if (fr.body >= 0) I.bodies[static_cast<size_t>(fr.body)].ep_row = act;
     else {
       JointData& jd = I.joints[static_cast<size_t>(fr.joint)];
@@ -324,6 +492,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     tp.add_block(jd.coords, jd.coords);
     jp.add_block(jd.active_global, jd.coords);
   }
+  for (const ForceData& fd : I.forces) tp.add_block(fd.coords, fd.coords);
   I.tangent_pattern = tp.build();
   I.jacobian_pattern = jp.build();
   for (BodyData& bd : I.bodies) {
@@ -338,6 +507,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jd.jac_map = BlockMap::make(I.jacobian_pattern, jd.active_global, jd.coords);
     jd.tangent_map = BlockMap::make(I.tangent_pattern, jd.coords, jd.coords);
   }
+  for (ForceData& fd : I.forces) fd.tangent_map = BlockMap::make(I.tangent_pattern, fd.coords, fd.coords);
 }
 
 MultibodySystem::~MultibodySystem() = default;
@@ -394,11 +564,12 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
                     a.data() + bd.off, r.segment(bd.off, bd.n));
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
+  I.add_element_forces(t, q, v, -1.0, r);
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
-    detail::eval_joint(jd, ka, kb, false, e);
+    detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     Row6 fa = Row6::Zero(), fb = Row6::Zero();
     for (size_t k = 0; k < jd.active.size(); ++k) {
       const double l = lambda[jd.active_global[k]];
@@ -428,6 +599,7 @@ void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) c
                     f.segment(bd.off, bd.n));
     f.segment(bd.off, bd.n) *= -1.0;
   }
+  I.add_element_forces(t, q, v, 1.0, f);
 }
 
 void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
@@ -438,7 +610,7 @@ void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    detail::eval_joint(jd, I.kin_state(jd.a, q, nullptr), I.kin_state(jd.b, q, nullptr), false, e);
+    detail::eval_joint(jd, I.kin_state(jd.a, q, nullptr), I.kin_state(jd.b, q, nullptr), false, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       c[jd.active_global[k]] = e.c[static_cast<size_t>(jd.active[k])];
   }
@@ -453,13 +625,13 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin ka = I.kin_state(jd.a, q, v.data()), kb = I.kin_state(jd.b, q, v.data());
-    detail::eval_joint(jd, ka, kb, false, e);
+    detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     Vec6 ta, tb;
     ta << ka.v, ka.w;
     tb << kb.v, kb.w;
     for (size_t k = 0; k < jd.active.size(); ++k) {
       const int lr = jd.active[k];
-      cv[jd.active_global[k]] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb);
+      cv[jd.active_global[k]] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb) + e.ct[static_cast<size_t>(lr)];
     }
   }
 }
@@ -472,7 +644,7 @@ void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) co
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    detail::eval_joint(jd, I.kin_state(jd.a, q, v.data()), I.kin_state(jd.b, q, v.data()), true, e);
+    detail::eval_joint(jd, I.kin_state(jd.a, q, v.data()), I.kin_state(jd.b, q, v.data()), true, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       g[jd.active_global[k]] = e.gamma[static_cast<size_t>(jd.active[k])];
   }
@@ -527,6 +699,36 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     if (c_a != 0) B += c_a * I.body_mass(bi, ql);
     bd.tangent_map.scatter_add(A, B);
   }
+  // Force elements: −∂f/∂q, −∂f/∂v by central differences local to the element's bodies.
+  if (c_q != 0 || c_v != 0) {
+    VecX ql, vl, gp, gm;
+    for (const ForceData& fd : I.forces) {
+      const int nc = static_cast<int>(fd.coords.size());
+      if (!nc) continue;
+      ql.resize(nc);
+      vl.resize(nc);
+      for (int k = 0; k < nc; ++k) {
+        ql[k] = q[fd.coords[static_cast<size_t>(k)]];
+        vl[k] = v[fd.coords[static_cast<size_t>(k)]];
+      }
+      MatX B = MatX::Zero(nc, nc);
+      for (int pass = 0; pass < 2; ++pass) {
+        const double c = pass == 0 ? c_q : c_v;
+        if (c == 0) continue;
+        VecX& x = pass == 0 ? ql : vl;
+        for (int k = 0; k < nc; ++k) {
+          const double h = fd_step(x[k]), x0 = x[k];
+          x[k] = x0 + h;
+          I.force_generalized(fd, t, ql.data(), vl.data(), gp);
+          x[k] = x0 - h;
+          I.force_generalized(fd, t, ql.data(), vl.data(), gm);
+          x[k] = x0;
+          B.col(k) -= c * (gp - gm) / (2 * h);
+        }
+      }
+      fd.tangent_map.scatter_add(A, B);
+    }
+  }
   if (c_q == 0) return;
   // ∂(C_qᵀ λ)/∂q, local to each joint.
   detail::JointEval e;
@@ -542,7 +744,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     auto gen_force = [&](const VecN& x, VecN& out) {
       Kin ka, kb;
       I.joint_kin(jd, x.data(), nullptr, ka, kb);
-      detail::eval_joint(jd, ka, kb, false, e);
+      detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
       out = I.joint_jacobian(jd, ka, kb, e).transpose() * lam;
     };
     BlockN B(nc, nc);
@@ -579,7 +781,7 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
-    detail::eval_joint(jd, ka, kb, false, e);
+    detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     jd.jac_map.scatter_add(Cq, I.joint_jacobian(jd, ka, kb, e));
   }
 }
@@ -601,14 +803,14 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
     auto cdot = [&](const VecN& x, VecN& out) {
       Kin ka, kb;
       I.joint_kin(jd, x.data(), vl.data(), ka, kb);
-      detail::eval_joint(jd, ka, kb, false, e);
+      detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
       Vec6 ta, tb;
       ta << ka.v, ka.w;
       tb << kb.v, kb.w;
       out.resize(nact);
       for (int k = 0; k < nact; ++k) {
         const int lr = jd.active[static_cast<size_t>(k)];
-        out[k] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb);
+        out[k] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb) + e.ct[static_cast<size_t>(lr)];
       }
     };
     BlockN B(nact, nc);
@@ -652,7 +854,10 @@ std::string MultibodySystem::constraint_label(int row) const {
 }
 
 double MultibodySystem::energy(double t, ConstVecRef q, ConstVecRef v) const {
-  (void)t;
+  return kinetic_energy(q, v) + potential_energy(t, q);
+}
+
+double MultibodySystem::kinetic_energy(ConstVecRef q, ConstVecRef v) const {
   const Impl& I = *impl_;
   double E = 0;
   for (size_t i = 0; i < I.bodies.size(); ++i) {
@@ -661,9 +866,116 @@ double MultibodySystem::energy(double t, ConstVecRef q, ConstVecRef v) const {
     const Vec3 vB = k.R.transpose() * k.v;
     E += 0.5 * bd.m * k.v.squaredNorm() + bd.m * vB.dot(k.wB.cross(bd.b)) +
          0.5 * k.wB.dot(bd.J * k.wB);
-    E -= bd.m * I.model.gravity.dot(k.p + k.R * bd.b);
   }
   return E;
+}
+
+double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
+  const Impl& I = *impl_;
+  double V = 0;
+  for (size_t i = 0; i < I.bodies.size(); ++i) {
+    const BodyData& bd = I.bodies[i];
+    const Kin k = I.kin(static_cast<BodyIndex>(i), q.data() + bd.off, nullptr);
+    V -= bd.m * I.model.gravity.dot(k.p + k.R * bd.b);
+  }
+  std::vector<Kin> ks;
+  std::vector<Wrench> w;
+  for (const ForceData& fd : I.forces) {
+    if (fd.src->type == ForceType::User) continue;
+    ks.resize(fd.bodies.size());
+    for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
+    I.force_wrenches(fd, t, ks, w, &V);
+  }
+  return V;
+}
+
+bool MultibodySystem::is_velocity_level(int row) const {
+  return impl_->vel_row.at(static_cast<size_t>(row)) != 0;
+}
+
+ConstraintViolation MultibodySystem::constraint_violation(double t, ConstVecRef q, ConstVecRef v) const {
+  const int m = impl_->m;
+  VecX c(m), cv(m);
+  constraints(t, q, c);
+  constraint_velocity(t, q, v, cv);
+  ConstraintViolation out;
+  for (int r = 0; r < m; ++r) {
+    if (!impl_->vel_row[static_cast<size_t>(r)]) out.position = std::max(out.position, std::abs(c[r]));
+    out.velocity = std::max(out.velocity, std::abs(cv[r]));
+  }
+  return out;
+}
+
+JointCoordinate MultibodySystem::joint_coordinate(int joint, double t, ConstVecRef q, ConstVecRef v,
+                                                  ConstVecRef a) const {
+  const Impl& I = *impl_;
+  const JointData& jd = I.joints.at(static_cast<size_t>(joint));
+  if (jd.type != JointType::Revolute && jd.type != JointType::Prismatic &&
+      jd.type != JointType::Cylindrical)
+    throw std::invalid_argument("joint_coordinate: joint '" + jd.name + "' is " + to_string(jd.type) +
+                                "; only revolute, prismatic and cylindrical joints have one");
+  const Kin ka = I.kin_state(jd.a, q, v.data()), kb = I.kin_state(jd.b, q, v.data());
+  const bool acc = a.size() == q.size();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto alpha = [&](BodyIndex i, const Kin& k) -> Vec3 {
+    if (i == kGround || !acc) return Vec3::Zero();
+    const BodyData& bd = I.bodies[static_cast<size_t>(i)];
+    return k.RG * a.segment(bd.off + 3, bd.nr) + k.ah;
+  };
+  auto accel = [&](BodyIndex i, const Kin& k, const Vec3& r) -> Vec3 {
+    if (i == kGround || !acc) return Vec3::Zero();
+    const BodyData& bd = I.bodies[static_cast<size_t>(i)];
+    return a.segment<3>(bd.off) + alpha(i, k).cross(r) + k.w.cross(k.w.cross(r));
+  };
+  JointCoordinate out;
+  const Mat3 FA = ka.R * jd.Aa;
+  if (jd.type == JointType::Revolute) {
+    // Angle of b's marker x axis about a's z axis; for a driven joint measured from the
+    // prescribed angle, so that it is continuous over any number of turns.
+    const Vec3 z = FA.col(2), xb = kb.R * jd.Ab.col(0);
+    const double s = jd.motion ? (*jd.motion)(t) : 0.0;
+    const Vec3 u = std::cos(s) * FA.col(0) + std::sin(s) * FA.col(1);
+    const Vec3 w = -std::sin(s) * FA.col(0) + std::cos(s) * FA.col(1);
+    out.value = s + std::atan2(xb.dot(w), xb.dot(u));
+    const Vec3 wr = kb.w - ka.w;
+    out.rate = wr.dot(z);
+    out.acceleration = acc ? (alpha(jd.b, kb) - alpha(jd.a, ka)).dot(z) + wr.dot(ka.w.cross(z)) : nan;
+  } else {
+    // Translation along the axis: x_a·d (prismatic: frame x; cylindrical: frame z).
+    const Vec3 e = jd.type == JointType::Prismatic ? Vec3(FA.col(0)) : Vec3(FA.col(2));
+    const Vec3 ra = ka.R * jd.xa, rb = kb.R * jd.xb;
+    const Vec3 d = kb.p + rb - ka.p - ra;
+    const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
+    const Vec3 ed = ka.w.cross(e);
+    out.value = e.dot(d);
+    out.rate = ed.dot(d) + e.dot(dd);
+    if (acc) {
+      const Vec3 ddd = accel(jd.b, kb, rb) - accel(jd.a, ka, ra);
+      const Vec3 edd = alpha(jd.a, ka).cross(e) + ka.w.cross(ed);
+      out.acceleration = edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddd);
+    } else {
+      out.acceleration = nan;
+    }
+  }
+  return out;
+}
+
+double MultibodySystem::joint_drive_force(int joint, double t, ConstVecRef q, ConstVecRef lambda) const {
+  const Impl& I = *impl_;
+  const JointData& jd = I.joints.at(static_cast<size_t>(joint));
+  if (!jd.driven)
+    throw std::invalid_argument("joint_drive_force: joint '" + jd.name + "' is not driven");
+  const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
+  detail::JointEval e;
+  detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
+  const int lr = static_cast<int>(jd.rows.size()) - 1;  // the drive row is the last one
+  double lam = 0;
+  for (size_t k = 0; k < jd.active.size(); ++k)
+    if (jd.active[k] == lr) lam = lambda[jd.active_global[k]];
+  // Wrench of the drive row on b: −W_bᵀ λ; its component along the joint axis.
+  const Mat3 FA = ka.R * jd.Aa;
+  if (jd.type == JointType::Revolute) return -lam * e.Wb.row(lr).tail<3>().dot(FA.col(2));
+  return -lam * e.Wb.row(lr).head<3>().dot(FA.col(0));
 }
 
 Mat3 MultibodySystem::rotation(BodyIndex i, ConstVecRef q) const {
@@ -714,7 +1026,7 @@ JointReaction MultibodySystem::reaction(int joint, double t, ConstVecRef q, Cons
   if (jd.active.empty()) return out;
   const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
   detail::JointEval e;
-  detail::eval_joint(jd, ka, kb, false, e);
+  detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
   Row6 fb = Row6::Zero();
   for (size_t k = 0; k < jd.active.size(); ++k) fb += lambda[jd.active_global[k]] * e.Wb.row(jd.active[k]);
   // Generalised constraint force on b is −C_qbᵀ λ: the wrench at b's reference point is −W_bᵀ λ.

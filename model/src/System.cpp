@@ -1,5 +1,6 @@
 #include <mbdae/model/System.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -25,8 +26,51 @@ const char* to_string(JointType t) {
     case JointType::Fixed: return "fixed";
     case JointType::Generic: return "generic";
     case JointType::Distance: return "distance";
+    case JointType::Cylindrical: return "cylindrical";
+    case JointType::Universal: return "universal";
+    case JointType::Planar: return "planar";
+    case JointType::RollingDisc: return "rolling_disc";
+    case JointType::Coordinate: return "coordinate";
   }
   return "?";
+}
+
+const char* to_string(ForceType t) {
+  switch (t) {
+    case ForceType::SpringDamper: return "spring_damper";
+    case ForceType::TorsionalSpringDamper: return "torsional_spring_damper";
+    case ForceType::RigidBodySpringDamper: return "rigid_body_spring_damper";
+    case ForceType::CartesianSpringDamper: return "cartesian_spring_damper";
+    case ForceType::User: return "user";
+  }
+  return "?";
+}
+
+// Richardson extrapolation of central differences (error O(h⁴)); the steps balance truncation
+// against round-off for functions varying on a time scale of order 1 s.
+namespace {
+double diff1(const std::function<double(double)>& f, double t) {
+  const double h = 1e-3 * std::max(1.0, std::abs(t));
+  const double d1 = (f(t + h) - f(t - h)) / (2 * h);
+  const double d2 = (f(t + h / 2) - f(t - h / 2)) / h;
+  return (4 * d2 - d1) / 3;
+}
+double diff2(const std::function<double(double)>& f, double t) {
+  const double h = 1e-2 * std::max(1.0, std::abs(t));
+  const double f0 = f(t);
+  const double d1 = (f(t + h) - 2 * f0 + f(t - h)) / (h * h);
+  const double d2 = (f(t + h / 2) - 2 * f0 + f(t - h / 2)) / (h * h / 4);
+  return (4 * d2 - d1) / 3;
+}
+}  // namespace
+
+double TimeFunction::derivative(double t) const {
+  return velocity ? velocity(t) : diff1(value, t);
+}
+double TimeFunction::second_derivative(double t) const {
+  if (acceleration) return acceleration(t);
+  if (velocity) return diff1(velocity, t);
+  return diff2(value, t);
 }
 
 Mat3 RigidBody::inertia_tensor() const {
@@ -52,6 +96,21 @@ BodyIndex System::add_body(RigidBody body) {
 }
 void System::add_joint(Joint joint) { joints_.push_back(std::move(joint)); }
 void System::add_load(Load load) { loads_.push_back(std::move(load)); }
+void System::add_force(ForceElement force) { forces_.push_back(std::move(force)); }
+void System::add_spring_damper(const std::string& n, const std::string& a, const std::string& b,
+                               const Vec3& point_a, const Vec3& point_b, double k, double d,
+                               std::optional<double> length) {
+  ForceElement f;
+  f.name = n;
+  f.type = ForceType::SpringDamper;
+  f.bodies = {a, b};
+  f.point = point_a;
+  f.point_b = point_b;
+  f.stiffness = k;
+  f.damping = d;
+  f.length = length;
+  add_force(std::move(f));
+}
 
 void System::add_spherical(const std::string& n, const std::string& a, const std::string& b,
                            const Vec3& point) {
@@ -176,8 +235,30 @@ std::vector<std::string> System::check() const {
                                         : ": both ends are on body '" + j.bodies[0] + "'"));
     if (!finite(j.point) || !finite(j.axis) || !finite(j.point_b))
       p.push_back(who + ": a value is NaN or infinite");
-    if ((j.type == JointType::Revolute || j.type == JointType::Prismatic) && !(j.axis.norm() > 1e-12))
-      p.push_back(who + ": axis has zero length");
+    const bool axial = j.type == JointType::Revolute || j.type == JointType::Prismatic ||
+                       j.type == JointType::Cylindrical || j.type == JointType::Universal ||
+                       j.type == JointType::Planar || j.type == JointType::RollingDisc;
+    if (axial && !(j.axis.norm() > 1e-12)) p.push_back(who + ": axis has zero length");
+    if ((j.type == JointType::Universal || j.type == JointType::RollingDisc) &&
+        !(j.axis_b.norm() > 1e-12))
+      p.push_back(who + ": axis_b has zero length");
+    if (j.type == JointType::Universal && j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
+        std::abs(j.axis.normalized().dot(j.axis_b.normalized())) > 1e-6)
+      p.push_back(who + ": axis and axis_b must be perpendicular, their cosine is " +
+                  fmt(j.axis.normalized().dot(j.axis_b.normalized())));
+    if (j.type == JointType::RollingDisc) {
+      if (!(j.radius > 0)) p.push_back(who + ": radius must be > 0, got " + fmt(j.radius));
+      if (ia && *ia != kGround)
+        p.push_back(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
+      if (j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
+          1 - std::abs(j.axis.normalized().dot(j.axis_b.normalized())) < 1e-9)
+        p.push_back(who + ": the disc lies flat on the plane (axis_b parallel to the normal)");
+    }
+    if (j.type == JointType::Coordinate && (j.coordinate < 0 || j.coordinate > 2))
+      p.push_back(who + ": coordinate must be 0, 1 or 2 (x, y, z), got " + std::to_string(j.coordinate));
+    if (j.motion && j.type != JointType::Revolute && j.type != JointType::Prismatic)
+      p.push_back(who + ": motion is only supported on revolute and prismatic joints, not " +
+                  to_string(j.type));
     if (j.type == JointType::Generic && j.frame) {
       const Mat3& F = *j.frame;
       if ((F.transpose() * F - Mat3::Identity()).norm() > 1e-6 || F.determinant() < 0)
@@ -196,6 +277,36 @@ std::vector<std::string> System::check() const {
     if (!find_body(l.body)) p.push_back(who + ": unknown body '" + l.body + "'");
     else if (*find_body(l.body) == kGround) p.push_back(who + ": cannot act on ground");
     if (!finite(l.value) || !finite(l.point)) p.push_back(who + ": a value is NaN or infinite");
+  }
+  std::set<std::string> fnames;
+  for (size_t i = 0; i < forces_.size(); ++i) {
+    const ForceElement& f = forces_[i];
+    const std::string who = std::string(to_string(f.type)) + " '" + f.name + "'";
+    if (!f.name.empty() && !fnames.insert(f.name).second) p.push_back(who + ": duplicate name");
+    const bool pair = f.type != ForceType::User;
+    if (pair && f.bodies.size() != 2)
+      p.push_back(who + ": expected 2 bodies, got " + std::to_string(f.bodies.size()));
+    if (!pair && f.bodies.empty()) p.push_back(who + ": needs at least one body");
+    if (!pair && !f.user) p.push_back(who + ": no user function");
+    std::vector<std::optional<BodyIndex>> idx;
+    for (const std::string& b : f.bodies) {
+      idx.push_back(find_body(b));
+      if (!idx.back()) p.push_back(who + ": unknown body '" + b + "'");
+      else if (!pair && *idx.back() == kGround) p.push_back(who + ": a user force cannot act on ground");
+    }
+    if (pair && idx.size() == 2 && idx[0] && idx[1] && *idx[0] == *idx[1])
+      p.push_back(who + ": both ends are on the same body '" + f.bodies[0] + "'");
+    if (!finite(f.point) || !finite(f.point_b) || !finite(f.axis) || !finite(f.stiffness6) ||
+        !finite(f.damping6) || !finite(f.stiffness3) || !std::isfinite(f.stiffness) ||
+        !std::isfinite(f.damping))
+      p.push_back(who + ": a value is NaN or infinite");
+    if (f.type == ForceType::SpringDamper && !f.length && !((f.point_b - f.point).norm() > 1e-12))
+      p.push_back(who + ": the two points coincide (the line of action is undefined)");
+    if (f.type == ForceType::TorsionalSpringDamper && !(f.axis.norm() > 1e-12))
+      p.push_back(who + ": axis has zero length");
+    if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
+                    f.frame->determinant() < 0))
+      p.push_back(who + ": frame is not a rotation matrix");
   }
   return p;
 }

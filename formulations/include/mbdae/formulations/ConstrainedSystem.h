@@ -83,6 +83,13 @@ class ConstrainedSystem {
   virtual std::string coordinate_label(int i) const = 0;
   virtual std::string constraint_label(int row) const = 0;
 
+  /// True if constraint row `row` exists only at velocity level (a nonholonomic equation
+  /// A(q) v + b(t, q) = 0, e.g. rolling without slip). For such rows constraints() returns 0,
+  /// constraint_velocity() returns A v + b, assemble_jacobian() writes A, gamma() gives
+  /// A v̇ = γ and assemble_velocity_jacobian() ∂(A v + b)/∂q. Solvers enforce them at velocity
+  /// level (index 2) and skip them at position level.
+  virtual bool is_velocity_level(int /*row*/) const { return false; }
+
   /// Total mechanical energy (kinetic + potential of conservative forces), if defined.
   virtual bool has_energy() const { return false; }
   virtual double energy(double /*t*/, ConstVecRef /*q*/, ConstVecRef /*v*/) const { return 0.0; }

@@ -55,6 +55,19 @@ struct JointReaction {
   Vec3 torque_J = Vec3::Zero();  ///< N m, joint axes
 };
 
+/// Relative coordinate of a revolute, prismatic or cylindrical joint and its rates.
+struct JointCoordinate {
+  double value = 0;         ///< rad or m (0 at t0)
+  double rate = 0;          ///< rad/s or m/s
+  double acceleration = 0;  ///< rad/s² or m/s² (NaN when no accelerations were given)
+};
+
+/// Largest constraint violations at a state.
+struct ConstraintViolation {
+  double position = 0;  ///< ‖C‖∞ over the position-level rows
+  double velocity = 0;  ///< ‖C_q v + C_t‖∞ over all rows (A v + b for velocity-level rows)
+};
+
 class MultibodySystem final : public ConstrainedSystem {
  public:
   /// Builds the formulation. Calls model.validate() first: throws ModelError listing every
@@ -84,8 +97,31 @@ class MultibodySystem final : public ConstrainedSystem {
   std::string coordinate_label(int i) const override;
   std::string constraint_label(int row) const override;
   bool has_energy() const override { return true; }
-  /// Kinetic energy plus the potential of gravity, J.
+  /// kinetic_energy + potential_energy, J.
   double energy(double t, ConstVecRef q, ConstVecRef v) const override;
+  /// True for the rolling disc's no-slip rows (velocity level, no position equation).
+  bool is_velocity_level(int row) const override;
+
+  // ---- sensors (formulation-level accessors) ----
+  /// Kinetic energy of all bodies, J. q, v of size n.
+  double kinetic_energy(ConstVecRef q, ConstVecRef v) const;
+  /// Potential of gravity (zero at the world origin) plus the potential of the spring elements
+  /// (spring_damper, torsional, rigid-body and Cartesian spring-dampers), J. User forces and loads
+  /// have none.
+  double potential_energy(double t, ConstVecRef q) const;
+  /// Largest position and velocity constraint violations of the active rows.
+  ConstraintViolation constraint_violation(double t, ConstVecRef q, ConstVecRef v) const;
+  /// Relative coordinate of joint j (revolute: angle of b's marker x axis about a's marker z
+  /// axis in (−π, π], or for a driven joint s(t) plus the deviation from it, continuous over
+  /// turns; prismatic and cylindrical: displacement along the axis) with its rate, and its
+  /// acceleration if `a` has size n (else NaN). @throws std::invalid_argument for other types,
+  /// std::out_of_range for a bad index.
+  JointCoordinate joint_coordinate(int joint, double t, ConstVecRef q, ConstVecRef v,
+                                   ConstVecRef a = VecX()) const;
+  /// Driving force (N, prismatic) or torque (N m, revolute) that the drive of joint j exerts on
+  /// body b along/about the joint axis, from the multipliers λ (size m). Its power is the power
+  /// the drive puts into the system. @throws std::invalid_argument if the joint is not driven.
+  double joint_drive_force(int joint, double t, ConstVecRef q, ConstVecRef lambda) const;
 
   const System& model() const;
   /// Offset of body i's coordinates in q, and their number (7 or 6).

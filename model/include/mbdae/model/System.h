@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <mbdae/model/Contact.h>
 #include <mbdae/model/Types.h>
 
 namespace mbdae {
@@ -44,8 +45,33 @@ struct RigidBody {
   Mat3 inertia_tensor() const;
 };
 
-enum class JointType { Spherical, Revolute, Prismatic, Fixed, Generic, Distance };
+enum class JointType {
+  Spherical, Revolute, Prismatic, Fixed, Generic, Distance,
+  Cylindrical,  ///< translation along and rotation about `axis` (4 equations)
+  Universal,    ///< Cardan: point coincides, `axis` (on a) stays ⊥ `axis_b` (on b) (4)
+  Planar,       ///< b moves in the plane ⊥ `axis` and rotates only about it (3)
+  RollingDisc,  ///< disc on a plane, rolling without slip (1 position + 2 velocity-level rows)
+  Coordinate,   ///< one world coordinate of b's marker relative to a's is held at `offset` (1)
+};
 const char* to_string(JointType t);
+
+/// A scalar function of time with optional derivatives, e.g. the motion of a driven joint.
+/// `value` is required; where `velocity` or `acceleration` are not given they are computed by
+/// Richardson-extrapolated central differences of `value` (fourth order; about 1e-11 relative for
+/// smooth functions of order one on a time scale of 1 s, 1e-9 for the second derivative).
+/// The model loader turns `motion:` expressions into this; no expression parser is needed here.
+struct TimeFunction {
+  std::function<double(double)> value;         ///< s(t): rad or m
+  std::function<double(double)> velocity;      ///< ṡ(t), optional
+  std::function<double(double)> acceleration;  ///< s̈(t), optional
+  explicit operator bool() const { return static_cast<bool>(value); }
+  /// s(t). @throws std::bad_function_call if value is empty.
+  double operator()(double t) const { return value(t); }
+  /// ṡ(t): the given function or differences of value.
+  double derivative(double t) const;
+  /// s̈(t): the given function, differences of velocity if only it is given, or of value.
+  double second_derivative(double t) const;
+};
 
 /// A joint between two bodies (either may be "ground"). Constraints act between a marker on body
 /// a and a marker on body b; both markers coincide with the joint point and frame at t0.
@@ -58,6 +84,25 @@ const char* to_string(JointType t);
 ///   frame's axes in world coordinates; default identity)
 /// - distance: the distance between `point` on a and `point_b` on b stays `distance` (if not
 ///   given: the initial distance) (1)
+/// - cylindrical: `point` stays on the line through a's marker along `axis`; rotation only about
+///   it (4)
+/// - universal (Cardan): points coincide and `axis` (fixed in a) stays perpendicular to `axis_b`
+///   (fixed in b); the two axes must be perpendicular at t0 (4)
+/// - planar: b's marker stays in the plane through a's marker with normal `axis`; rotation only
+///   about the normal (3)
+/// - rolling_disc: body a is "ground" carrying the plane (`point` on it, normal `axis`); body b is
+///   a disc with centre `point_b`, axis `axis_b` and `radius`. One position-level equation (the
+///   lowest point of the rim is on the plane) and two velocity-level (nonholonomic) equations (the
+///   rim's material point in contact has zero velocity along the plane), as Exudyn's
+///   JointRollingDisc.
+/// - coordinate: (p_b − p_a)·e_i = offset with i = `coordinate` (0, 1, 2: world x, y, z) and
+///   p_a, p_b the marker points (both at `point` at t0, so offset 0 holds the initial value) (1)
+/// - driven (revolute or prismatic with `motion` set): one more equation makes the relative
+///   coordinate follow motion(t): for a prismatic joint x_a·d = s(t); for a revolute joint the
+///   rotation of b's marker x axis about the joint axis from a's, written as
+///   w_a(s(t))·x_b = 0 with w_a(s) = −sin s x_a + cos s y_a (a's marker y axis turned by s about
+///   the axis), which has no angle wrap and is smooth for any number of turns. The relative
+///   coordinate is 0 at t0, so motion(0) should be 0.
 struct Joint {
   std::string name;
   JointType type = JointType::Spherical;
@@ -68,6 +113,69 @@ struct Joint {
   std::array<bool, 6> constrained{true, true, true, true, true, true};  ///< generic
   Vec3 point_b = Vec3::Zero();        ///< distance: point on body b (world, t0)
   std::optional<double> distance;     ///< distance: length (m)
+  Vec3 axis_b = Vec3::UnitX();        ///< universal: axis fixed in b; rolling_disc: disc axis (world, t0)
+  double radius = 0;                  ///< rolling_disc: disc radius, m, > 0
+  int coordinate = 0;                 ///< coordinate: world axis 0, 1, 2
+  double offset = 0;                  ///< coordinate: held value, m
+  TimeFunction motion;                ///< revolute, prismatic: driven relative coordinate (rad, m)
+};
+
+/// Pose and twist of a body's reference point (world axes), as handed to user force functions.
+struct BodyMotion {
+  Vec3 p = Vec3::Zero();      ///< position of the reference point, m
+  Mat3 R = Mat3::Identity();  ///< R_WB
+  Vec3 v = Vec3::Zero();      ///< velocity of the reference point, m/s
+  Vec3 w = Vec3::Zero();      ///< angular velocity, rad/s
+};
+/// A force at a body's reference point and a torque, world axes.
+struct Wrench {
+  Vec3 force = Vec3::Zero();   ///< N
+  Vec3 torque = Vec3::Zero();  ///< N m
+};
+/// User force: from t (s) and the motion of the element's bodies (same order as
+/// ForceElement::bodies), write one wrench per body into `out` (already sized and zeroed).
+using UserForceFunction =
+    std::function<void(double t, const std::vector<BodyMotion>& bodies, std::vector<Wrench>& out)>;
+
+enum class ForceType { SpringDamper, TorsionalSpringDamper, RigidBodySpringDamper, CartesianSpringDamper, User };
+const char* to_string(ForceType t);
+
+/// A force element between bodies (either of a pair may be "ground"). Points and axes are world
+/// coordinates at t0, fixed to the bodies from then on.
+///
+/// - spring_damper: point-to-point between `point` (on a) and `point_b` (on b); force along the
+///   line, F = stiffness (L − length) + damping L̇ (tension positive); length defaults to the
+///   initial distance. Potential ½ k (L − L0)².
+/// - torsional_spring_damper: about `axis` (marker frame on a and b, z = axis, at `point`);
+///   torque k (φ − φ0) + d φ̇ with φ the rotation of b's marker x axis about a's z axis,
+///   φ = atan2 (single turn, (−π, π]); φ0 = `length` (rad, default 0). Meant with a revolute or
+///   cylindrical joint on the same axis. Potential ½ k (φ − φ0)².
+/// - rigid_body_spring_damper (Exudyn RigidBodySpringDamper): in the joint frame `frame` (columns
+///   = axes, world at t0; default identity) fixed to a at `point`: displacement u = A_Jᵀ (p_b − p_a)
+///   of the markers, rotation φ = rotation vector of A_aᵀ A_b (marker frames), relative velocity
+///   and angular velocity in joint axes; [F; M] = K [u; φ] + D [u̇; ω_rel] acts on b (−on a), the
+///   moment about b's marker point. Potential ½ [u;φ]ᵀ K [u;φ] (exact for the translational part;
+///   for rotations consistent to first order, as in Exudyn).
+/// - cartesian_spring_damper (Exudyn CartesianSpringDamper): F_i = k_i (d_i − offset_i) + d_i ḋ_i
+///   on b (−on a) with d = p_b − p_a the markers' world displacement. Potential ½ Σ k_i (d_i − o_i)².
+/// - user: `user` is called with the bodies' motions; any number of bodies (not ground).
+struct ForceElement {
+  std::string name;
+  ForceType type = ForceType::SpringDamper;
+  std::vector<std::string> bodies;  ///< two for the pairwise elements, ≥ 1 for user
+  Vec3 point = Vec3::Zero();        ///< marker on a (world, t0)
+  Vec3 point_b = Vec3::Zero();      ///< spring_damper: point on b; others use `point` for both
+  Vec3 axis = Vec3::UnitZ();        ///< torsional: axis (world)
+  std::optional<Mat3> frame;        ///< rigid_body_spring_damper: joint frame
+  double stiffness = 0;             ///< N/m (spring), N m/rad (torsional)
+  double damping = 0;               ///< N s/m, N m s/rad
+  std::optional<double> length;     ///< spring rest length, m; torsional: reference angle, rad
+  Mat6 stiffness6 = Mat6::Zero();   ///< rigid_body_spring_damper
+  Mat6 damping6 = Mat6::Zero();
+  Vec3 stiffness3 = Vec3::Zero();   ///< cartesian: N/m per world axis
+  Vec3 damping3 = Vec3::Zero();     ///< cartesian: N s/m
+  Vec3 offset3 = Vec3::Zero();      ///< cartesian: m
+  UserForceFunction user;           ///< user
 };
 
 /// A force (world or body axes) applied at a point of a body, and/or a torque. `value` may
@@ -110,6 +218,11 @@ class System {
   BodyIndex add_body(RigidBody body);
   void add_joint(Joint joint);
   void add_load(Load load);
+  void add_force(ForceElement force);
+  /// Point-to-point spring-damper (see ForceElement); length std::nullopt: initial distance.
+  void add_spring_damper(const std::string& name, const std::string& a, const std::string& b,
+                         const Vec3& point_a, const Vec3& point_b, double stiffness, double damping,
+                         std::optional<double> length = std::nullopt);
 
   // Convenience builders that read like the model file.
   void add_spherical(const std::string& name, const std::string& a, const std::string& b,
@@ -129,6 +242,11 @@ class System {
   const std::vector<Joint>& joints() const { return joints_; }
   std::vector<Joint>& joints() { return joints_; }
   const std::vector<Load>& loads() const { return loads_; }
+  /// Contact shapes (Contact.h); checked by the formulation that uses them.
+  void add_contact(Contact contact) { contacts_.push_back(std::move(contact)); }
+  const std::vector<Contact>& contacts() const { return contacts_; }
+  const std::vector<ForceElement>& forces() const { return forces_; }
+  std::vector<ForceElement>& forces() { return forces_; }
 
   /// Index of the body with this name, kGround for "ground"; std::nullopt if there is none.
   std::optional<BodyIndex> find_body(const std::string& name) const;
@@ -144,6 +262,8 @@ class System {
   std::vector<RigidBody> bodies_;
   std::vector<Joint> joints_;
   std::vector<Load> loads_;
+  std::vector<Contact> contacts_;
+  std::vector<ForceElement> forces_;
 };
 
 }  // namespace mbdae
