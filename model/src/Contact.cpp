@@ -1,0 +1,106 @@
+#include <mbdae/model/Contact.h>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace mbdae {
+
+const char* to_string(ShapeType t) {
+  switch (t) {
+    case ShapeType::Sphere: return "sphere";
+    case ShapeType::Box: return "box";
+    case ShapeType::Capsule: return "capsule";
+    case ShapeType::Plane: return "plane";
+  }
+  return "?";
+}
+
+double Contact::bounding_radius() const {
+  switch (shape) {
+    case ShapeType::Sphere: return radius;
+    case ShapeType::Box: return half_extents.norm();
+    case ShapeType::Capsule: return radius + half_length;
+    case ShapeType::Plane: return std::numeric_limits<double>::infinity();
+  }
+  return 0;
+}
+
+std::vector<std::string> contact_problems(const Contact& c) {
+  std::vector<std::string> p;
+  const std::string pre = "contact '" + c.name + "': ";
+  auto num = [](double x) {
+    std::ostringstream s;
+    s << x;
+    return s.str();
+  };
+  if ((c.shape == ShapeType::Sphere || c.shape == ShapeType::Capsule) && !(c.radius > 0))
+    p.push_back(pre + "radius must be > 0, got " + num(c.radius));
+  if (c.shape == ShapeType::Capsule && !(c.half_length >= 0))
+    p.push_back(pre + "half_length must be >= 0, got " + num(c.half_length));
+  if (c.shape == ShapeType::Box && !(c.half_extents.minCoeff() > 0))
+    p.push_back(pre + "box half extents must be > 0, got (" + num(c.half_extents.x()) + ", " +
+                num(c.half_extents.y()) + ", " + num(c.half_extents.z()) + ")");
+  if (c.shape == ShapeType::Plane) {
+    if (c.body != "ground") p.push_back(pre + "a plane must be on ground, got body '" + c.body + "'");
+    if (!(c.normal.norm() > 0)) p.push_back(pre + "plane normal has zero length");
+  }
+  if (!(c.friction >= 0)) p.push_back(pre + "friction must be >= 0, got " + num(c.friction));
+  if (!(c.restitution >= 0 && c.restitution <= 1))
+    p.push_back(pre + "restitution must be in [0, 1], got " + num(c.restitution));
+  if (!(c.rolling_resistance >= 0))
+    p.push_back(pre + "rolling_resistance must be >= 0, got " + num(c.rolling_resistance));
+  return p;
+}
+
+Contact make_sphere(const std::string& name, const std::string& body, double radius, double friction,
+                    double restitution) {
+  Contact c;
+  c.name = name;
+  c.body = body;
+  c.shape = ShapeType::Sphere;
+  c.radius = radius;
+  c.friction = friction;
+  c.restitution = restitution;
+  return c;
+}
+
+Contact make_box(const std::string& name, const std::string& body, const Vec3& half_extents,
+                 double friction, double restitution) {
+  Contact c;
+  c.name = name;
+  c.body = body;
+  c.shape = ShapeType::Box;
+  c.half_extents = half_extents;
+  c.friction = friction;
+  c.restitution = restitution;
+  return c;
+}
+
+Contact make_capsule(const std::string& name, const std::string& body, double radius,
+                     double half_length, double friction, double restitution) {
+  Contact c;
+  c.name = name;
+  c.body = body;
+  c.shape = ShapeType::Capsule;
+  c.radius = radius;
+  c.half_length = half_length;
+  c.friction = friction;
+  c.restitution = restitution;
+  return c;
+}
+
+Contact make_plane(const std::string& name, const Vec3& normal, double offset, double friction,
+                   double restitution) {
+  Contact c;
+  c.name = name;
+  c.body = "ground";
+  c.shape = ShapeType::Plane;
+  c.normal = normal.normalized();
+  c.offset = offset;
+  c.friction = friction;
+  c.restitution = restitution;
+  return c;
+}
+
+}  // namespace mbdae
