@@ -217,7 +217,9 @@ int run_command(const RunOptions& o) {
                  csv_path.c_str());
     code = kInterrupted;
   } else if (!res.ok()) {
-    print_located(m, res.message, "solver failure: ");
+    // Not located in the file: a joint named in a Newton failure is rarely its cause.
+    std::fprintf(stderr, "%s: solver failure (%s): %s\n", m.file.c_str(), to_string(res.status),
+                 res.message.c_str());
     std::fprintf(stderr, "mbdae: results up to t = %g s are in %s\n", res.t_reached, csv_path.c_str());
     code = kSolverFailure;
   }

@@ -746,6 +746,12 @@ void Loader::forces(const YAML::Node& n) {
   std::set<std::string> names;
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("forces", i);
+    // A spring-damper is one problem, not one per key it has.
+    if (n[i].IsMap() && n[i]["type"].IsScalar() && n[i]["type"].Scalar() == "spring_damper") {
+      error(n[i]["type"], child(path, "type"), "force type 'spring_damper' is not supported yet (supported: force, torque)");
+      m_.force_locations.push_back(location(n[i], path, path));
+      continue;
+    }
     Map f(*this, n[i], path, {"name", "type", "body", "point", "value", "frame"},
           {{"bodies", "key 'bodies' belongs to spring_damper forces, which are not supported yet"},
            {"points", "key 'points' belongs to spring_damper forces, which are not supported yet"},

@@ -17,7 +17,7 @@ struct Diagnostic {
   std::string key_path;  ///< e.g. "bodies[2].inertia"; empty for the whole file
   std::string message;   ///< what is wrong, with the expected and the actual value
 
-  /// `FILE:LINE:COL: KEY: message` (KEY left out when empty).
+  /// `FILE:LINE:COL: KEY: message` (KEY left out when empty, LINE:COL when unknown).
   std::string to_string() const;
 };
 
