@@ -77,11 +77,12 @@ struct NewtonEulerSystem::Impl {
   }
 
   void size_workspaces() const {
-    if (J.rows() != m || J.cols() != 6 * n) {
+    // Joint workspaces only when there are joints (dense: (6n + m)² for the equation system).
+    if (m > 0 && (J.rows() != m || J.cols() != 6 * n)) {
       J.setZero(m, 6 * n);
       MinvJt.setZero(6 * n, m);
       A.setZero(m, m);
-      K.setZero(6 * n + m, 6 * n + m);
+      if (opt.joint_solve == JointSolveMethod::EquationSystem) K.setZero(6 * n + m, 6 * n + m);
       c.setZero(m);
       gamma.setZero(m);
       rhs.setZero(m);
