@@ -2,13 +2,16 @@
 /// The validation and benchmark mechanisms; see Models.h for their provenance and modelling
 /// choices.
 
-#include "mbdae/validation/Models.h"
+// Includes of this project's validation headers are relative to this file so that a program that
+// only links mbdae::mbdae (bench/chain_bench.cpp) can compile this file into itself.
+#include "../include/mbdae/validation/Models.h"
 
 #include <stdexcept>
 #include <string>
 
 #include <mbdae/model/Inertia.h>
-#include <mbdae/validation/References.h>
+
+#include "../include/mbdae/validation/References.h"
 
 namespace mbdae::validation::models {
 namespace {
