@@ -47,105 +47,98 @@ class Newmark {
     rhs_.setZero(n_ + m_);
   }
 
-  SolveResult run(double t0, const VecX& q0, const VecX& v0, const Observer& obs) {
-    const auto wall0 = std::chrono::steady_clock::now();
-    SolveResult res;
-    res.t_reached = t0;
-    auto finish = [&](SolveStatus st, const std::string& msg) {
-      res.status = st;
-      res.message = msg;
-      res.stats = stats_;
-      res.stats.wall_time =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-      return res;
-    };
+  /// Sets the initial state; computes consistent accelerations and multipliers from the KKT
+  /// system. Returns false (status_/message_ set) if that fails.
+  bool init(double t0, const VecX& q0, const VecX& v0) {
     if (!(opt_.step > 0)) throw SolverSettingsError(std::string(name_) + ": step must be > 0");
     if (q0.size() != n_ || v0.size() != n_)
       throw SolverSettingsError(std::string(name_) + ": initial state has the wrong size");
-    const OutputGrid grid(t0, opt_.t_end, opt_.output_every);
-    const double h_min = opt_.min_step > 0 ? opt_.min_step : opt_.step * 1e-6;
-
+    h_min_ = opt_.min_step > 0 ? opt_.min_step : opt_.step * 1e-6;
+    h_cur_ = opt_.step;
+    t_ = t0;
     qn_ = q0;
     vn_ = v0;
     if (opt_.compute_initial_accelerations) {
       try {
         initial_accelerations(sys_, t0, qn_, vn_, qddn_, lamn_);
       } catch (const std::exception& e) {
-        return finish(SolveStatus::SingularMatrix, std::string(name_) + " at t = " +
-                                                       std::to_string(t0) + " s: " + e.what());
+        status_ = SolveStatus::SingularMatrix;
+        message_ = std::string(name_) + " at t = " + std::to_string(t0) + " s: " + e.what();
+        return false;
       }
     }
     an_ = qddn_;
-    if (sys_.has_energy()) stats_.energy_initial = sys_.energy(t0, qn_, vn_);
-    double t = t0;
-    if (!output(t, qn_, vn_, qddn_, lamn_, obs))
-      return finish(SolveStatus::StoppedByObserver, "stopped by the observer at t = " + std::to_string(t));
-
-    double h_cur = opt_.step;
-    int good = 0;
-    for (int k = 1; k < grid.size(); ++k) {
-      const double t_out = grid.time(k);
-      while (t < t_out) {
-        if (stats_.steps >= opt_.max_steps)
-          return finish(SolveStatus::TooMuchWork, fail_msg(t, h_cur, "step limit reached"));
-        double h = h_cur;
-        if (t_out - t < 1.01 * h) h = t_out - t;
-        bool ok = step(t, h);
-        if (!ok && opt_.modified_newton && !fresh_) {
-          fresh_needed_ = true;  // retry with a fresh iteration matrix
-          ++stats_.rejected_steps;
-          ok = step(t, h);
-        }
-        while (!ok) {
-          ++stats_.rejected_steps;
-          h *= 0.5;
-          h_cur = h;
-          good = 0;
-          if (h < h_min) {
-            std::ostringstream s;
-            s << "Newton iteration did not converge with step " << h * 2 << " s (minimum " << h_min
-              << " s)";
-            return finish(last_status_, fail_msg(t, h * 2, s.str()));
-          }
-          fresh_needed_ = true;
-          ok = step(t, h);
-        }
-        // accept
-        t = (t_out - t - h < 1e-12 * std::max(1.0, std::abs(t_out))) ? t_out : t + h;
-        qn_.swap(q_);
-        vn_.swap(v_);
-        qddp_.swap(qddn_);
-        qddn_.swap(qdd_);
-        an_.swap(a_);
-        lamp_.swap(lamn_);
-        lamn_.swap(lam_);
-        have_prev_ = true;
-        h_prev_ = h;
-        ++stats_.steps;
-        stats_.last_step = h;
-        res.t_reached = t;
-        if (h_cur < opt_.step && ++good >= 4) {
-          h_cur = std::min(opt_.step, 2 * h_cur);
-          good = 0;
-        }
-      }
-      if (!output(t, qn_, vn_, qddn_, lamn_, obs))
-        return finish(SolveStatus::StoppedByObserver, "stopped by the observer at t = " + std::to_string(t));
-    }
-    if (sys_.has_energy()) stats_.energy_final = sys_.energy(t, qn_, vn_);
-    return finish(SolveStatus::Success, "");
+    return true;
   }
+
+  /// Integrates from the current time to t_out (landing on it exactly). Returns false on failure
+  /// (status_ and message_ say why; the state stays at the last accepted step).
+  bool advance(double t_out) {
+    if (status_ != SolveStatus::Success) return false;
+    const auto wall0 = std::chrono::steady_clock::now();
+    auto done = [&](bool ok) {
+      stats_.wall_time +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      return ok;
+    };
+    auto fail = [&](SolveStatus st, const std::string& msg) {
+      status_ = st;
+      message_ = msg;
+      return done(false);
+    };
+    while (t_ < t_out) {
+      if (stats_.steps >= opt_.max_steps)
+        return fail(SolveStatus::TooMuchWork, fail_msg(t_, h_cur_, "step limit reached"));
+      double h = h_cur_;
+      if (t_out - t_ < 1.01 * h) h = t_out - t_;
+      bool ok = step(t_, h);
+      if (!ok && opt_.modified_newton && !fresh_) {
+        fresh_needed_ = true;  // retry with a fresh iteration matrix
+        ++stats_.rejected_steps;
+        ok = step(t_, h);
+      }
+      while (!ok) {
+        ++stats_.rejected_steps;
+        h *= 0.5;
+        h_cur_ = h;
+        good_ = 0;
+        if (h < h_min_) {
+          std::ostringstream s;
+          s << "Newton iteration did not converge with step " << h * 2 << " s (minimum " << h_min_
+            << " s)";
+          return fail(last_status_, fail_msg(t_, h * 2, s.str()));
+        }
+        fresh_needed_ = true;
+        ok = step(t_, h);
+      }
+      // accept
+      t_ = (t_out - t_ - h < 1e-12 * std::max(1.0, std::abs(t_out))) ? t_out : t_ + h;
+      qn_.swap(q_);
+      vn_.swap(v_);
+      qddp_.swap(qddn_);
+      qddn_.swap(qdd_);
+      an_.swap(a_);
+      lamp_.swap(lamn_);
+      lamn_.swap(lam_);
+      have_prev_ = true;
+      h_prev_ = h;
+      ++stats_.steps;
+      stats_.last_step = h;
+      if (h_cur_ < opt_.step && ++good_ >= 4) {
+        h_cur_ = std::min(opt_.step, 2 * h_cur_);
+        good_ = 0;
+      }
+    }
+    return done(true);
+  }
+
+  double time() const { return t_; }
+  StateView state() const { return StateView{t_, qn_, vn_, qddn_, lamn_}; }
+  const SolverStats& stats() const { return stats_; }
+  SolveStatus status() const { return status_; }
+  const std::string& message() const { return message_; }
 
  private:
-  bool output(double t, const VecX& q, const VecX& v, const VecX& qdd, const VecX& lam,
-              const Observer& obs) {
-    sys_.constraints(t, q, c_);
-    stats_.max_position_violation = std::max(stats_.max_position_violation, inf_norm(c_));
-    sys_.constraint_velocity(t, q, v, c_);
-    stats_.max_velocity_violation = std::max(stats_.max_velocity_violation, inf_norm(c_));
-    return obs ? obs(StateView{t, q, v, qdd, lam}) : true;
-  }
-
   /// One step from (t, state_n) with step h into (q_, v_, qdd_, a_, lam_). False on failure.
   bool step(double t, double h) {
     const double am = p_.alpha_m, af = p_.alpha_f, be = p_.beta, ga = p_.gamma;
@@ -311,22 +304,61 @@ class Newmark {
   double h_prev_ = 0;
   SolveStatus last_status_ = SolveStatus::NewtonFailure;
   SolverStats stats_;
+  SolveStatus status_ = SolveStatus::Success;
+  std::string message_;
+  double t_ = 0, h_cur_ = 0, h_min_ = 0;
+  int good_ = 0;
   VecX q_, v_, qdd_, a_, lam_, qn_, vn_, qddn_, an_, lamn_, qddp_, lamp_, r_, c_, rhs_;
 };
 
 }  // namespace
 
+namespace {
+class NewmarkIntegrator final : public Integrator {
+ public:
+  NewmarkIntegrator(const ConstrainedSystem& sys, AlphaParameters p, Level level,
+                    const NewmarkOptions& opt, const char* name, double t0, const VecX& q0,
+                    const VecX& v0)
+      : engine_(sys, p, level, opt, name) {
+    engine_.init(t0, q0, v0);
+  }
+  bool advance_to(double t) override { return engine_.advance(t); }
+  double time() const override { return engine_.time(); }
+  StateView state() const override { return engine_.state(); }
+  const SolverStats& stats() const override { return engine_.stats(); }
+  SolveStatus status() const override { return engine_.status(); }
+  const std::string& message() const override { return engine_.message(); }
+
+ private:
+  Newmark engine_;
+};
+}  // namespace
+
+std::unique_ptr<Integrator> make_generalized_alpha(const ConstrainedSystem& sys, double t0,
+                                                   const VecX& q0, const VecX& v0,
+                                                   const NewmarkOptions& opt) {
+  return std::make_unique<NewmarkIntegrator>(sys, chung_hulbert(opt.rho_inf), Level::Position, opt,
+                                             "generalized-alpha", t0, q0, v0);
+}
+
+std::unique_ptr<Integrator> make_trapezoidal_index2(const ConstrainedSystem& sys, double t0,
+                                                    const VecX& q0, const VecX& v0,
+                                                    const NewmarkOptions& opt) {
+  return std::make_unique<NewmarkIntegrator>(sys, AlphaParameters{0.0, 0.0, 0.25, 0.5},
+                                             Level::Velocity, opt, "trapezoidal-index2", t0, q0,
+                                             v0);
+}
+
 SolveResult solve_generalized_alpha(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                     const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
-  Newmark engine(sys, chung_hulbert(opt.rho_inf), Level::Position, opt, "generalized-alpha");
-  return engine.run(t0, q0, v0, obs);
+  auto integ = make_generalized_alpha(sys, t0, q0, v0, opt);
+  return run_to_end(sys, *integ, opt.t_end, opt.output_every, obs);
 }
 
 SolveResult solve_trapezoidal_index2(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                      const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
-  Newmark engine(sys, AlphaParameters{0.0, 0.0, 0.25, 0.5}, Level::Velocity, opt,
-                 "trapezoidal-index2");
-  return engine.run(t0, q0, v0, obs);
+  auto integ = make_trapezoidal_index2(sys, t0, q0, v0, opt);
+  return run_to_end(sys, *integ, opt.t_end, opt.output_every, obs);
 }
 
 }  // namespace mbdae

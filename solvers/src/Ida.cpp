@@ -470,191 +470,210 @@ bool consistent_accelerations(const ConstrainedSystem& sys, double t0, const Vec
   return true;
 }
 
-}  // namespace
 
-SolveResult solve_ida(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
-                      const IdaOptions& opt, const Observer& obs) {
-  validate(sys, t0, q0, v0, opt);
-  const auto clock_start = std::chrono::steady_clock::now();
-  const int n = sys.num_coordinates(), m = sys.num_constraints(), N = 2 * n + 2 * m;
-
-  SolveResult res;
-  res.t_reached = t0;
-  auto finish = [&]() -> SolveResult {
-    res.stats.wall_time =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - clock_start).count();
-    return res;
-  };
-
-  // Consistency of the initial values (position and velocity level).
-  VecX cwork(m);
-  const Violation v_init = violation(sys, t0, q0, v0, cwork);
-  const double q_scale = std::max(1.0, q0.cwiseAbs().maxCoeff());
-  const double v_scale = std::max(1.0, v0.cwiseAbs().maxCoeff());
-  if (v_init.position > 1e-6 * q_scale || v_init.velocity > 1e-6 * v_scale) {
-    res.status = SolveStatus::InconsistentInitialConditions;
-    std::ostringstream s;
-    s << "IDA: initial values at t = " << format_time(t0) << " s are not consistent: |C| = "
-      << v_init.position << " (constraint " << sys.constraint_label(v_init.worst_position)
-      << "), |C_q v + C_t| = " << v_init.velocity << " (constraint "
-      << sys.constraint_label(v_init.worst_velocity)
-      << "); project them onto the constraints first";
-    res.message = s.str();
-    return finish();
+class IdaIntegrator final : public Integrator {
+ public:
+  IdaIntegrator(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                const IdaOptions& opt)
+      : sys_(sys), opt_(opt), n_(sys.num_coordinates()), m_(sys.num_constraints()),
+        N_(2 * n_ + 2 * m_), t_(t0), q_(q0), v_(v0), a_(VecX::Zero(n_)), lambda_(VecX::Zero(m_)),
+        P_(sys, opt.linear_solver == IdaOptions::LinearSolver::Sparse) {
+    validate(sys, t0, q0, v0, opt);
+    // Consistency of the initial values (position and velocity level).
+    VecX cwork(m_);
+    const Violation v_init = violation(sys, t0, q0, v0, cwork);
+    const double q_scale = std::max(1.0, q0.cwiseAbs().maxCoeff());
+    const double v_scale = std::max(1.0, v0.cwiseAbs().maxCoeff());
+    if (v_init.position > 1e-6 * q_scale || v_init.velocity > 1e-6 * v_scale) {
+      status_ = SolveStatus::InconsistentInitialConditions;
+      std::ostringstream s;
+      s << "IDA: initial values at t = " << format_time(t0) << " s are not consistent: |C| = "
+        << v_init.position << " (constraint " << sys.constraint_label(v_init.worst_position)
+        << "), |C_q v + C_t| = " << v_init.velocity << " (constraint "
+        << sys.constraint_label(v_init.worst_velocity)
+        << "); project them onto the constraints first";
+      message_ = s.str();
+      return;
+    }
+    if (!consistent_accelerations(sys, t0, q0, v0, a_, lambda_)) {
+      status_ = SolveStatus::SingularMatrix;
+      message_ = "IDA: the matrix [M C_q^T; C_q 0] at t = " + format_time(t0) +
+                 " s is singular (redundant constraints or singular mass matrix)";
+      return;
+    }
+    try {
+      setup(t0);
+    } catch (const SundialsSetupError& e) {
+      status_ = SolveStatus::OtherFailure;
+      message_ = e.what();
+    }
   }
 
-  VecX q = q0, v = v0, a(n), lambda(m);
-  if (!consistent_accelerations(sys, t0, q0, v0, a, lambda)) {
-    res.status = SolveStatus::SingularMatrix;
-    res.message = "IDA: the matrix [M C_q^T; C_q 0] at t = " + format_time(t0) +
-                  " s is singular (redundant constraints or singular mass matrix)";
-    return finish();
+  bool advance_to(double tout) override {
+    if (status_ != SolveStatus::Success) return false;
+    if (tout <= t_) return true;
+    const auto clock_start = std::chrono::steady_clock::now();
+    auto done = [&](bool ok) {
+      collect_stats();
+      stats_.wall_time +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - clock_start).count();
+      return ok;
+    };
+    void* ida = mem_.get();
+    long steps_so_far = 0;
+    IDAGetNumSteps(ida, &steps_so_far);
+    const long remaining = opt_.max_steps - steps_so_far;
+    int flag = IDA_TOO_MUCH_WORK;
+    realtype tret = t_;
+    try {
+      if (remaining > 0) {
+        // IDA's limit counts steps per IDASolve call; the option is a total over the run.
+        check_flag(IDASetMaxNumSteps(ida, remaining), "IDASetMaxNumSteps");
+        // Never step past the requested time: a host may change loads before the next call.
+        check_flag(IDASetStopTime(ida, tout), "IDASetStopTime");
+        flag = IDASolve(ida, tout, &tret, yy_.get(), yp_.get(), IDA_NORMAL);
+      } else {
+        P_.ida_message = "the total step limit max_steps = " + std::to_string(opt_.max_steps) +
+                         " was reached";
+      }
+    } catch (const SundialsSetupError& e) {
+      status_ = SolveStatus::OtherFailure;
+      message_ = e.what();
+      return done(false);
+    }
+    if (flag < 0) {
+      status_ = status_of(flag);
+      // Repeated recoverable residual failures (NaN/Inf) end as a convergence or error-test
+      // failure in IDA; name the real cause when the NaN occurred at the point of failure.
+      if ((flag == IDA_CONV_FAIL || flag == IDA_ERR_FAIL) && P_.nonfinite_residual_time >= tret)
+        status_ = SolveStatus::ResidualFailure;
+      std::string cause = P_.cause;
+      if (!P_.ida_message.empty()) cause += (cause.empty() ? "" : "; ") + P_.ida_message;
+      if (cause.empty()) cause = to_string(status_);
+      message_ = "IDA failed at t = " + format_time(tret) + " s: " + cause + " (" +
+                 ida_flag_name(flag) + ")";
+      return done(false);
+    }
+    t_ = tret;
+    Eigen::Map<const VecX> Y(N_VGetArrayPointer(yy_.get()), N_), YP(N_VGetArrayPointer(yp_.get()), N_);
+    q_ = Y.segment(0, n_);
+    v_ = Y.segment(n_, n_);
+    a_ = YP.segment(n_, n_);
+    lambda_ = Y.segment(2 * n_, m_);
+    return done(true);
   }
 
-  res.stats.max_position_violation = v_init.position;
-  res.stats.max_velocity_violation = v_init.velocity;
-  if (sys.has_energy()) res.stats.energy_initial = res.stats.energy_final = sys.energy(t0, q0, v0);
-  if (obs && !obs(StateView{t0, q, v, a, lambda})) {
-    res.status = SolveStatus::StoppedByObserver;
-    res.message = "stopped by the observer at t = " + format_time(t0) + " s";
-    return finish();
-  }
-  const OutputGrid grid(t0, opt.t_end, opt.output_every);
-  if (grid.size() < 2) return finish();  // t_end == t0: nothing to integrate
+  double time() const override { return t_; }
+  StateView state() const override { return StateView{t_, q_, v_, a_, lambda_}; }
+  const SolverStats& stats() const override { return stats_; }
+  SolveStatus status() const override { return status_; }
+  const std::string& message() const override { return message_; }
 
-  const bool use_sparse = opt.linear_solver == IdaOptions::LinearSolver::Sparse;
-  IdaProblem P(sys, use_sparse);
-
-  try {
+ private:
+  void setup(double t0) {
+    const int n = n_, m = m_, N = N_;
     SUNContext ctx_raw = nullptr;
     check_flag(SUNContext_Create(nullptr, &ctx_raw), "SUNContext_Create");
-    ContextPtr ctx(ctx_raw);
-    NVectorPtr yy(check_ptr(N_VNew_Serial(N, ctx.get()), "N_VNew_Serial"));
-    NVectorPtr yp(check_ptr(N_VNew_Serial(N, ctx.get()), "N_VNew_Serial"));
-    NVectorPtr id(check_ptr(N_VNew_Serial(N, ctx.get()), "N_VNew_Serial"));
+    ctx_.reset(ctx_raw);
+    yy_.reset(check_ptr(N_VNew_Serial(N, ctx_.get()), "N_VNew_Serial"));
+    yp_.reset(check_ptr(N_VNew_Serial(N, ctx_.get()), "N_VNew_Serial"));
+    id_.reset(check_ptr(N_VNew_Serial(N, ctx_.get()), "N_VNew_Serial"));
 
-    Eigen::Map<VecX> Y(N_VGetArrayPointer(yy.get()), N), YP(N_VGetArrayPointer(yp.get()), N);
-    Y << q0, v0, lambda, VecX::Zero(m);   // μ0 = 0
-    YP << v0, a, VecX::Zero(2 * m);       // λ̇, μ̇ unknown: 0 (not used by F, only by the predictor)
-    Eigen::Map<VecX> ID(N_VGetArrayPointer(id.get()), N);
+    Eigen::Map<VecX> Y(N_VGetArrayPointer(yy_.get()), N), YP(N_VGetArrayPointer(yp_.get()), N);
+    Y << q_, v_, lambda_, VecX::Zero(m);  // μ0 = 0
+    YP << v_, a_, VecX::Zero(2 * m);      // λ̇, μ̇ unknown: 0 (not used by F, only by the predictor)
+    Eigen::Map<VecX> ID(N_VGetArrayPointer(id_.get()), N);
     ID.head(2 * n).setOnes();  // q, v differential
     ID.tail(2 * m).setZero();  // λ, μ algebraic
     // Tolerances through a weight function: rtol/atol on q and v, h-scaled on λ and μ (see
     // ida_error_weights).
-    IdaMemPtr mem(check_ptr(IDACreate(ctx.get()), "IDACreate"));
-    void* ida = mem.get();
-    check_flag(IDASetErrHandlerFn(ida, ida_error_handler, &P), "IDASetErrHandlerFn");
-    check_flag(IDAInit(ida, ida_residual, t0, yy.get(), yp.get()), "IDAInit");
-    P.ida_mem = ida;
-    P.rtol = opt.rtol;
-    P.atol = opt.atol;
+    mem_.reset(check_ptr(IDACreate(ctx_.get()), "IDACreate"));
+    void* ida = mem_.get();
+    check_flag(IDASetErrHandlerFn(ida, ida_error_handler, &P_), "IDASetErrHandlerFn");
+    check_flag(IDAInit(ida, ida_residual, t0, yy_.get(), yp_.get()), "IDAInit");
+    P_.ida_mem = ida;
+    P_.rtol = opt_.rtol;
+    P_.atol = opt_.atol;
     check_flag(IDAWFtolerances(ida, ida_error_weights), "IDAWFtolerances");
-    check_flag(IDASetUserData(ida, &P), "IDASetUserData");
-    check_flag(IDASetId(ida, id.get()), "IDASetId");
+    check_flag(IDASetUserData(ida, &P_), "IDASetUserData");
+    check_flag(IDASetId(ida, id_.get()), "IDASetId");
     // Index-2 variables (λ, μ) are excluded from the local error test; see Ida.h.
     check_flag(IDASetSuppressAlg(ida, SUNTRUE), "IDASetSuppressAlg");
-    check_flag(IDASetMaxOrd(ida, opt.max_order), "IDASetMaxOrd");
-    if (opt.max_step > 0) check_flag(IDASetMaxStep(ida, opt.max_step), "IDASetMaxStep");
-    if (opt.initial_step > 0) check_flag(IDASetInitStep(ida, opt.initial_step), "IDASetInitStep");
-    check_flag(IDASetStopTime(ida, opt.t_end), "IDASetStopTime");
+    check_flag(IDASetMaxOrd(ida, opt_.max_order), "IDASetMaxOrd");
+    if (opt_.max_step > 0) check_flag(IDASetMaxStep(ida, opt_.max_step), "IDASetMaxStep");
+    if (opt_.initial_step > 0) check_flag(IDASetInitStep(ida, opt_.initial_step), "IDASetInitStep");
     // IDA's default minimum step is 0: after repeated failures (e.g. a residual that is NaN from
     // some time on) it would shrink h until t + h == t and then "succeed" with zero-length steps.
     // A floor of a few hundred ulps of t makes it stop with a failure instead.
-    const double t_scale = std::max({std::abs(t0), std::abs(opt.t_end), 1e-3});
+    const double t_scale = std::max({std::abs(t0), std::abs(opt_.t_end), 1e-3});
     check_flag(IDASetMinStep(ida, 256 * std::numeric_limits<double>::epsilon() * t_scale),
                "IDASetMinStep");
-
-    MatrixPtr Jmat;
-    LinSolPtr LS;
-    if (use_sparse) {
-      Jmat.reset(check_ptr(SUNSparseMatrix(N, N, static_cast<sunindextype>(P.J.nonZeros()),
-                                           CSC_MAT, ctx.get()),
-                           "SUNSparseMatrix"));
+    if (P_.sparse) {
+      Jmat_.reset(check_ptr(SUNSparseMatrix(N, N, static_cast<sunindextype>(P_.J.nonZeros()),
+                                            CSC_MAT, ctx_.get()),
+                            "SUNSparseMatrix"));
       // KLU: symbolic analysis at the first factorization, numeric refactorization afterwards;
       // the pattern never changes, so no SUNLinSol_KLUReInit is needed.
-      LS.reset(check_ptr(SUNLinSol_KLU(yy.get(), Jmat.get(), ctx.get()), "SUNLinSol_KLU"));
+      LS_.reset(check_ptr(SUNLinSol_KLU(yy_.get(), Jmat_.get(), ctx_.get()), "SUNLinSol_KLU"));
     } else {
-      Jmat.reset(check_ptr(SUNDenseMatrix(N, N, ctx.get()), "SUNDenseMatrix"));
-      LS.reset(check_ptr(SUNLinSol_Dense(yy.get(), Jmat.get(), ctx.get()), "SUNLinSol_Dense"));
+      Jmat_.reset(check_ptr(SUNDenseMatrix(N, N, ctx_.get()), "SUNDenseMatrix"));
+      LS_.reset(check_ptr(SUNLinSol_Dense(yy_.get(), Jmat_.get(), ctx_.get()), "SUNLinSol_Dense"));
     }
-    check_flag(IDASetLinearSolver(ida, LS.get(), Jmat.get()), "IDASetLinearSolver");
+    check_flag(IDASetLinearSolver(ida, LS_.get(), Jmat_.get()), "IDASetLinearSolver");
     check_flag(IDASetJacFn(ida, ida_jacobian), "IDASetJacFn");
-
-    auto collect_stats = [&]() {
-      long nsteps = 0, netf = 0, nni = 0, nncf = 0, nje = 0, nsetups = 0;
-      realtype hlast = 0;
-      IDAGetNumSteps(ida, &nsteps);
-      IDAGetNumErrTestFails(ida, &netf);
-      IDAGetNumNonlinSolvIters(ida, &nni);
-      IDAGetNumNonlinSolvConvFails(ida, &nncf);
-      IDAGetNumJacEvals(ida, &nje);
-      IDAGetNumLinSolvSetups(ida, &nsetups);
-      IDAGetLastStep(ida, &hlast);
-      SolverStats& st = res.stats;
-      st.steps = nsteps;
-      st.error_test_failures = netf;
-      st.rejected_steps = netf + nncf;
-      st.newton_iterations = nni;
-      // Counted in the callback: includes every call IDA makes (steps and error recovery).
-      st.residual_evaluations = P.residual_calls;
-      st.jacobian_evaluations = nje;
-      st.factorizations = nsetups;  // each linear-solver setup is one numeric LU factorization
-      st.last_step = hlast;
-    };
-
-    VecX eout(m);
-    for (int k = 1; k < grid.size(); ++k) {
-      const double tout = grid.time(k);
-      long steps_so_far = 0;
-      IDAGetNumSteps(ida, &steps_so_far);
-      const long remaining = opt.max_steps - steps_so_far;
-      int flag = IDA_TOO_MUCH_WORK;
-      realtype tret = res.t_reached;
-      if (remaining > 0) {
-        // IDA's limit counts steps per IDASolve call; the option is a total over the run.
-        check_flag(IDASetMaxNumSteps(ida, remaining), "IDASetMaxNumSteps");
-        flag = IDASolve(ida, tout, &tret, yy.get(), yp.get(), IDA_NORMAL);
-      } else {
-        P.ida_message = "the total step limit max_steps = " + std::to_string(opt.max_steps) +
-                        " was reached";
-      }
-      if (flag < 0) {
-        collect_stats();
-        res.status = status_of(flag);
-        res.t_reached = tret;
-        // Repeated recoverable residual failures (NaN/Inf) end as a convergence or error-test
-        // failure in IDA; name the real cause when the NaN occurred at the point of failure.
-        if ((flag == IDA_CONV_FAIL || flag == IDA_ERR_FAIL) && P.nonfinite_residual_time >= tret)
-          res.status = SolveStatus::ResidualFailure;
-        std::string cause = P.cause;
-        if (!P.ida_message.empty()) cause += (cause.empty() ? "" : "; ") + P.ida_message;
-        if (cause.empty()) cause = to_string(res.status);
-        res.message = "IDA failed at t = " + format_time(tret) + " s: " + cause + " (" +
-                      ida_flag_name(flag) + ")";
-        return finish();
-      }
-      res.t_reached = tret;
-      q = Y.segment(0, n);
-      v = Y.segment(n, n);
-      a = YP.segment(n, n);
-      lambda = Y.segment(2 * n, m);
-      const Violation vio = violation(sys, tret, q, v, eout);
-      res.stats.max_position_violation = std::max(res.stats.max_position_violation, vio.position);
-      res.stats.max_velocity_violation = std::max(res.stats.max_velocity_violation, vio.velocity);
-      if (sys.has_energy()) res.stats.energy_final = sys.energy(tret, q, v);
-      if (obs && !obs(StateView{tret, q, v, a, lambda})) {
-        collect_stats();
-        res.status = SolveStatus::StoppedByObserver;
-        res.message = "stopped by the observer at t = " + format_time(tret) + " s";
-        return finish();
-      }
-    }
-    collect_stats();
-  } catch (const SundialsSetupError& e) {
-    res.status = SolveStatus::OtherFailure;
-    res.message = e.what();
   }
-  return finish();
+
+  void collect_stats() {
+    void* ida = mem_.get();
+    if (!ida) return;
+    long nsteps = 0, netf = 0, nni = 0, nncf = 0, nje = 0, nsetups = 0;
+    realtype hlast = 0;
+    IDAGetNumSteps(ida, &nsteps);
+    IDAGetNumErrTestFails(ida, &netf);
+    IDAGetNumNonlinSolvIters(ida, &nni);
+    IDAGetNumNonlinSolvConvFails(ida, &nncf);
+    IDAGetNumJacEvals(ida, &nje);
+    IDAGetNumLinSolvSetups(ida, &nsetups);
+    IDAGetLastStep(ida, &hlast);
+    stats_.steps = nsteps;
+    stats_.error_test_failures = netf;
+    stats_.rejected_steps = netf + nncf;
+    stats_.newton_iterations = nni;
+    // Counted in the callback: includes every call IDA makes (steps and error recovery).
+    stats_.residual_evaluations = P_.residual_calls;
+    stats_.jacobian_evaluations = nje;
+    stats_.factorizations = nsetups;  // each linear-solver setup is one numeric LU factorization
+    stats_.last_step = hlast;
+  }
+
+  const ConstrainedSystem& sys_;
+  IdaOptions opt_;
+  int n_, m_, N_;
+  double t_;
+  VecX q_, v_, a_, lambda_;
+  SolverStats stats_;
+  SolveStatus status_ = SolveStatus::Success;
+  std::string message_;
+  IdaProblem P_;  // user data: declared before (destroyed after) the IDA memory
+  // Destroyed in reverse order: IDA memory first, the context last.
+  ContextPtr ctx_;
+  NVectorPtr yy_, yp_, id_;
+  MatrixPtr Jmat_;
+  LinSolPtr LS_;
+  IdaMemPtr mem_;
+};
+
+}  // namespace
+
+std::unique_ptr<Integrator> make_ida(const ConstrainedSystem& sys, double t0, const VecX& q0,
+                                     const VecX& v0, const IdaOptions& opt) {
+  return std::make_unique<IdaIntegrator>(sys, t0, q0, v0, opt);
+}
+
+SolveResult solve_ida(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                      const IdaOptions& opt, const Observer& obs) {
+  IdaIntegrator integ(sys, t0, q0, v0, opt);
+  return run_to_end(sys, integ, opt.t_end, opt.output_every, obs);
 }
 
 }  // namespace mbdae

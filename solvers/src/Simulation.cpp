@@ -57,33 +57,45 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
   return p;
 }
 
-SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
-                     const SimulationSettings& s, const Observer& obs) {
+namespace {
+NewmarkOptions newmark_options(const SimulationSettings& s) {
+  NewmarkOptions o;
+  o.t_end = s.t_end;
+  o.step = s.step;
+  o.output_every = s.output_every;
+  o.rho_inf = s.rho_inf;
+  o.newton_rtol = s.newton_tol;
+  o.newton_atol = s.newton_tol;
+  o.modified_newton = s.modified_newton;
+  return o;
+}
+IdaOptions ida_options(const SimulationSettings& s) {
+  IdaOptions o;
+  o.t_end = s.t_end;
+  o.output_every = s.output_every;
+  o.rtol = s.rtol;
+  o.atol = s.atol;
+  o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
+  return o;
+}
+}  // namespace
+
+std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
+                                            const VecX& q0, const VecX& v0,
+                                            const SimulationSettings& s) {
   switch (s.solver) {
-    case SolverType::GeneralizedAlpha:
-    case SolverType::TrapezoidalIndex2: {
-      NewmarkOptions o;
-      o.t_end = s.t_end;
-      o.step = s.step;
-      o.output_every = s.output_every;
-      o.rho_inf = s.rho_inf;
-      o.newton_rtol = s.newton_tol;
-      o.newton_atol = s.newton_tol;
-      o.modified_newton = s.modified_newton;
-      return s.solver == SolverType::GeneralizedAlpha ? solve_generalized_alpha(sys, t0, q0, v0, o, obs)
-                                                      : solve_trapezoidal_index2(sys, t0, q0, v0, o, obs);
-    }
-    case SolverType::Ida: {
-      IdaOptions o;
-      o.t_end = s.t_end;
-      o.output_every = s.output_every;
-      o.rtol = s.rtol;
-      o.atol = s.atol;
-      o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
-      return solve_ida(sys, t0, q0, v0, o, obs);
-    }
+    case SolverType::GeneralizedAlpha: return make_generalized_alpha(sys, t0, q0, v0, newmark_options(s));
+    case SolverType::TrapezoidalIndex2: return make_trapezoidal_index2(sys, t0, q0, v0, newmark_options(s));
+    case SolverType::Ida: return make_ida(sys, t0, q0, v0, ida_options(s));
   }
   throw SolverSettingsError("unknown solver");
+}
+
+SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                     const SimulationSettings& s, const Observer& obs) {
+  if (!(s.t_end >= t0)) throw SolverSettingsError("end time must not be before the start time");
+  auto integ = make_integrator(sys, t0, q0, v0, s);
+  return run_to_end(sys, *integ, s.t_end, s.output_every, obs);
 }
 
 }  // namespace mbdae

@@ -1,6 +1,7 @@
 #include <mbdae/solvers/SolverCommon.h>
 
 #include <cmath>
+#include <sstream>
 
 namespace mbdae {
 
@@ -36,6 +37,55 @@ OutputGrid::OutputGrid(double t0, double t_end, double every) : t0_(t0), t_end_(
 double OutputGrid::time(int k) const {
   if (k >= n_ - 1) return t_end_;
   return t0_ + every_ * k;
+}
+
+SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
+                       double output_every, const Observer& obs) {
+  SolveResult res;
+  const double t0 = integ.time();
+  res.t_reached = t0;
+  VecX c(sys.num_constraints());
+  auto inf = [](const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; };
+  auto measure = [&](const StateView& s) {
+    sys.constraints(s.t, s.q, c);
+    res.stats.max_position_violation = std::max(res.stats.max_position_violation, inf(c));
+    sys.constraint_velocity(s.t, s.q, s.v, c);
+    res.stats.max_velocity_violation = std::max(res.stats.max_velocity_violation, inf(c));
+    if (sys.has_energy()) res.stats.energy_final = sys.energy(s.t, s.q, s.v);
+  };
+  auto finish = [&](SolveStatus st, const std::string& msg) {
+    const SolverStats measured = res.stats;
+    res.stats = integ.stats();
+    res.stats.max_position_violation = measured.max_position_violation;
+    res.stats.max_velocity_violation = measured.max_velocity_violation;
+    res.stats.energy_initial = measured.energy_initial;
+    res.stats.energy_final = measured.energy_final;
+    res.status = st;
+    res.message = msg;
+    return res;
+  };
+  auto stopped = [&](double t) {
+    std::ostringstream m;
+    m << "stopped by the observer at t = " << t << " s";
+    return finish(SolveStatus::StoppedByObserver, m.str());
+  };
+  if (integ.status() != SolveStatus::Success) return finish(integ.status(), integ.message());
+  {
+    const StateView s0 = integ.state();
+    if (sys.has_energy()) res.stats.energy_initial = sys.energy(s0.t, s0.q, s0.v);
+    measure(s0);
+    if (obs && !obs(s0)) return stopped(t0);
+  }
+  const OutputGrid grid(t0, t_end, output_every);
+  for (int k = 1; k < grid.size(); ++k) {
+    const bool ok = integ.advance_to(grid.time(k));
+    res.t_reached = integ.time();
+    if (!ok) return finish(integ.status(), integ.message());
+    const StateView s = integ.state();
+    measure(s);
+    if (obs && !obs(s)) return stopped(s.t);
+  }
+  return finish(SolveStatus::Success, "");
 }
 
 }  // namespace mbdae

@@ -25,6 +25,8 @@
 /// refreshed otherwise. A step whose Newton iteration fails even with a fresh matrix is repeated
 /// with half the step, down to `min_step`.
 
+#include <memory>
+
 #include <mbdae/formulations/ConstrainedSystem.h>
 #include <mbdae/solvers/SolverCommon.h>
 
@@ -54,6 +56,14 @@ SolveResult solve_generalized_alpha(const ConstrainedSystem& sys, double t0, con
 /// Trapezoidal rule (Newmark β = ¼, γ = ½), index 2. q0, v0 must be consistent.
 SolveResult solve_trapezoidal_index2(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                      const VecX& v0, const NewmarkOptions& opt, const Observer& obs);
+
+/// The same integrators for stepping from a host program (see Integrator).
+std::unique_ptr<Integrator> make_generalized_alpha(const ConstrainedSystem& sys, double t0,
+                                                   const VecX& q0, const VecX& v0,
+                                                   const NewmarkOptions& opt);
+std::unique_ptr<Integrator> make_trapezoidal_index2(const ConstrainedSystem& sys, double t0,
+                                                    const VecX& q0, const VecX& v0,
+                                                    const NewmarkOptions& opt);
 
 /// Chung–Hulbert parameters from ρ∞ (throws SolverSettingsError outside [0, 1]).
 struct AlphaParameters {

@@ -28,6 +28,8 @@
 /// functions, either as a sparse compressed-column matrix factorised by KLU (the pattern is
 /// built once at setup) or as a dense matrix (SUNDIALS' dense LU; for small systems).
 
+#include <memory>
+
 #include <mbdae/formulations/ConstrainedSystem.h>
 #include <mbdae/solvers/SolverCommon.h>
 
@@ -62,5 +64,10 @@ struct IdaOptions {
 /// are fine.
 SolveResult solve_ida(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
                       const IdaOptions& opt, const Observer& obs);
+
+/// The same solver for stepping from a host program (see Integrator). Throws
+/// SolverSettingsError for invalid settings; other failures are reported by status().
+std::unique_ptr<Integrator> make_ida(const ConstrainedSystem& sys, double t0, const VecX& q0,
+                                     const VecX& v0, const IdaOptions& opt);
 
 }  // namespace mbdae

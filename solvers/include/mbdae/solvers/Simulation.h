@@ -44,7 +44,14 @@ struct PreparedSystem {
 /// (naming the worst equation) when the initial assembly cannot satisfy the constraints.
 PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {});
 
-/// Runs the chosen solver from a consistent state.
+/// The chosen solver as an Integrator, for stepping from a host program:
+///     auto integ = make_integrator(*p.system, 0.0, p.q0, p.v0, settings);
+///     while (integ->time() < t_end && integ->advance_to(integ->time() + dt)) { ... }
+std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
+                                            const VecX& q0, const VecX& v0,
+                                            const SimulationSettings& s);
+
+/// Runs the chosen solver from a consistent state to s.t_end, with output every s.output_every.
 SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
                      const SimulationSettings& s, const Observer& obs);
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <mbdae/formulations/ConstrainedSystem.h>
 #include <mbdae/model/Types.h>
 
 namespace mbdae {
@@ -84,5 +85,31 @@ class OutputGrid {
   double t0_, t_end_, every_;
   int n_;
 };
+
+/// A time integrator a host program can advance step by step (e.g. to change loads between
+/// steps from a controller). Created by make_integrator() (Simulation.h) or a solver's make_*.
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  /// Integrates from time() to t (≥ time()), landing on t exactly. Returns false on failure:
+  /// status() and message() say why, and the state stays at the last accepted step.
+  virtual bool advance_to(double t) = 0;
+  /// Current time, s.
+  virtual double time() const = 0;
+  /// Current state (q, v, q̈, λ); valid until the next advance_to().
+  virtual StateView state() const = 0;
+  /// Counters so far (steps, Newton iterations, factorizations, wall time in advance_to()).
+  virtual const SolverStats& stats() const = 0;
+  /// Success while the integrator can go on.
+  virtual SolveStatus status() const = 0;
+  virtual const std::string& message() const = 0;
+};
+
+/// Advances `integ` from its current time to t_end, handing the state to `obs` at the start and
+/// at every output time (OutputGrid), and measures the constraint violation at those times and
+/// the energy at the start and the end. The result's message names the time and cause of a
+/// failure; the observer has received every state up to it.
+SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
+                       double output_every, const Observer& obs);
 
 }  // namespace mbdae
