@@ -204,8 +204,11 @@ class Newmark {
       // accelerations (the classical index-3 sensitivity), so nothing below it is attainable.
       const double acc_scale = std::max(1.0, inf_norm(qdd_));
       const double lam_scale = std::max(1.0, inf_norm(lam_));
-      const double floor_acc = 100 * std::numeric_limits<double>::epsilon() *
-                               std::max(1.0, inf_norm(q_)) * bp;
+      // (For velocity-level rows the constraint residual is ε·|v| and the amplification β'/γ'.)
+      const double floor_acc =
+          100 * std::numeric_limits<double>::epsilon() *
+          (level_ == Level::Position ? std::max(1.0, inf_norm(q_)) * bp
+                                     : std::max(1.0, inf_norm(v_)) * bp / gp);
       const double acc_tol = opt_.newton_acc_rtol * acc_scale + floor_acc;
       err = std::max(err, inf_norm(dqdd) / acc_tol);
       if (m_) err = std::max(err, inf_norm(rhs_.tail(m_)) / (acc_tol / acc_scale * lam_scale));
@@ -215,10 +218,10 @@ class Newmark {
       // uses the rate seen in the previous step.
       if (it > 0) {
         const double theta = err / err_prev;
-        // Stagnation within a decade of the tolerance: the corrections are at the round-off
+        // Stagnation within a factor 3 of the tolerance: the corrections are at the round-off
         // level of the linear solve (large systems, big multipliers); the iterate is as good as
         // it gets.
-        if (theta > 0.5 && err < 10.0) {
+        if (theta > 0.5 && err < 3.0) {
           eta_ = 1.0;
           return true;
         }
