@@ -151,7 +151,6 @@ int run_command(const RunOptions& o) {
   g_interrupted = 0;
   auto previous_handler = std::signal(SIGINT, on_sigint);
   const Observer observer = [&](const StateView& s) {
-    if (g_interrupted) return false;
     row[0] = s.t;
     sensors->evaluate(s, std::span<double>(row).subspan(1));
     try {
@@ -161,7 +160,7 @@ int run_command(const RunOptions& o) {
       return false;
     }
     progress.update(s.t);
-    return true;
+    return g_interrupted == 0;  // the row of this time is written before an interrupt stops the run
   };
 
   SolveResult res;
