@@ -50,13 +50,13 @@ const char* to_string(ForceType t) {
 // against round-off for functions varying on a time scale of order 1 s.
 namespace {
 double diff1(const std::function<double(double)>& f, double t) {
-  const double h = 1e-3 * std::max(1.0, std::abs(t));
+  const double h = 1e-3;  // s: functions are assumed to vary on a time scale of order 1 s
   const double d1 = (f(t + h) - f(t - h)) / (2 * h);
   const double d2 = (f(t + h / 2) - f(t - h / 2)) / h;
   return (4 * d2 - d1) / 3;
 }
 double diff2(const std::function<double(double)>& f, double t) {
-  const double h = 1e-2 * std::max(1.0, std::abs(t));
+  const double h = 1e-2;  // s
   const double f0 = f(t);
   const double d1 = (f(t + h) - 2 * f0 + f(t - h)) / (h * h);
   const double d2 = (f(t + h / 2) - 2 * f0 + f(t - h / 2)) / (h * h / 4);

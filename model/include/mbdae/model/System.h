@@ -57,8 +57,10 @@ const char* to_string(JointType t);
 
 /// A scalar function of time with optional derivatives, e.g. the motion of a driven joint.
 /// `value` is required; where `velocity` or `acceleration` are not given they are computed by
-/// Richardson-extrapolated central differences of `value` (fourth order; about 1e-11 relative for
-/// smooth functions of order one on a time scale of 1 s, 1e-9 for the second derivative).
+/// Richardson-extrapolated central differences of `value` (fourth order, steps 1e-3 s and 1e-2 s):
+/// truncation ~h⁴ times the fifth (sixth) derivative plus round-off ~ε|s|/h (ε|s|/h²), i.e. about
+/// 1e-11 and 1e-9 for functions of order one that vary on a time scale of 1 s. Give the
+/// derivatives explicitly for faster motions or large values of s.
 /// The model loader turns `motion:` expressions into this; no expression parser is needed here.
 struct TimeFunction {
   std::function<double(double)> value;         ///< s(t): rad or m
