@@ -18,6 +18,7 @@
 #include <sstream>
 #include <cstring>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <mbdae/io/Expression.h>
@@ -90,6 +91,20 @@ std::string child(const std::string& path, const std::string& key) {
 std::string index(const std::string& path, size_t i) {
   return path + "[" + std::to_string(i) + "]";
 }
+
+/// Parser events of one document; only its start is kept.
+struct DocumentCounter final : YAML::EventHandler {
+  YAML::Mark start = YAML::Mark::null_mark();
+  void OnDocumentStart(const YAML::Mark& m) override { start = m; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
 
 /// The checker: walks the tree, records diagnostics, builds the model.
 class Loader {
@@ -747,8 +762,9 @@ void Loader::forces(const YAML::Node& n) {
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("forces", i);
     // A spring-damper is one problem, not one per key it has.
-    if (n[i].IsMap() && n[i]["type"].IsScalar() && n[i]["type"].Scalar() == "spring_damper") {
-      error(n[i]["type"], child(path, "type"), "force type 'spring_damper' is not supported yet (supported: force, torque)");
+    const YAML::Node type_node = n[i].IsMap() ? n[i]["type"] : YAML::Node();
+    if (type_node.IsDefined() && type_node.IsScalar() && type_node.Scalar() == "spring_damper") {
+      error(type_node, child(path, "type"), "force type 'spring_damper' is not supported yet (supported: force, torque)");
       m_.force_locations.push_back(location(n[i], path, path));
       continue;
     }
@@ -1049,13 +1065,20 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   }
   YAML::Node root;
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text_);
-    if (docs.size() > 1) {
-      const YAML::Mark m = docs[1].Mark();
+    // YAML::LoadAll loops for ever (and exhausts memory) when a token such as a stray ',' ends
+    // a document without being consumed (yaml-cpp 0.7). So: the first document with Load, then
+    // at most one more step of the parser to find anything after it.
+    root = YAML::Load(text_);
+    std::istringstream in(text_);
+    YAML::Parser parser(in);
+    DocumentCounter skip, second;
+    parser.HandleNextDocument(skip);
+    if (parser.HandleNextDocument(second)) {
+      const YAML::Mark m = second.start;
       fail_file(m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
-                "more than one YAML document in the file; a model is one document");
+                "more than one YAML document in the file (a '---', or a stray ',' or bracket after "
+                "the model); a model is one document");
     }
-    if (!docs.empty()) root = docs[0];
   } catch (const YAML::Exception& e) {
     fail_file(e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1,
               "YAML syntax error: " + e.msg);
@@ -1235,7 +1258,17 @@ Override parse_override(const std::string& argument) {
 LoadedModel load_model_text(const std::string& text, const std::string& file_name,
                             const std::vector<Override>& overrides) {
   Loader L(file_name, text);
-  return L.load(overrides);
+  try {
+    return L.load(overrides);
+  } catch (const YAML::Exception& e) {
+    // Not expected (the loader asks before it reads), but never let yaml-cpp end the program.
+    Diagnostic d;
+    d.file = file_name;
+    d.line = e.mark.is_null() ? 0 : e.mark.line + 1;
+    d.column = e.mark.is_null() ? 0 : e.mark.column + 1;
+    d.message = std::string("cannot read the model: ") + e.what();
+    throw LoadError({d});
+  }
 }
 
 LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {
