@@ -193,35 +193,36 @@ class Newmark {
       a_ += fa * dqdd;
       q_ += (h * h * be * fa) * dqdd;
       v_ += (h * ga * fa) * dqdd;
-      // Converged when the position correction is below the tolerance and the corrections of
-      // the accelerations and multipliers are small relative to their size: with h² in front,
-      // a position test alone would accept multipliers that are still far off.
-      double err = 0;
+      // Converged when the position correction is below the tolerance and the correction of the
+      // accelerations is small relative to their size: with h² in front, a position test alone
+      // would accept accelerations and multipliers that are still far off. (The multipliers are
+      // not tested: they follow from the accelerations, except at singular configurations,
+      // where they are not unique.)
+      double err_q = 0;
       for (int i = 0; i < n_; ++i)
-        err = std::max(err, std::abs(h * h * be * fa * dqdd[i]) /
-                                (opt_.newton_atol + opt_.newton_rtol * std::abs(q_[i])));
+        err_q = std::max(err_q, std::abs(h * h * be * fa * dqdd[i]) /
+                                    (opt_.newton_atol + opt_.newton_rtol * std::abs(q_[i])));
       // Round-off floor: a residual known to ε·|q| is amplified by β' ~ 1/h² into the
       // accelerations (the classical index-3 sensitivity), so nothing below it is attainable.
-      const double acc_scale = std::max(1.0, inf_norm(qdd_));
-      const double lam_scale = std::max(1.0, inf_norm(lam_));
       // (For velocity-level rows the constraint residual is ε·|v| and the amplification β'/γ'.)
+      const double acc_scale = std::max(1.0, inf_norm(qdd_));
       const double floor_acc =
           100 * std::numeric_limits<double>::epsilon() *
           (level_ == Level::Position ? std::max(1.0, inf_norm(q_)) * bp
                                      : std::max(1.0, inf_norm(v_)) * bp / gp);
       const double acc_tol = opt_.newton_acc_rtol * acc_scale + floor_acc;
-      err = std::max(err, inf_norm(dqdd) / acc_tol);
-      if (m_) err = std::max(err, inf_norm(rhs_.tail(m_)) / (acc_tol / acc_scale * lam_scale));
+      const double err = std::max(err_q, inf_norm(dqdd) / acc_tol);
       // Stopping rule of Hairer & Wanner (Solving ODEs II, IV.8): with the contraction rate θ
       // the remaining error is about θ/(1 − θ)·‖Δ‖, so a small correction from a poorly
       // contracting (stale) matrix is not mistaken for convergence. The first iteration of a step
       // uses the rate seen in the previous step.
       if (it > 0) {
         const double theta = err / err_prev;
-        // Stagnation within a factor 3 of the tolerance: the corrections are at the round-off
-        // level of the linear solve (large systems, big multipliers); the iterate is as good as
-        // it gets.
-        if (theta > 0.5 && err < 3.0) {
+        // Stagnation (a) within a factor 3 of the tolerance: the corrections are at the
+        // round-off level of the linear solve; (b) with a fresh matrix and converged positions:
+        // a singular configuration (e.g. a four-bar passing its dead point), where the
+        // accelerations are ill-determined. In both cases the iterate is as good as it gets.
+        if (theta > 0.5 && (err < 3.0 || (fresh_ && err_q <= 1.0))) {
           eta_ = 1.0;
           return true;
         }

@@ -22,7 +22,7 @@ SolverType solver_type_from_string(const std::string& s);
 struct SimulationSettings {
   SolverType solver = SolverType::GeneralizedAlpha;
   double t_end = 1.0;          ///< s
-  double step = 1e-3;          ///< s: fixed step (generalized-α, trapezoidal), IDA's max step if > 0 and limit_ida_step
+  double step = 1e-3;          ///< s: step of generalized-α and the trapezoidal rule (IDA chooses its own)
   double output_every = 1e-2;  ///< s
   double rho_inf = 0.8;        ///< generalized-α
   double rtol = 1e-6, atol = 1e-8;  ///< IDA tolerances; Newton tolerances of the fixed-step solvers use newton_tol
