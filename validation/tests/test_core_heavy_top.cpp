@@ -48,7 +48,9 @@ Invariants Measure(const MultibodySystem& mb, const VecX& q, const VecX& v) {
 std::pair<Vec3, Vec4> IndependentSolutionAt2() {
   constexpr double kTol = 1e-12;
   namespace odeint = boost::numeric::odeint;
-  using State = std::array<double, 7>;  // e (w, x, y, z), Ω (body)
+  // (std::vector: odeint's Fehlberg stepper copies its std::array work members uninitialized,
+  // which GCC 12 reports as -Wuninitialized.)
+  using State = std::vector<double>;  // e (w, x, y, z), Ω (body)
   const Mat3 J_inv = kJ_O.inverse();
   auto rhs = [&](const State& x, State& dx, double) {
     const Eigen::Quaterniond e(x[0], x[1], x[2], x[3]);
@@ -60,8 +62,8 @@ std::pair<Vec3, Vec4> IndependentSolutionAt2() {
     dx = {0.5 * ed.w(), 0.5 * ed.x(), 0.5 * ed.y(), 0.5 * ed.z(), Wd.x(), Wd.y(), Wd.z()};
   };
   State x{1, 0, 0, 0, ht::kOmega0_B[0], ht::kOmega0_B[1], ht::kOmega0_B[2]};
-  odeint::integrate_adaptive(odeint::make_controlled(kTol, kTol, odeint::runge_kutta_fehlberg78<State>()),
-                             rhs, x, 0.0, ht::kTimeRef, 1e-4);
+  auto stepper = odeint::make_controlled(kTol, kTol, odeint::runge_kutta_fehlberg78<State>());
+  odeint::integrate_adaptive(stepper, rhs, x, 0.0, ht::kTimeRef, 1e-4);
   const Eigen::Quaterniond e = Eigen::Quaterniond(x[0], x[1], x[2], x[3]).normalized();
   return {e.toRotationMatrix() * kX - kX, Vec4(e.w(), e.x(), e.y(), e.z())};
 }
