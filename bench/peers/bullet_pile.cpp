@@ -1,0 +1,123 @@
+// Bullet (libbullet-dev 3.24, the default single-precision build) on the sphere pile of
+// PeerCommon.h, for the side-by-side comparison with mbdae's impulse stepper (issue 9):
+// btDiscreteDynamicsWorld with btDbvtBroadphase and btSequentialImpulseConstraintSolver (default
+// solver settings: 10 iterations, split impulse), btSphereShape (r = 0.1 m, m = 1 kg, inertia
+// 2/5 m r²), static btStaticPlaneShape floor and walls; friction 0.5 and restitution 0 on every
+// body and plane (Bullet combines them by product: 0.5 · 1 for sphere–plane... so the planes get
+// friction 1 and the pair's friction is 0.5, spheres pairwise 0.5·0.5 would be 0.25, hence the
+// combine callback below that takes the minimum, i.e. 0.5 everywhere). Fixed step
+// h = 1e-3 s: stepSimulation(h, 0) (no substeps, no interpolation). Deactivation (sleeping) is
+// left at Bullet's default, as a user would; the note column says how many bodies sleep at 2 s.
+// Wall time per simulated second, max speed and max penetration at 2 s (PeerCommon.h).
+// Usage: bullet_pile [--sizes 512,4096] [--csv FILE]
+
+#include <btBulletDynamicsCommon.h>
+
+#include <memory>
+
+#include "PeerCommon.h"
+
+namespace {
+
+bool FrictionCombineMin(btManifoldPoint& cp, const btCollisionObjectWrapper* a, int, int,
+                        const btCollisionObjectWrapper* b, int, int) {
+  cp.m_combinedFriction = std::min(a->getCollisionObject()->getFriction(), b->getCollisionObject()->getFriction());
+  cp.m_combinedRestitution = 0;
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string csv;
+  const std::vector<int> sizes = peers::ParsePileSizes(argc, argv, csv);
+  peers::CsvOut out(csv);
+  gContactAddedCallback = FrictionCombineMin;
+  std::printf("sphere pile, h = 1e-3 s, 2 s; error = max penetration at 2 s [m], extra = max speed at 2 s [m/s]\n");
+  peers::PrintHeader();
+  for (const int K : sizes) {
+    const peers::PileLayout L = peers::MakePileLayout(K);
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher(&config);
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
+    world.setGravity(btVector3(0, 0, -9.81));
+
+    std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btRigidBody>> bodies;
+    std::vector<std::unique_ptr<btDefaultMotionState>> states;
+    auto add_plane = [&](const btVector3& normal, double offset) {  // n·x = offset, solid behind n
+      shapes.push_back(std::make_unique<btStaticPlaneShape>(normal, btScalar(offset)));
+      btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, shapes.back().get());
+      info.m_friction = peers::kPileMu;
+      info.m_restitution = 0;
+      bodies.push_back(std::make_unique<btRigidBody>(info));
+      bodies.back()->setCollisionFlags(bodies.back()->getCollisionFlags() |
+                                       btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
+      world.addRigidBody(bodies.back().get());
+    };
+    add_plane(btVector3(0, 0, 1), 0);
+    add_plane(btVector3(1, 0, 0), -L.W);
+    add_plane(btVector3(-1, 0, 0), -L.W);
+    add_plane(btVector3(0, 1, 0), -L.W);
+    add_plane(btVector3(0, -1, 0), -L.W);
+    const size_t first_sphere = bodies.size();
+    auto sphere = std::make_unique<btSphereShape>(btScalar(peers::kPileR));
+    btVector3 inertia;
+    sphere->calculateLocalInertia(btScalar(peers::kPileMass), inertia);
+    for (int i = 0; i < K; ++i) {
+      btTransform X;
+      X.setIdentity();
+      X.setOrigin(btVector3(L.p[i][0], L.p[i][1], L.p[i][2]));
+      states.push_back(std::make_unique<btDefaultMotionState>(X));
+      btRigidBody::btRigidBodyConstructionInfo info(btScalar(peers::kPileMass), states.back().get(), sphere.get(),
+                                                    inertia);
+      info.m_friction = peers::kPileMu;
+      info.m_restitution = 0;
+      bodies.push_back(std::make_unique<btRigidBody>(info));
+      bodies.back()->setCollisionFlags(bodies.back()->getCollisionFlags() |
+                                       btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
+      world.addRigidBody(bodies.back().get());
+    }
+
+    const long nsteps = std::lround(peers::kPileT / peers::kPileH);
+    const double t0 = peers::Now();
+    for (long k = 0; k < nsteps; ++k) world.stepSimulation(btScalar(peers::kPileH), 0);
+    const double wall = peers::Now() - t0;
+
+    std::vector<std::array<double, 3>> p(K);
+    double vmax = 0;
+    int sleeping = 0;
+    bool finite = true;
+    for (int i = 0; i < K; ++i) {
+      const btRigidBody& b = *bodies[first_sphere + i];
+      const btVector3 x = b.getCenterOfMassPosition();
+      p[i] = {x.x(), x.y(), x.z()};
+      vmax = std::max(vmax, double(b.getLinearVelocity().length()));
+      sleeping += b.getActivationState() == ISLAND_SLEEPING;
+      finite = finite && std::isfinite(x.x() + x.y() + x.z());
+    }
+    for (auto& b : bodies) world.removeRigidBody(b.get());
+
+    peers::Row row;
+    row.engine = "bullet";
+    row.problem = "sphere_pile";
+    row.n = K;
+    row.method = "seq_impulse";
+    row.setting_name = "h";
+    row.setting = peers::kPileH;
+    row.ok = finite;
+    row.wall = wall;
+    row.sim_time = peers::kPileT;
+    row.steps = nsteps;
+    row.us_per_step = 1e6 * wall / nsteps;
+    row.error = peers::PileMaxPenetration(p, L.W);
+    row.extra = vmax;
+    row.peak_rss_kb = peers::PeakRssKb();
+    row.note = "single precision; default solver (10 iterations); " + std::to_string(sleeping) +
+               " of " + std::to_string(K) + " spheres asleep at 2 s";
+    out.Write(row);
+  }
+  return 0;
+}
