@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 #include "Kkt.h"
 #include <mbdae/solvers/Assembly.h>
@@ -45,6 +46,20 @@ class Newmark {
     for (VecX* x : {&q_, &v_, &qdd_, &a_, &qn_, &vn_, &qddn_, &an_, &qddp_, &r_}) x->setZero(n_);
     for (VecX* x : {&lam_, &lamn_, &lamp_, &c_}) x->setZero(m_);
     rhs_.setZero(n_ + m_);
+    // Velocity-level (nonholonomic) rows are enforced at velocity level also by the index-3
+    // scheme, exactly as the trapezoidal index-2 scheme enforces every row.
+    vel_row_.assign(static_cast<size_t>(m_), 0);
+    for (int r = 0; r < m_; ++r)
+      if (sys_.is_velocity_level(r)) {
+        vel_row_[static_cast<size_t>(r)] = 1;
+        has_vel_rows_ = true;
+      }
+    if (has_vel_rows_) {
+      cv_.setZero(m_);
+      for (int c = 0; c < K_.C.outerSize(); ++c)
+        for (SparseMatrix::InnerIterator it(K_.C, c); it; ++it)
+          vel_entry_.push_back(vel_row_[static_cast<size_t>(it.row())]);
+    }
   }
 
   /// Sets the initial state; computes consistent accelerations and multipliers from the KKT
@@ -165,8 +180,17 @@ class Newmark {
       ++stats_.newton_iterations;
       ++stats_.residual_evaluations;
       sys_.residual(t1, q_, v_, qdd_, lam_, r_);
-      if (level_ == Level::Position) sys_.constraints(t1, q_, c_);
-      else sys_.constraint_velocity(t1, q_, v_, c_);
+      if (level_ == Level::Position) {
+        sys_.constraints(t1, q_, c_);
+        if (has_vel_rows_) {
+          // c_ is scaled by β' below; a velocity row needs β'/γ' (as the index-2 scheme).
+          sys_.constraint_velocity(t1, q_, v_, cv_);
+          for (int r = 0; r < m_; ++r)
+            if (vel_row_[static_cast<size_t>(r)]) c_[r] = cv_[r] / gp;
+        }
+      } else {
+        sys_.constraint_velocity(t1, q_, v_, c_);
+      }
       if (!r_.allFinite() || !c_.allFinite()) {
         last_status_ = SolveStatus::ResidualFailure;
         return false;
@@ -257,6 +281,14 @@ class Newmark {
       const double* c = K_.C.valuePtr();
       for (Eigen::Index k = 0; k < K_.C2.nonZeros(); ++k) c2[k] = c[k] + c2[k] / gp;
       use_c2 = true;
+    } else if (has_vel_rows_) {
+      // Velocity rows: C2 ← C_q + ∂(C_q v)/∂q / γ'; position rows keep C_q.
+      sys_.assemble_velocity_jacobian(t1, q_, v_, K_.C2);
+      double* c2 = K_.C2.valuePtr();
+      const double* c = K_.C.valuePtr();
+      for (Eigen::Index k = 0; k < K_.C2.nonZeros(); ++k)
+        c2[k] = vel_entry_[static_cast<size_t>(k)] ? c[k] + c2[k] / gp : c[k];
+      use_c2 = true;
     }
     K_.fill(1.0, use_c2);
     ++stats_.factorizations;
@@ -313,6 +345,9 @@ class Newmark {
   double t_ = 0, h_cur_ = 0, h_min_ = 0;
   int good_ = 0;
   VecX q_, v_, qdd_, a_, lam_, qn_, vn_, qddn_, an_, lamn_, qddp_, lamp_, r_, c_, rhs_;
+  std::vector<char> vel_row_, vel_entry_;  // velocity-level rows, and per value of C_q's pattern
+  bool has_vel_rows_ = false;
+  VecX cv_;
 };
 
 }  // namespace

@@ -203,6 +203,15 @@ struct IdaProblem {
     add_pattern(P, Cq, ol, oq, false);  // F_λ/q: C_q
     add_pattern(P, Gv, om, oq, false);  // F_μ/q: ∂(C_q v)/∂q
     add_pattern(P, Cq, om, ov, false);  // F_μ/v: C_q
+    // Velocity-level (nonholonomic) rows i: F_λ,i = A_i v + b_i (in place of C_i = 0, which they
+    // do not have) and F_μ,i = μ_i. Their F_λ/q entries hold ∂(A v)/∂q (Gv, same pattern as C_q).
+    vel_row.assign(static_cast<size_t>(m), 0);
+    for (int r = 0; r < m; ++r) vel_row[static_cast<size_t>(r)] = s.is_velocity_level(r) ? 1 : 0;
+    for (int c = 0; c < Cq.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(Cq, c); it; ++it)
+        if (vel_row[static_cast<size_t>(it.row())]) P.add(ol + static_cast<int>(it.row()), ov + c);
+    for (int r = 0; r < m; ++r)
+      if (vel_row[static_cast<size_t>(r)]) P.add(om + r, om + r);
     J = P.build();
 
     // Each global entry is written by exactly one of the sources below (the blocks are disjoint),
@@ -220,6 +229,14 @@ struct IdaProblem {
     dst_Cq_q = destinations(J, Cq, ol, oq, false);
     dst_Gv = destinations(J, Gv, om, oq, false);
     dst_Cq_v = destinations(J, Cq, om, ov, false);
+    for (int c = 0; c < Cq.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(Cq, c); it; ++it) {
+        const bool vr = vel_row[static_cast<size_t>(it.row())] != 0;
+        vel_entry.push_back(vr ? 1 : 0);
+        dst_vel_A_v.push_back(vr ? value_index(J, ol + static_cast<int>(it.row()), ov + c) : -1);
+      }
+    for (int r = 0; r < m; ++r)
+      if (vel_row[static_cast<size_t>(r)]) dst_vel_mu.push_back(value_index(J, om + r, om + r));
 
     const int nnz = static_cast<int>(J.nonZeros());
     colptr.assign(J.outerIndexPtr(), J.outerIndexPtr() + N + 1);
@@ -259,6 +276,19 @@ struct IdaProblem {
     scatter(Cq, dst_Cq_q, val);
     scatter(Gv, dst_Gv, val);
     scatter(Cq, dst_Cq_v, val);
+    if (!dst_vel_mu.empty()) {
+      // Velocity-level rows: F_λ,i/q = ∂(A v)/∂q, F_λ,i/v = A; F_μ,i/μ_i = 1 and nothing else.
+      const double* cq = Cq.valuePtr();
+      const double* gv = Gv.valuePtr();
+      for (size_t k = 0; k < vel_entry.size(); ++k) {
+        if (!vel_entry[k]) continue;
+        val[dst_Cq_q[k]] = gv[k];
+        val[dst_vel_A_v[k]] = cq[k];
+        val[dst_Gv[k]] = 0.0;
+        val[dst_Cq_v[k]] = 0.0;
+      }
+      for (int d : dst_vel_mu) val[d] = 1.0;
+    }
   }
 
   const ConstrainedSystem& sys;
@@ -269,6 +299,8 @@ struct IdaProblem {
   std::vector<int> dst_cjI, dst_minusI, dst_CqT_mu, dst_Tq, dst_Tv, dst_CqT_lambda, dst_Cq_q,
       dst_Gv, dst_Cq_v;
   std::vector<sunindextype> colptr, rowval, dense_offset;
+  std::vector<char> vel_row, vel_entry;  ///< velocity-level rows; per value of C_q's pattern
+  std::vector<int> dst_vel_A_v, dst_vel_mu;
 
   void* ida_mem = nullptr;  ///< for the current step size in the weight function
   double rtol = 0, atol = 0;
@@ -304,6 +336,11 @@ extern "C" int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, v
     P->sys.residual(t, q, v, YP.segment(n, n), lambda, R.segment(n, n));
     P->sys.constraints(t, q, R.segment(2 * n, m));
     P->sys.constraint_velocity(t, q, v, R.segment(2 * n + m, m));
+    for (int i = 0; i < m; ++i)
+      if (P->vel_row[static_cast<size_t>(i)]) {  // A v + b = 0 in the λ row, μ_i = 0
+        R[2 * n + i] = R[2 * n + m + i];
+        R[2 * n + m + i] = mu[i];
+      }
     if (!R.allFinite()) {
       int bad = 0;
       while (bad < N && std::isfinite(R[bad])) ++bad;
