@@ -52,4 +52,11 @@ MobilityReport calc_mobility(const MultibodySystem& sys, double t, const VecX& q
   return rep;
 }
 
+MobilityReport calc_mobility(const System& model, double t0, double tol) {
+  const MultibodySystem sys(model);
+  VecX q(sys.num_coordinates()), v(sys.num_coordinates());
+  sys.initial_state(q, v);
+  return calc_mobility(sys, t0, q, tol);
+}
+
 }  // namespace mbdae

@@ -329,6 +329,12 @@ TEST_CASE("mobility: Grübler count and rank-based degrees of freedom", "[valida
     CHECK(r.grubler == -3);
     CHECK(r.mobility == 0);
   }
+  SECTION("from the model") {
+    const MobilityReport r = calc_mobility(slider_crank(false, RotationParametrization::RotationVector));
+    CHECK(r.grubler == -2);
+    CHECK(r.mobility == 1);
+    CHECK(r.coordinates == 18);
+  }
   SECTION("Bricard: Grübler 0, mobility 1") {
     const MultibodySystem mb(validation::models::Bricard());
     VecX q(mb.num_coordinates()), v(mb.num_coordinates());

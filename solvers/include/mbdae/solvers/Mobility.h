@@ -29,4 +29,9 @@ struct MobilityReport {
 /// tolerance of find_redundant_constraints. @throws std::invalid_argument if q has the wrong size.
 MobilityReport calc_mobility(const MultibodySystem& sys, double t, const VecX& q, double tol = 1e-9);
 
+/// Mobility of a model at its initial configuration as given (all rows, nothing removed; the
+/// Jacobian is evaluated before assembly, so a loop that does not close still shows its
+/// structural redundancy). @throws ModelError for an invalid model.
+MobilityReport calc_mobility(const System& model, double t0 = 0.0, double tol = 1e-9);
+
 }  // namespace mbdae
