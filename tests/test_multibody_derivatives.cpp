@@ -49,6 +49,7 @@ struct Case {
   std::string name;
   JointType type;
   int drive;  ///< 0: none; 1: motion with derivatives by differences; 2: all given
+              ///< (user force: 2 = with its analytic Jacobian)
   std::optional<ForceType> force;
 };
 
@@ -83,8 +84,8 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     j.coordinate = 1;
     j.offset = 0.1;
   }
-  if (cs.drive == 1) j.motion.value = [](double t) { return 0.3 * std::sin(2 * t) + 0.5 * t * t; };
-  if (cs.drive == 2) {
+  if (!cs.force && cs.drive == 1) j.motion.value = [](double t) { return 0.3 * std::sin(2 * t) + 0.5 * t * t; };
+  if (!cs.force && cs.drive == 2) {
     j.motion.value = [](double t) { return 0.2 * std::cos(3 * t) + t; };
     j.motion.velocity = [](double t) { return -0.6 * std::sin(3 * t) + 1; };
     j.motion.acceleration = [](double t) { return -1.8 * std::cos(3 * t); };
@@ -113,13 +114,36 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     if (f.type == ForceType::User) {
       f.bodies = {"A"};
       if (!b_is_ground) f.bodies.push_back("B");
-      f.user = [](double t, const std::vector<BodyMotion>& b, std::vector<Wrench>& out) {
-        for (size_t k = 0; k < b.size(); ++k) {
-          out[k].force = -30 * b[k].p.cwiseProduct(b[k].p) - 2 * b[k].v * b[k].v.norm() +
-                         Vec3(std::sin(t), 0, 1);
-          out[k].torque = -4 * b[k].w + b[k].R.col(0).cross(Vec3(0, 0, 5)) + b[k].R.col(1) * b[k].p.norm();
-        }
-      };
+      if (cs.drive == 2) {
+        // A linear spring-damper to a fixed point, a rotational damper and an aligning torque,
+        // with their Jacobian: F = −k (p − p0) − c v, τ = −c_r ω + k_r a × e_z with a = R e_x:
+        // ∂F/∂p = −k I, ∂τ/∂φ = k_r (a e_zᵀ − (a·e_z) I) (from δa = δφ × a), ∂F/∂v = −c I,
+        // ∂τ/∂ω = −c_r I.
+        f.user = [](double, const std::vector<BodyMotion>& b, std::vector<Wrench>& out) {
+          for (size_t k = 0; k < b.size(); ++k) {
+            out[k].force = -40 * (b[k].p - Vec3(0.1, 0.2, 0.3)) - 3 * b[k].v;
+            out[k].torque = -2 * b[k].w + 5 * b[k].R.col(0).cross(Vec3::UnitZ());
+          }
+        };
+        f.user_jacobian = [](double, const std::vector<BodyMotion>& b, MatX& dx, MatX& dxi) {
+          for (size_t k = 0; k < b.size(); ++k) {
+            const int o = 6 * static_cast<int>(k);
+            dx.block<3, 3>(o, o) = -40 * Mat3::Identity();
+            dxi.block<3, 3>(o, o) = -3 * Mat3::Identity();
+            dxi.block<3, 3>(o + 3, o + 3) = -2 * Mat3::Identity();
+            const Vec3 a = b[k].R.col(0);
+            dx.block<3, 3>(o + 3, o + 3) = 5 * (a * Vec3::UnitZ().transpose() - a.z() * Mat3::Identity());
+          }
+        };
+      } else {
+        f.user = [](double t, const std::vector<BodyMotion>& b, std::vector<Wrench>& out) {
+          for (size_t k = 0; k < b.size(); ++k) {
+            out[k].force = -30 * b[k].p.cwiseProduct(b[k].p) - 2 * b[k].v * b[k].v.norm() +
+                           Vec3(std::sin(t), 0, 1);
+            out[k].torque = -4 * b[k].w + b[k].R.col(0).cross(Vec3(0, 0, 5)) + b[k].R.col(1) * b[k].p.norm();
+          }
+        };
+      }
     }
     s.add_force(f);
   }
@@ -177,6 +201,7 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
       {"rigid_body_spring_damper", JT::Spherical, 0, FT::RigidBodySpringDamper},
       {"cartesian_spring_damper", JT::Spherical, 0, FT::CartesianSpringDamper},
       {"user force", JT::Spherical, 0, FT::User},
+      {"user force with its Jacobian", JT::Spherical, 2, FT::User},
   };
   for (const Case& cs : cases)
     for (RotationParametrization pa : kParams)

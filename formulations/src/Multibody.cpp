@@ -78,6 +78,10 @@ struct FullRow {
 
 }  // namespace
 
+namespace {
+inline double fd_step_local(double x) { return 1e-6 * std::max(1.0, std::abs(x)); }
+}  // namespace
+
 struct MultibodySystem::Impl {
   System model;
   std::vector<BodyData> bodies;
@@ -256,6 +260,58 @@ struct MultibodySystem::Impl {
       o += nb;
     }
   }
+  /// −(c_q ∂f/∂q + c_v ∂f/∂v) of a user force with a given Jacobian: f = Tᵀ W with
+  /// T = blockdiag([I 0; 0 R G]) maps the wrenches W to the coordinates, so
+  ///   ∂f/∂q = Tᵀ (∂W/∂x T + ∂W/∂ξ ∂ξ/∂q) + ∂(Tᵀ)/∂q W,   ∂f/∂v = Tᵀ ∂W/∂ξ T;
+  /// the two kinematic terms (no user call) by central differences.
+  void user_force_tangent(const ForceData& fd, double t, VecX& ql, const VecX& vl, double c_q,
+                          double c_v, MatX& B) const {
+    const ForceElement& f = *fd.src;
+    const int nc = static_cast<int>(fd.coords.size()), N = 6 * static_cast<int>(fd.bodies.size());
+    std::vector<Kin> ks;
+    force_kin(fd, ql.data(), vl.data(), ks);
+    std::vector<Wrench> W;
+    force_wrenches(fd, t, ks, W, nullptr);
+    std::vector<BodyMotion> bm(ks.size());
+    for (size_t k = 0; k < ks.size(); ++k) bm[k] = {ks[k].p, ks[k].R, ks[k].v, ks[k].w};
+    MatX dWdx = MatX::Zero(N, N), dWdxi = MatX::Zero(N, N);
+    f.user_jacobian(t, bm, dWdx, dWdxi);
+    auto T_of = [&](const std::vector<Kin>& kk) {
+      MatX T = MatX::Zero(N, nc);
+      int o = 0;
+      for (size_t k = 0; k < kk.size(); ++k) {
+        const int nb = fd.sizes[k];
+        T.block(6 * static_cast<int>(k), o, 3, 3).setIdentity();
+        T.block(6 * static_cast<int>(k) + 3, o + 3, 3, nb - 3) = kk[k].RG;
+        o += nb;
+      }
+      return T;
+    };
+    const MatX T = T_of(ks);
+    MatX Xq(N, nc), Gq(nc, nc);  // ∂ξ/∂q and ∂(Tᵀ)/∂q W
+    VecX Wv(N);
+    for (size_t k = 0; k < W.size(); ++k) Wv.segment<6>(6 * static_cast<int>(k)) << W[k].force, W[k].torque;
+    auto xi_and_gen = [&](VecX& xi, VecX& gen) {
+      std::vector<Kin> kk;
+      force_kin(fd, ql.data(), vl.data(), kk);
+      xi.resize(N);
+      for (size_t k = 0; k < kk.size(); ++k) xi.segment<6>(6 * static_cast<int>(k)) << kk[k].v, kk[k].w;
+      gen = T_of(kk).transpose() * Wv;
+    };
+    VecX xp, xm, gp, gm;
+    for (int k = 0; k < nc; ++k) {
+      const double h = fd_step_local(ql[k]), x0 = ql[k];
+      ql[k] = x0 + h;
+      xi_and_gen(xp, gp);
+      ql[k] = x0 - h;
+      xi_and_gen(xm, gm);
+      ql[k] = x0;
+      Xq.col(k) = (xp - xm) / (2 * h);
+      Gq.col(k) = (gp - gm) / (2 * h);
+    }
+    B = -(c_q * (T.transpose() * (dWdx * T + dWdxi * Xq) + Gq) + c_v * (T.transpose() * dWdxi * T));
+  }
+
   /// Adds every force element's generalised force times `sign` to the global vector r.
   void add_element_forces(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
     VecX ql, vl, g;
@@ -712,6 +768,11 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
         vl[k] = v[fd.coords[static_cast<size_t>(k)]];
       }
       MatX B = MatX::Zero(nc, nc);
+      if (fd.src->type == ForceType::User && fd.src->user_jacobian) {
+        I.user_force_tangent(fd, t, ql, vl, c_q, c_v, B);
+        fd.tangent_map.scatter_add(A, B);
+        continue;
+      }
       for (int pass = 0; pass < 2; ++pass) {
         const double c = pass == 0 ? c_q : c_v;
         if (c == 0) continue;

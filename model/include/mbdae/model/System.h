@@ -139,6 +139,13 @@ struct Wrench {
 using UserForceFunction =
     std::function<void(double t, const std::vector<BodyMotion>& bodies, std::vector<Wrench>& out)>;
 
+/// Optional Jacobian of a user force: with x the stacked virtual displacements (δp, δφ) of the
+/// element's bodies (world axes, 6 per body) and ξ their stacked twists (v, ω), write
+/// dW_dx = ∂W/∂x and dW_dxi = ∂W/∂ξ (both 6N × 6N, already sized and zeroed), W being the
+/// stacked wrenches (force, torque at the reference point) that the force function returns.
+using UserForceJacobian = std::function<void(double t, const std::vector<BodyMotion>& bodies,
+                                             MatX& dW_dx, MatX& dW_dxi)>;
+
 enum class ForceType { SpringDamper, TorsionalSpringDamper, RigidBodySpringDamper, CartesianSpringDamper, User };
 const char* to_string(ForceType t);
 
@@ -178,6 +185,7 @@ struct ForceElement {
   Vec3 damping3 = Vec3::Zero();     ///< cartesian: N s/m
   Vec3 offset3 = Vec3::Zero();      ///< cartesian: m
   UserForceFunction user;           ///< user
+  UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };
 
 /// A force (world or body axes) applied at a point of a body, and/or a torque. `value` may
