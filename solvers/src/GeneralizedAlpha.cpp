@@ -3,6 +3,7 @@
 #include <mbdae/solvers/GeneralizedAlpha.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -105,7 +106,8 @@ class Newmark {
       if (stats_.steps >= opt_.max_steps)
         return fail(SolveStatus::TooMuchWork, fail_msg(t_, h_cur_, "step limit reached"));
       double h = h_cur_;
-      if (t_out - t_ < 1.01 * h) h = t_out - t_;
+      const bool truncated = t_out - t_ < 1.01 * h;
+      if (truncated) h = t_out - t_;
       bool ok = step(t_, h);
       if (!ok && opt_.modified_newton && !fresh_) {
         fresh_needed_ = true;  // retry with a fresh iteration matrix
@@ -126,6 +128,30 @@ class Newmark {
         fresh_needed_ = true;
         ok = step(t_, h);
       }
+      if (opt_.adaptive) {
+        // Local error of the positions (Zienkiewicz & Xie 1991, for the Newmark family):
+        // e ≈ h² (β − 1/6)(a_{n+1} − a_n), weighted like a BDF error test; order 3 in h.
+        double sum = 0;
+        const double c = h * h * std::abs(p_.beta - 1.0 / 6.0);
+        for (int i = 0; i < n_; ++i) {
+          const double w = opt_.atol + opt_.rtol * std::max(std::abs(q_[i]), std::abs(qn_[i]));
+          const double e = c * (a_[i] - an_[i]) / w;
+          sum += e * e;
+        }
+        const double err = n_ ? std::sqrt(sum / n_) : 0.0;
+        const double factor = std::clamp(0.9 * std::pow(std::max(err, 1e-10), -1.0 / 3.0), 0.2, 2.0);
+        if (err > 1.0) {
+          ++stats_.rejected_steps;
+          ++stats_.error_test_failures;
+          h_cur_ = h * factor;
+          if (h_cur_ < h_min_)
+            return fail(SolveStatus::StepTooSmall,
+                        fail_msg(t_, h, "local error test failed at the minimum step"));
+          continue;  // the state n is untouched: retry with the smaller step
+        }
+        if (!truncated) h_cur_ = h * factor;
+        if (opt_.max_step > 0) h_cur_ = std::min(h_cur_, opt_.max_step);
+      }
       // accept
       t_ = (t_out - t_ - h < 1e-12 * std::max(1.0, std::abs(t_out))) ? t_out : t_ + h;
       qn_.swap(q_);
@@ -139,7 +165,7 @@ class Newmark {
       h_prev_ = h;
       ++stats_.steps;
       stats_.last_step = h;
-      if (h_cur_ < opt_.step && ++good_ >= 4) {
+      if (!opt_.adaptive && h_cur_ < opt_.step && ++good_ >= 4) {
         h_cur_ = std::min(opt_.step, 2 * h_cur_);
         good_ = 0;
       }

@@ -67,6 +67,9 @@ NewmarkOptions newmark_options(const SimulationSettings& s) {
   o.newton_rtol = s.newton_tol;
   o.newton_atol = s.newton_tol;
   o.modified_newton = s.modified_newton;
+  o.adaptive = s.adaptive;
+  o.rtol = s.rtol;
+  o.atol = s.atol;
   return o;
 }
 IdaOptions ida_options(const SimulationSettings& s) {

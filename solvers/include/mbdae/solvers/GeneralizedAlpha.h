@@ -47,6 +47,11 @@ struct NewmarkOptions {
   double min_step = 0;             ///< s; 0: step·1e-6
   long max_steps = 100'000'000;
   bool compute_initial_accelerations = true;  ///< from the KKT system; else a0 = 0, λ0 = 0
+  /// Adaptive step: the local position error e ≈ h²(β − 1/6)(a_{n+1} − a_n) (Zienkiewicz & Xie
+  /// 1991) is kept below rtol·|q| + atol in the RMS norm; `step` is then the first step.
+  bool adaptive = false;
+  double rtol = 1e-6, atol = 1e-8;  ///< adaptive: local error tolerances (m, rad)
+  double max_step = 0;              ///< adaptive: largest step, s (0: no limit)
 };
 
 /// Generalized-α, index 3. q0, v0 must be consistent (see assemble_initial_state).

@@ -29,6 +29,9 @@ struct SimulationSettings {
   double newton_tol = 1e-10;
   bool sparse = true;          ///< sparse (KLU) or dense linear algebra (IDA)
   bool modified_newton = true;
+  /// generalized-α / trapezoidal: adapt the step to keep the local error below rtol, atol
+  /// (`step` is then the first step).
+  bool adaptive = false;
 };
 
 /// A formulation ready to run: redundant rows removed, initial state consistent.
