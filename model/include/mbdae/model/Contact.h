@@ -18,13 +18,22 @@
 
 namespace mbdae {
 
-enum class ShapeType { Sphere, Box, Capsule, Plane };
+/// Geometry of a contact shape.
+enum class ShapeType {
+  Sphere,   ///< `radius` about the shape origin
+  Box,      ///< `half_extents` along the shape axes
+  Capsule,  ///< segment of length 2 `half_length` along the shape z axis, swept by `radius`
+  Plane,    ///< ground half-space n·x ≤ offset
+};
+/// Name of `t` as in the model file ("sphere", "box", "capsule", "plane"). No throw.
 const char* to_string(ShapeType t);
 
+/// One contact shape fixed to a body (or to ground), with its material. Checked by
+/// contact_problems(), not on construction.
 struct Contact {
-  std::string name;
+  std::string name;  ///< for messages
   std::string body = "ground";  ///< body name or "ground"
-  ShapeType shape = ShapeType::Sphere;
+  ShapeType shape = ShapeType::Sphere;  ///< which of the fields below apply
   double radius = 0;              ///< m: sphere, capsule
   Vec3 half_extents = Vec3::Zero();  ///< m: box half sizes along the shape's x, y, z
   double half_length = 0;         ///< m: capsule, half the distance between the two cap centres (shape z axis)
@@ -36,21 +45,29 @@ struct Contact {
   double restitution = 0;         ///< Newton's e in [0, 1]
   double rolling_resistance = 0;  ///< μ_r ≥ 0 (dimensionless; torque ≤ μ_r r_eff λ_n)
 
-  /// Radius of a sphere about the shape origin that contains the shape (planes: infinity).
+  /// Radius of a sphere about the shape origin that contains the shape, m (planes: infinity).
+  /// No checks, no throw.
   double bounding_radius() const;
 };
 
 /// Every problem of one contact description (empty if none), prefixed with "contact 'name': ".
 std::vector<std::string> contact_problems(const Contact& c);
 
-/// Convenience builders.
+/// Sphere of `radius` (m) at the reference point of `body` (a name or "ground"), with Coulomb
+/// `friction` μ and `restitution` e. Nothing is checked (see contact_problems()); no throw.
 Contact make_sphere(const std::string& name, const std::string& body, double radius,
                     double friction = 0.5, double restitution = 0);
+/// Box with `half_extents` (m, along body axes) at the reference point of `body`; otherwise as
+/// make_sphere().
 Contact make_box(const std::string& name, const std::string& body, const Vec3& half_extents,
                  double friction = 0.5, double restitution = 0);
+/// Capsule of `radius` (m) around the segment ±`half_length` (m) along the body z axis through the
+/// reference point of `body`; otherwise as make_sphere().
 Contact make_capsule(const std::string& name, const std::string& body, double radius,
                      double half_length, double friction = 0.5, double restitution = 0);
-/// Ground plane n·x = offset (n normalised inside).
+/// Ground plane n·x = offset (n normalised inside; `offset` in m is NOT rescaled, so it is the
+/// signed distance from the origin along the unit normal). No throw; a zero normal stays zero and
+/// is reported by contact_problems().
 Contact make_plane(const std::string& name, const Vec3& normal, double offset, double friction = 0.5,
                    double restitution = 0);
 

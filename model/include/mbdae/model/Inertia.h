@@ -26,13 +26,13 @@ namespace mbdae {
 
 /// Density [kg/m^3]; selects the density overload of the solid factories.
 struct Density {
-  double value;
+  double value;  ///< [kg/m^3]
 };
 
 /// A particle: mass [kg] at a position in body axes [m].
 struct PointMass {
-  double mass;
-  Vec3 position;
+  double mass;    ///< [kg], >= 0
+  Vec3 position;  ///< body axes, from the reference point [m]
 };
 
 /// Coordinate axis of the body frame (for cylinders).
@@ -115,14 +115,17 @@ class RigidBodyInertia {
   /// Solid cuboid with side lengths lx, ly, lz along x, y, z: Jxx = m (ly^2 + lz^2)/12, ...
   /// A zero side gives a thin plate (on the boundary of the triangle inequality).
   static RigidBodyInertia box(double mass, double lx, double ly, double lz);
+  /// Same with a density rho [kg/m^3, > 0] instead of the mass: m = rho × volume.
   static RigidBodyInertia box(Density rho, double lx, double ly, double lz);
 
   /// Solid circular cylinder of radius r and length L about `axis`:
   /// axial m r^2/2, transverse m (3 r^2 + L^2)/12.
   static RigidBodyInertia cylinder(double mass, double radius, double length, Axis axis);
+  /// Same with a density rho [kg/m^3, > 0] instead of the mass: m = rho × volume.
   static RigidBodyInertia cylinder(Density rho, double radius, double length, Axis axis);
   /// Same with any axis direction (normalised inside; throws if zero).
   static RigidBodyInertia cylinder(double mass, double radius, double length, const Vec3& axis);
+  /// Same with a density rho [kg/m^3, > 0] instead of the mass: m = rho × volume.
   static RigidBodyInertia cylinder(Density rho, double radius, double length, const Vec3& axis);
 
   /// Thick-walled tube, 0 <= r_inner <= r_outer (throws otherwise; NOTE the order: inner first):
@@ -130,13 +133,17 @@ class RigidBodyInertia {
   /// r_inner == r_outer is the thin-walled tube (mass overload only).
   static RigidBodyInertia hollow_cylinder(double mass, double r_inner, double r_outer,
                                           double length, Axis axis);
+  /// Same with a density rho [kg/m^3, > 0]: m = rho π (ro^2 − ri^2) L; throws if the volume is
+  /// zero (r_inner == r_outer).
   static RigidBodyInertia hollow_cylinder(Density rho, double r_inner, double r_outer,
                                           double length, Axis axis);
+  /// Same with any axis direction (normalised inside; throws std::invalid_argument if zero).
   static RigidBodyInertia hollow_cylinder(double mass, double r_inner, double r_outer,
                                           double length, const Vec3& axis);
 
   /// Solid sphere: 2/5 m r^2.
   static RigidBodyInertia sphere(double mass, double radius);
+  /// Same with a density rho [kg/m^3, > 0] instead of the mass: m = rho × volume.
   static RigidBodyInertia sphere(Density rho, double radius);
 
   /// Thick spherical shell, 0 <= r_inner <= r_outer (throws otherwise; NOTE the order: outer
@@ -144,6 +151,8 @@ class RigidBodyInertia {
   /// 2/5 m (ro^4 + ro^3 ri + ro^2 ri^2 + ro ri^3 + ri^4)/(ro^2 + ro ri + ri^2), which tends to
   /// the thin-shell value 2/3 m r^2 as r_inner -> r_outer (and equals it at r_inner == r_outer).
   static RigidBodyInertia hollow_sphere(double mass, double r_outer, double r_inner);
+  /// Same with a density rho [kg/m^3, > 0]: m = rho 4/3 π (ro^3 − ri^3); throws if the volume
+  /// is zero (r_inner == r_outer).
   static RigidBodyInertia hollow_sphere(Density rho, double r_outer, double r_inner);
 
   /// Thin spherical shell: 2/3 m r^2 (= hollow_sphere(mass, r, r)).
@@ -185,6 +194,7 @@ class RigidBodyInertia {
   /// Combination of two bodies given in the same frame: masses add, COMs combine by mass
   /// weighting, COM inertias add with their parallel-axis terms about the new COM.
   friend RigidBodyInertia operator+(const RigidBodyInertia& a, const RigidBodyInertia& b);
+  /// *this = *this + b. No throw.
   RigidBodyInertia& operator+=(const RigidBodyInertia& b);
 
   /// Principal moments (ascending) and axes of the COM inertia, with a right-handed R (det +1).

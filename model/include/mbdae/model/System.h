@@ -25,13 +25,14 @@ enum class RotationParametrization {
   TaitBryan,        ///< xyz angles, R = Rx Ry Rz (singular at |angle_y| = π/2)
   RotationVector,   ///< rotation vector (axis·angle); singular at |v| = 2π
 };
+/// Name of `p` as in the model file ("euler_parameters", "rxyz", "rotation_vector"). No throw.
 const char* to_string(RotationParametrization p);
 
 /// A rigid body. Inertia is about the reference point in body axes (the 6-vector
 /// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] of tensor entries); com is the centre of mass relative to the
 /// reference point, body axes.
 struct RigidBody {
-  std::string name;
+  std::string name;  ///< unique, not "ground"
   double mass = 0;               ///< kg, > 0
   Vec6 inertia = Vec6::Zero();   ///< kg m², tensor about the reference point, body axes
   Vec3 com = Vec3::Zero();       ///< m, body axes
@@ -39,20 +40,29 @@ struct RigidBody {
   Mat3 orientation = Mat3::Identity();  ///< R_WB at t0
   Vec3 velocity = Vec3::Zero();         ///< of the reference point, world, m/s
   Vec3 angular_velocity = Vec3::Zero(); ///< world axes, rad/s
+  /// Orientation coordinates used by the implicit formulations for this body.
   RotationParametrization rotation = RotationParametrization::EulerParameters;
 
-  /// Inertia tensor about the reference point (body axes) from the 6-vector.
+  /// Inertia tensor about the reference point (body axes, kg m², 3 × 3 symmetric) from the
+  /// 6-vector. No checks, no throw.
   Mat3 inertia_tensor() const;
 };
 
+/// Kind of a Joint; the equations of each are listed at Joint (number of equations in brackets).
 enum class JointType {
-  Spherical, Revolute, Prismatic, Fixed, Generic, Distance,
+  Spherical,    ///< point coincides (3)
+  Revolute,     ///< point coincides, rotation only about `axis` (5; 6 if driven)
+  Prismatic,    ///< translation only along `axis`, no relative rotation (5; 6 if driven)
+  Fixed,        ///< no relative motion (6)
+  Generic,      ///< the `constrained` subset of [x, y, z, rx, ry, rz] in `frame` (0–6)
+  Distance,     ///< distance between `point` on a and `point_b` on b is held (1)
   Cylindrical,  ///< translation along and rotation about `axis` (4 equations)
   Universal,    ///< Cardan: point coincides, `axis` (on a) stays ⊥ `axis_b` (on b) (4)
   Planar,       ///< b moves in the plane ⊥ `axis` and rotates only about it (3)
   RollingDisc,  ///< disc on a plane, rolling without slip (1 position + 2 velocity-level rows)
   Coordinate,   ///< one world coordinate of b's marker relative to a's is held at `offset` (1)
 };
+/// Name of `t` as in the model file ("spherical", "rolling_disc", …). No throw.
 const char* to_string(JointType t);
 
 /// A scalar function of time with optional derivatives, e.g. the motion of a driven joint.
@@ -66,12 +76,15 @@ struct TimeFunction {
   std::function<double(double)> value;         ///< s(t): rad or m
   std::function<double(double)> velocity;      ///< ṡ(t), optional
   std::function<double(double)> acceleration;  ///< s̈(t), optional
+  /// True if `value` is set (the joint is driven).
   explicit operator bool() const { return static_cast<bool>(value); }
   /// s(t). @throws std::bad_function_call if value is empty.
   double operator()(double t) const { return value(t); }
-  /// ṡ(t): the given function or differences of value.
+  /// ṡ(t) (rad/s or m/s): the given function or differences of value.
+  /// @throws std::bad_function_call if neither velocity nor value is set.
   double derivative(double t) const;
-  /// s̈(t): the given function, differences of velocity if only it is given, or of value.
+  /// s̈(t) (rad/s² or m/s²): the given function, differences of velocity if only it is given, or
+  /// of value. @throws std::bad_function_call if none of the three is set.
   double second_derivative(double t) const;
 };
 
@@ -106,11 +119,11 @@ struct TimeFunction {
 ///   the axis), which has no angle wrap and is smooth for any number of turns. The relative
 ///   coordinate is 0 at t0, so motion(0) should be 0.
 struct Joint {
-  std::string name;
-  JointType type = JointType::Spherical;
+  std::string name;                   ///< unique among the joints
+  JointType type = JointType::Spherical;  ///< which equations (see above)
   std::array<std::string, 2> bodies;  ///< names of body a and body b
   Vec3 point = Vec3::Zero();          ///< world, at t0
-  Vec3 axis = Vec3::UnitZ();          ///< revolute, prismatic: world, at t0
+  Vec3 axis = Vec3::UnitZ();          ///< revolute, prismatic, cylindrical, universal, planar, rolling_disc (plane normal): world, at t0
   std::optional<Mat3> frame;          ///< generic: joint frame (columns = axes, world, at t0)
   std::array<bool, 6> constrained{true, true, true, true, true, true};  ///< generic
   Vec3 point_b = Vec3::Zero();        ///< distance: point on body b (world, t0)
@@ -146,7 +159,15 @@ using UserForceFunction =
 using UserForceJacobian = std::function<void(double t, const std::vector<BodyMotion>& bodies,
                                              MatX& dW_dx, MatX& dW_dxi)>;
 
-enum class ForceType { SpringDamper, TorsionalSpringDamper, RigidBodySpringDamper, CartesianSpringDamper, User };
+/// Kind of a ForceElement (described there).
+enum class ForceType {
+  SpringDamper,           ///< point-to-point spring-damper
+  TorsionalSpringDamper,  ///< torque about an axis
+  RigidBodySpringDamper,  ///< 6 × 6 stiffness and damping in a joint frame
+  CartesianSpringDamper,  ///< per world axis
+  User,                   ///< user function of the bodies' motions
+};
+/// Name of `t` as in the model file ("spring_damper", …). No throw.
 const char* to_string(ForceType t);
 
 /// A force element between bodies (either of a pair may be "ground"). Points and axes are world
@@ -169,8 +190,8 @@ const char* to_string(ForceType t);
 ///   on b (−on a) with d = p_b − p_a the markers' world displacement. Potential ½ Σ k_i (d_i − o_i)².
 /// - user: `user` is called with the bodies' motions; any number of bodies (not ground).
 struct ForceElement {
-  std::string name;
-  ForceType type = ForceType::SpringDamper;
+  std::string name;                 ///< unique among the force elements (may be empty)
+  ForceType type = ForceType::SpringDamper;  ///< which law (see above)
   std::vector<std::string> bodies;  ///< two for the pairwise elements, ≥ 1 for user
   Vec3 point = Vec3::Zero();        ///< marker on a (world, t0)
   Vec3 point_b = Vec3::Zero();      ///< spring_damper: point on b; others use `point` for both
@@ -179,8 +200,8 @@ struct ForceElement {
   double stiffness = 0;             ///< N/m (spring), N m/rad (torsional)
   double damping = 0;               ///< N s/m, N m s/rad
   std::optional<double> length;     ///< spring rest length, m; torsional: reference angle, rad
-  Mat6 stiffness6 = Mat6::Zero();   ///< rigid_body_spring_damper
-  Mat6 damping6 = Mat6::Zero();
+  Mat6 stiffness6 = Mat6::Zero();   ///< rigid_body_spring_damper: K, [N/m, N/rad; N m/m, N m/rad] blocks
+  Mat6 damping6 = Mat6::Zero();     ///< rigid_body_spring_damper: D, same blocks per m/s, rad/s
   Vec3 stiffness3 = Vec3::Zero();   ///< cartesian: N/m per world axis
   Vec3 damping3 = Vec3::Zero();     ///< cartesian: N s/m
   Vec3 offset3 = Vec3::Zero();      ///< cartesian: m
@@ -191,21 +212,31 @@ struct ForceElement {
 /// A force (world or body axes) applied at a point of a body, and/or a torque. `value` may
 /// depend on time through `value_of_t` (if set, it replaces `value`).
 struct Load {
-  enum class Kind { Force, Torque };
-  enum class Frame { World, Body };
-  std::string name;
-  Kind kind = Kind::Force;
-  std::string body;
+  /// Whether `value` is a force (N, at `point`) or a torque (N m).
+  enum class Kind {
+    Force,   ///< force at `point`
+    Torque,  ///< pure torque
+  };
+  /// Axes in which `value` is given.
+  enum class Frame {
+    World,  ///< world axes
+    Body,   ///< body axes (turns with the body)
+  };
+  std::string name;         ///< for messages
+  Kind kind = Kind::Force;  ///< force or torque
+  std::string body;         ///< name of the body it acts on (not "ground")
   Vec3 point = Vec3::Zero();   ///< force: point of application, BODY axes relative to the reference point
   Vec3 value = Vec3::Zero();   ///< N or N m
-  Frame frame = Frame::World;
-  std::function<Vec3(double)> value_of_t;  ///< optional time dependence
+  Frame frame = Frame::World;  ///< axes of `value` (and of `value_of_t`)
+  std::function<Vec3(double)> value_of_t;  ///< optional time dependence: t (s) → N or N m
 };
 
 /// Thrown for a model that cannot be built; what() lists every problem found, one per line.
 class ModelError : public std::runtime_error {
  public:
+  /// @param problems one message per problem; what() joins them with newlines.
   explicit ModelError(const std::vector<std::string>& problems);
+  /// The problems, one message each, as given to the constructor.
   const std::vector<std::string>& problems() const { return problems_; }
 
  private:
@@ -214,48 +245,71 @@ class ModelError : public std::runtime_error {
 
 /// Index of a body in System::bodies(); kGround for the ground.
 using BodyIndex = int;
+/// The index find_body() returns for "ground".
 inline constexpr BodyIndex kGround = -1;
 
+/// A mechanism: bodies, joints, loads, force elements, contact shapes and gravity. Adding never
+/// checks (so every problem can be reported at once by check()); formulations call validate().
+/// Bodies are referred to by name; "ground" is predefined and is not in bodies().
 class System {
  public:
   System() = default;
 
-  std::string name;
+  std::string name;  ///< model name, for output only
   Vec3 gravity = Vec3::Zero();  ///< m/s², world
 
   /// Adds a body; returns its index. Checks happen in check(), not here, so that every problem of
   /// a model can be reported at once.
   BodyIndex add_body(RigidBody body);
+  /// Appends a joint (checked in check()). No throw other than std::bad_alloc.
   void add_joint(Joint joint);
+  /// Appends a load (checked in check()). No throw other than std::bad_alloc.
   void add_load(Load load);
+  /// Appends a force element (checked in check()). No throw other than std::bad_alloc.
   void add_force(ForceElement force);
   /// Point-to-point spring-damper (see ForceElement); length std::nullopt: initial distance.
   void add_spring_damper(const std::string& name, const std::string& a, const std::string& b,
                          const Vec3& point_a, const Vec3& point_b, double stiffness, double damping,
                          std::optional<double> length = std::nullopt);
 
-  // Convenience builders that read like the model file.
+  // Convenience builders that read like the model file: `a`, `b` are body names (or
+  // "ground"), points (m) and axes are world coordinates at t0; nothing is checked here.
+
+  /// Spherical joint at `point`.
   void add_spherical(const std::string& name, const std::string& a, const std::string& b,
                      const Vec3& point);
+  /// Revolute joint at `point` about `axis` (need not be unit length).
   void add_revolute(const std::string& name, const std::string& a, const std::string& b,
                     const Vec3& point, const Vec3& axis);
+  /// Prismatic joint through `point` along `axis` (need not be unit length).
   void add_prismatic(const std::string& name, const std::string& a, const std::string& b,
                      const Vec3& point, const Vec3& axis);
+  /// Fixed joint at `point`.
   void add_fixed(const std::string& name, const std::string& a, const std::string& b,
                  const Vec3& point);
+  /// Distance joint between `point_a` on a and `point_b` on b; `distance` (m) std::nullopt:
+  /// the initial distance.
   void add_distance(const std::string& name, const std::string& a, const std::string& b,
                     const Vec3& point_a, const Vec3& point_b,
                     std::optional<double> distance = std::nullopt);
 
+  /// The bodies, in the order added (BodyIndex order); ground is not among them.
   const std::vector<RigidBody>& bodies() const { return bodies_; }
+  /// Writable bodies (e.g. to set initial states before a formulation is built).
   std::vector<RigidBody>& bodies() { return bodies_; }
+  /// The joints, in the order added.
   const std::vector<Joint>& joints() const { return joints_; }
+  /// Writable joints.
   std::vector<Joint>& joints() { return joints_; }
+  /// The loads, in the order added.
   const std::vector<Load>& loads() const { return loads_; }
   /// Contact shapes (Contact.h); checked by the formulation that uses them.
   void add_contact(Contact contact) { contacts_.push_back(std::move(contact)); }
+  /// The contact shapes, in the order added.
   const std::vector<Contact>& contacts() const { return contacts_; }
+  /// The force elements, in the order added.
   const std::vector<ForceElement>& forces() const { return forces_; }
+  /// Writable force elements.
   std::vector<ForceElement>& forces() { return forces_; }
 
   /// Index of the body with this name, kGround for "ground"; std::nullopt if there is none.

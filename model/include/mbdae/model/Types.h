@@ -9,14 +9,14 @@
 
 namespace mbdae {
 
-using Vec3 = Eigen::Vector3d;
+using Vec3 = Eigen::Vector3d;  ///< Point, vector or 3-component quantity (unit per use)
 using Vec4 = Eigen::Vector4d;  ///< Euler parameters [w, x, y, z]
-using Vec6 = Eigen::Matrix<double, 6, 1>;
-using Mat3 = Eigen::Matrix3d;
-using Mat34 = Eigen::Matrix<double, 3, 4>;
-using Mat6 = Eigen::Matrix<double, 6, 6>;
-using VecX = Eigen::VectorXd;
-using MatX = Eigen::MatrixXd;
+using Vec6 = Eigen::Matrix<double, 6, 1>;  ///< Twist/wrench or inertia 6-vector
+using Mat3 = Eigen::Matrix3d;  ///< Rotation matrix (R_WB) or inertia tensor
+using Mat34 = Eigen::Matrix<double, 3, 4>;  ///< E.g. the 3 × 4 map G(p) of Euler parameters
+using Mat6 = Eigen::Matrix<double, 6, 6>;  ///< Spatial inertia or 6 × 6 stiffness/damping
+using VecX = Eigen::VectorXd;  ///< Dynamic-size vector (coordinates, residuals)
+using MatX = Eigen::MatrixXd;  ///< Dynamic-size dense matrix
 /// Compressed-column sparse matrix with int indices (the layout KLU and SUNDIALS expect).
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 
