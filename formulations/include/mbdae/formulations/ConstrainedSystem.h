@@ -34,9 +34,15 @@
 
 namespace mbdae {
 
+/// Writable view of a vector or vector segment (an output argument; its size is fixed by the caller).
 using VecRef = Eigen::Ref<VecX>;
+/// Read-only view of a vector or vector segment (an input argument).
 using ConstVecRef = Eigen::Ref<const VecX>;
 
+/// Abstract constrained mechanical system, the equations above. Sizes: q, v, a, r, f are n =
+/// num_coordinates(); λ, C, Ċ, γ are m = num_constraints(); outputs must already have these sizes
+/// (Eigen asserts in debug builds only). Units follow the coordinates: m and rad (or
+/// dimensionless Euler parameters); forces N and N m; time s.
 class ConstrainedSystem {
  public:
   virtual ~ConstrainedSystem() = default;
@@ -81,6 +87,7 @@ class ConstrainedSystem {
 
   /// Labels for messages: "body 'crank' θ1", "joint 'B' equation 2".
   virtual std::string coordinate_label(int i) const = 0;
+  /// Label of constraint row `row` ∈ [0, m), e.g. "joint 'B' equation 2".
   virtual std::string constraint_label(int row) const = 0;
 
   /// True if constraint row `row` exists only at velocity level (a nonholonomic equation
@@ -90,8 +97,9 @@ class ConstrainedSystem {
   /// level (index 2) and skip them at position level.
   virtual bool is_velocity_level(int /*row*/) const { return false; }
 
-  /// Total mechanical energy (kinetic + potential of conservative forces), if defined.
+  /// True if energy() is defined (kinetic + potential of conservative forces).
   virtual bool has_energy() const { return false; }
+  /// Total mechanical energy at (t, q, v) in J (sizes n, n); 0 if !has_energy().
   virtual double energy(double /*t*/, ConstVecRef /*q*/, ConstVecRef /*v*/) const { return 0.0; }
 };
 

@@ -20,15 +20,20 @@
 
 namespace mbdae {
 
+/// One contact point of a pair of shapes (see the file comment).
 struct ContactPoint {
-  int shape_a = -1, shape_b = -1;  ///< indices into the model's contacts()
-  BodyIndex a = kGround, b = kGround;
-  int feature = 0;
+  int shape_a = -1;  ///< index of shape a in the model's contacts()
+  int shape_b = -1;  ///< index of shape b in the model's contacts()
+  BodyIndex a = kGround;  ///< body of shape a (kGround for ground)
+  BodyIndex b = kGround;  ///< body of shape b
+  int feature = 0;   ///< point within the pair (box corner 0–7, capsule end 0–1; else 0)
   Vec3 p = Vec3::Zero();  ///< world, m
   Vec3 n = Vec3::UnitZ(); ///< unit normal, from a to b
   double depth = 0;       ///< signed distance, m (< 0: penetration)
   double r_eff = 0;       ///< effective rolling radius, m (sphere-like contacts; 0 otherwise)
-  double friction = 0, restitution = 0, rolling_resistance = 0;  ///< pair material
+  double friction = 0;            ///< pair Coulomb μ = √(μ_a μ_b)
+  double restitution = 0;         ///< pair e = max(e_a, e_b)
+  double rolling_resistance = 0;  ///< pair μ_r = max(μ_r,a, μ_r,b)
   /// Key for matching across steps.
   std::uint64_t key() const {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 40) ^
@@ -37,14 +42,18 @@ struct ContactPoint {
   }
 };
 
+/// Broad and narrow phase for the shapes of sys.model().contacts(). Keeps a reference to `sys`,
+/// which must outlive the detector. detect() reuses internal buffers: not for concurrent use.
 class ContactDetector {
  public:
   /// Checks every contact description (throws ModelError listing all problems).
+  /// @throws ModelError if a contact is invalid (contact_problems()) or names an unknown body.
   explicit ContactDetector(const NewtonEulerSystem& sys);
 
+  /// Number of shapes (= the model's contacts().size()).
   int num_shapes() const { return static_cast<int>(shapes_.size()); }
   /// All contact points with depth < margin at the positions q (NewtonEuler layout). `out` is
-  /// cleared and refilled; its capacity is kept between calls.
+  /// cleared and refilled; its capacity is kept between calls. q has size 7 n; margin in m.
   void detect(const VecX& q, double margin, std::vector<ContactPoint>& out);
   /// Candidate pairs of the last broad phase (for statistics).
   long last_pair_count() const { return pairs_; }

@@ -30,22 +30,38 @@
 
 namespace mbdae {
 
-enum class LieGroupType { SE3, SO3xR3 };
+/// Which group the bodies' configurations live on (see the table above).
+enum class LieGroupType {
+  SE3,     ///< SE(3): twist in body axes, coupled exponential
+  SO3xR3,  ///< SO(3) × R³: ω in body axes, COM velocity in world
+};
+/// "SE3" or "SO3xR3". No throw.
 const char* to_string(LieGroupType g);
 
+/// State on the group: n poses and n twists.
 struct LieGroupState {
   std::vector<math::Pose> g;  ///< pose of each body's COM frame
   VecX xi;                    ///< twists, 6 per body, (ω, v) as in the table above
 };
 
+/// Free rigid bodies on SE(3) or SO(3)×R³ (file comment): gravity, loads and linear/angular
+/// damping; force elements (System::forces()) are not applied on this path. Body indices are
+/// those of the model; n = num_bodies().
 class LieGroupBodies {
  public:
+  /// @param model           copied; validated, must have no joints
+  /// @param group           SE(3) or SO(3)×R³
+  /// @param linear_damping  c_lin, N s/m: force −c_lin ẋ_C on every body (not checked)
+  /// @param angular_damping c_rot, N m s: torque −c_rot ω on every body (not checked)
   /// @throws ModelError for an invalid model; std::invalid_argument if it has joints.
   explicit LieGroupBodies(const System& model, LieGroupType group = LieGroupType::SE3,
                           double linear_damping = 0.0, double angular_damping = 0.0);
 
+  /// The group chosen at construction.
   LieGroupType group() const { return group_; }
+  /// Number of bodies n (ground excluded).
   int num_bodies() const { return static_cast<int>(m_.size()); }
+  /// Poses and twists of the model's initial body states (n poses, ξ of size 6n).
   LieGroupState initial_state() const;
 
   /// ξ̇ (6n) at (t, state) (resized).
@@ -63,7 +79,7 @@ class LieGroupBodies {
   double energy(const LieGroupState& s) const;
   /// Angular momentum about the world origin, world axes.
   Vec3 angular_momentum(const LieGroupState& s) const;
-  /// COM velocity of body i, world.
+  /// COM velocity of body i, world, m/s (i ∈ [0, n), not checked).
   Vec3 com_velocity(const LieGroupState& s, int i) const;
 
  private:

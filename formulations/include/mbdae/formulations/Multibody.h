@@ -41,6 +41,7 @@
 
 namespace mbdae {
 
+/// Options of MultibodySystem.
 struct MultibodyOptions {
   /// Constraint rows (indices in the full row list) to leave out, e.g. redundant equations found
   /// by a rank test. Rows keep their labels; indices of the remaining rows close up.
@@ -68,10 +69,16 @@ struct ConstraintViolation {
   double velocity = 0;  ///< ‖C_q v + C_t‖∞ over all rows (A v + b for velocity-level rows)
 };
 
+/// The absolute-coordinate formulation above as a ConstrainedSystem: n = Σ 7 or 6 per body,
+/// m = Euler-parameter norm rows + active joint rows. Body indices i are those of
+/// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)
+/// unless stated otherwise. Bad body indices are not checked there (undefined behaviour).
 class MultibodySystem final : public ConstrainedSystem {
  public:
   /// Builds the formulation. Calls model.validate() first: throws ModelError listing every
   /// problem of the model. The model is copied; the System object may be discarded afterwards.
+  /// @throws ModelError for an invalid model; std::out_of_range if options.disabled_rows holds a
+  /// row outside [0, num_all_rows()).
   explicit MultibodySystem(const System& model, MultibodyOptions options = {});
   ~MultibodySystem() override;
   MultibodySystem(const MultibodySystem&) = delete;
@@ -95,6 +102,7 @@ class MultibodySystem final : public ConstrainedSystem {
   void assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
                                   SparseMatrix& G) const override;
   std::string coordinate_label(int i) const override;
+  /// all_row_label() of active row `row`. @throws std::out_of_range if row ∉ [0, m).
   std::string constraint_label(int row) const override;
   bool has_energy() const override { return true; }
   /// kinetic_energy + potential_energy, J.
@@ -123,28 +131,37 @@ class MultibodySystem final : public ConstrainedSystem {
   /// the drive puts into the system. @throws std::invalid_argument if the joint is not driven.
   double joint_drive_force(int joint, double t, ConstVecRef q, ConstVecRef lambda) const;
 
+  /// The copy of the model this system was built from.
   const System& model() const;
-  /// Offset of body i's coordinates in q, and their number (7 or 6).
+  /// Offset of body i's coordinates in q. @throws std::out_of_range for kGround or a bad index.
   int body_offset(BodyIndex i) const;
+  /// Number of body i's coordinates (7 or 6). @throws std::out_of_range as body_offset().
   int body_size(BodyIndex i) const;
   /// All constraint rows of the model (before disabled rows were removed), with labels.
   int num_all_rows() const;
+  /// Label of row `full_row` of the full row list ("joint 'B' (revolute) equation 2 (…)").
+  /// @throws std::out_of_range if full_row ∉ [0, num_all_rows()).
   std::string all_row_label(int full_row) const;
 
   // Kinematics of a body from the state (world axes unless noted).
   Mat3 rotation(BodyIndex i, ConstVecRef q) const;         ///< R_WB
   Vec3 position(BodyIndex i, ConstVecRef q, const Vec3& p_B = Vec3::Zero()) const;  ///< m
+  /// Velocity of the body point p_B (body axes from the reference point, m), m/s.
   Vec3 velocity(BodyIndex i, ConstVecRef q, ConstVecRef v, const Vec3& p_B = Vec3::Zero()) const;
   Vec3 angular_velocity(BodyIndex i, ConstVecRef q, ConstVecRef v) const;  ///< ω_W, rad/s
+  /// Acceleration of the body point p_B (m, body axes), m/s²; `a` = q̈, size n.
   Vec3 acceleration(BodyIndex i, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                     const Vec3& p_B = Vec3::Zero()) const;
+  /// Angular acceleration α_W, rad/s²; `a` = q̈, size n.
   Vec3 angular_acceleration(BodyIndex i, ConstVecRef q, ConstVecRef v, ConstVecRef a) const;
   /// Euler parameters of body i's orientation (normalised, w ≥ 0 not enforced).
   Vec4 euler_parameters(BodyIndex i, ConstVecRef q) const;
 
-  /// Reaction of joint j (index in model().joints()) from the multipliers λ of the active rows.
+  /// Reaction of joint j (index in model().joints()) from the multipliers λ of the active rows
+  /// (size m); zero if all its rows are disabled. @throws std::out_of_range for a bad index.
   JointReaction reaction(int joint, double t, ConstVecRef q, ConstVecRef lambda) const;
   /// Rows of joint j in the active row list (empty where all were disabled).
+  /// @throws std::out_of_range for a bad index.
   std::vector<int> joint_rows(int joint) const;
 
  private:

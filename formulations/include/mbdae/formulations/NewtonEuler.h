@@ -56,12 +56,14 @@ enum class JointSolveMethod {
   EquationSystem,  ///< [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃], partial-pivot LU
   Schur,           ///< (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f, LDLᵀ
 };
+/// Name of `m` ("equation_system" or "schur"). No throw.
 const char* to_string(JointSolveMethod m);
 
+/// Options of NewtonEulerSystem.
 struct NewtonEulerOptions {
   double linear_damping = 0.0;   ///< c_lin, N s/m: force −c_lin v_C on every body
   double angular_damping = 0.0;  ///< c_rot, N m s: torque −c_rot w_B on every body
-  JointSolveMethod joint_solve = JointSolveMethod::Schur;
+  JointSolveMethod joint_solve = JointSolveMethod::Schur;  ///< how derivative() finds λ
   double baumgarte_alpha = 0.0;  ///< α, 1/s (velocity feedback 2α Ċ)
   double baumgarte_beta = 0.0;   ///< β, 1/s (position feedback β² C)
 };
@@ -70,24 +72,42 @@ struct NewtonEulerOptions {
 /// two bodies (body index −1 = ground), for the impulse stepper. c: position error, gamma: the
 /// acceleration term of JointKernels; rows 0 … nr−1 of Wa/Wb are valid.
 struct JointRowsWorld {
-  BodyIndex a = kGround, b = kGround;
-  int nr = 0;
-  Eigen::Matrix<double, 6, 1> c, gamma;
-  Eigen::Matrix<double, 6, 6> Wa, Wb;
+  BodyIndex a = kGround;  ///< body a of the joint (kGround for ground)
+  BodyIndex b = kGround;  ///< body b of the joint
+  int nr = 0;             ///< number of valid rows, ≤ 6
+  Eigen::Matrix<double, 6, 1> c;      ///< position error per row (m or rad; first nr valid)
+  Eigen::Matrix<double, 6, 1> gamma;  ///< γ per row (m/s² or rad/s²; first nr valid)
+  Eigen::Matrix<double, 6, 6> Wa;     ///< rows × (v_C, ω_W) of body a (first nr rows valid)
+  Eigen::Matrix<double, 6, 6> Wb;     ///< the same for body b
 };
 
+/// The Newton–Euler formulation above: n = num_bodies() bodies, q of size 7n, v of size 6n.
+/// Body indices i are those of model().bodies(); kGround is not a valid index here.
+///
+/// Limitations: force elements (System::forces()) are not applied, and a driven joint's drive
+/// row is evaluated with s(t) = 0, i.e. the joint is held at its initial relative coordinate.
+///
+/// The const member functions share mutable workspaces: one object must not be used from two
+/// threads at once, and project_positions()/project_velocities() overwrite last_multipliers().
 class NewtonEulerSystem {
  public:
   /// Calls model.validate() (throws ModelError listing every problem). Copies the model.
+  /// @throws ModelError for an invalid model; std::invalid_argument for negative damping in
+  /// `options`.
   explicit NewtonEulerSystem(const System& model, NewtonEulerOptions options = {});
   ~NewtonEulerSystem();
   NewtonEulerSystem(const NewtonEulerSystem&) = delete;
   NewtonEulerSystem& operator=(const NewtonEulerSystem&) = delete;
 
+  /// The copy of the model this system was built from.
   const System& model() const;
+  /// The options given to the constructor.
   const NewtonEulerOptions& options() const;
+  /// Number of bodies n (ground excluded).
   int num_bodies() const;
+  /// Size of q, 7n.
   int num_q() const { return 7 * num_bodies(); }
+  /// Size of v, 6n.
   int num_v() const { return 6 * num_bodies(); }
   /// Number of joint equations (rows of C).
   int num_joint_rows() const;
@@ -96,17 +116,21 @@ class NewtonEulerSystem {
   void initial_state(VecX& q, VecX& v) const;
 
   // ---- per-body data and kinematics ----
+  // The data accessors throw std::out_of_range for a bad index; the state accessors (q, v) do not
+  // check i (undefined behaviour outside [0, n)).
+
+  /// m of body i, kg.
   double mass(BodyIndex i) const;
-  const Mat3& inertia_com(BodyIndex i) const;      ///< J_C, body axes
-  const Mat3& inertia_com_inv(BodyIndex i) const;  ///< J_C⁻¹
-  const Vec3& com_offset(BodyIndex i) const;       ///< b: COM relative to the reference point, body axes
+  const Mat3& inertia_com(BodyIndex i) const;      ///< J_C, body axes, kg m²
+  const Mat3& inertia_com_inv(BodyIndex i) const;  ///< J_C⁻¹, 1/(kg m²)
+  const Vec3& com_offset(BodyIndex i) const;       ///< b: COM relative to the reference point, body axes, m
   Vec3 com_position(BodyIndex i, const VecX& q) const;       ///< x_C, m
   Vec4 quaternion(BodyIndex i, const VecX& q) const;         ///< Q (as stored)
   Mat3 rotation(BodyIndex i, const VecX& q) const;           ///< R_WB from Q/|Q|
   Vec3 reference_position(BodyIndex i, const VecX& q) const; ///< x_C − R b, m
   Vec3 com_velocity(BodyIndex i, const VecX& v) const;       ///< m/s, world
   Vec3 angular_velocity_body(BodyIndex i, const VecX& v) const;  ///< w_B, rad/s
-  Vec3 angular_velocity_world(BodyIndex i, const VecX& q, const VecX& v) const;
+  Vec3 angular_velocity_world(BodyIndex i, const VecX& q, const VecX& v) const;  ///< ω_W = R w_B, rad/s
 
   // ---- dynamics ----
   /// Applied force (world, N) and torque about the COM (BODY axes, N m) on body i, including
@@ -124,15 +148,23 @@ class NewtonEulerSystem {
   // ---- joints ----
   /// C(q) of all joint rows (resized to num_joint_rows()).
   void joint_violation(const VecX& q, VecX& c) const;
-  /// Ċ = J u.
+  /// Ċ = J u (resized to num_joint_rows()).
   void joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const;
-  /// Joint j in world twist coordinates (for the impulse stepper).
+  /// Joint j (index in model().joints()) in world twist coordinates (for the impulse stepper).
+  /// @throws std::out_of_range for a bad index.
   void joint_rows_world(int joint, const VecX& q, const VecX& v, JointRowsWorld& out) const;
+  /// Label of joint row `row` ("joint 'B' <equation>"); "row <row>" if out of range. No throw.
   std::string joint_row_label(int row) const;
   /// Projection onto the constraint manifold (M-orthogonal): positions by Gauss–Newton
   /// (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at most max_iter), then velocities
   /// u ← u − M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ J u. Return the final ‖C‖∞ / ‖Ju‖∞.
+  /// @param q   positions, size 7n, updated in place
+  /// @param tol on ‖C‖∞ (m or rad)
+  /// @param max_iter Gauss–Newton iterations at most
+  /// @throws std::runtime_error if J M⁻¹ Jᵀ is singular (redundant joints).
   double project_positions(VecX& q, double tol = 1e-12, int max_iter = 10) const;
+  /// Velocity projection (see project_positions()): v (size 6n) updated in place; returns the
+  /// final ‖J u‖∞. @throws std::runtime_error if J M⁻¹ Jᵀ is singular.
   double project_velocities(const VecX& q, VecX& v) const;
 
   // ---- invariants ----
