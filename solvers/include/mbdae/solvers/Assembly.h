@@ -15,36 +15,49 @@
 
 namespace mbdae {
 
+/// Options of assemble_initial_state().
 struct AssemblyOptions {
   double tolerance = 1e-12;  ///< on ‖C‖∞ (and on ‖Ċ‖∞ for velocities)
-  int max_iterations = 50;
+  int max_iterations = 50;   ///< Gauss–Newton iterations for the positions, at most
 };
 
+/// Outcome of assemble_initial_state().
 struct AssemblyReport {
-  bool converged = false;
-  int iterations = 0;
-  double position_violation_before = 0, position_violation_after = 0;  ///< ‖C‖∞
-  double velocity_violation_before = 0, velocity_violation_after = 0;  ///< ‖Ċ‖∞
-  double position_change = 0, velocity_change = 0;  ///< ‖Δq‖₂, ‖Δv‖₂
+  bool converged = false;  ///< ‖C‖∞ ≤ tolerance and ‖Ċ‖∞ ≤ tolerance · max(1, ‖v‖∞) at the end
+  int iterations = 0;      ///< Gauss–Newton iterations done for the positions
+  double position_violation_before = 0;  ///< ‖C‖∞ of the given q0
+  double position_violation_after = 0;   ///< ‖C‖∞ after the projection
+  double velocity_violation_before = 0;  ///< ‖Ċ‖∞ of the given (q0, v0)
+  double velocity_violation_after = 0;   ///< ‖Ċ‖∞ after the projection
+  double position_change = 0;  ///< ‖Δq‖₂
+  double velocity_change = 0;  ///< ‖Δv‖₂
   std::string message;  ///< why it failed, naming the worst constraint
 };
 
 /// Projects q0 and then v0 onto the constraints (in place). Never throws for an unsatisfiable
 /// model: the report says converged = false and names the worst equation.
+/// q0, v0 have size n = sys.num_coordinates(); t0 in s.
 AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, VecX& q0, VecX& v0,
                                       const AssemblyOptions& opt = {});
 
 /// a and λ from the KKT system at a consistent (q, v). Throws std::runtime_error if the KKT
 /// matrix is singular (redundant constraints or a massless direction).
+/// q, v of size n; a (size n) and lambda (size m = sys.num_constraints()) are resized.
 void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
                            VecX& a, VecX& lambda);
 
-/// Rank test of C_q at (t, q): the rows that depend on earlier rows (rank-revealing QR with
-/// column pivoting of C_qᵀ, relative tolerance `tol`). Row indices refer to sys's rows.
+/// Rank test of C_q at (t, q): the rows that depend on earlier rows, with relative tolerance
+/// `tol`. Row indices refer to sys's rows. A full-rank C_q is recognised by a sparse LU of
+/// [I C_qᵀ; C_q 0]; otherwise, for n·m ≤ 250 000, Gram–Schmidt on the rows in order (so the later
+/// rows of a dependent set are reported), else a sparse QR with column pivoting of C_qᵀ (which
+/// may report other rows of a dependent set).
 struct RedundancyReport {
-  int rows = 0, rank = 0;
-  std::vector<int> dependent_rows;
+  int rows = 0;  ///< m, the number of rows tested
+  int rank = 0;  ///< numerical rank of C_q
+  std::vector<int> dependent_rows;  ///< rows (ascending) that depend on earlier rows
 };
+/// The rank test described at RedundancyReport. Rows are scaled to unit norm first, so `tol` is
+/// relative per equation; q has size n. No throw for a rank-deficient C_q.
 RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double t, const VecX& q,
                                             double tol = 1e-9);
 

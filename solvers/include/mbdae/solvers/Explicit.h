@@ -32,14 +32,20 @@
 
 namespace mbdae {
 
-enum class ExplicitMethod { RK4, Dopri5 };
+/// Method of solve_explicit().
+enum class ExplicitMethod {
+  RK4,     ///< classical Runge–Kutta, fixed step
+  Dopri5,  ///< Dormand–Prince 5(4) with step-size control
+};
+/// "rk4" or "dopri5". No throw.
 const char* to_string(ExplicitMethod m);
 
+/// Settings of solve_explicit().
 struct ExplicitOptions {
-  ExplicitMethod method = ExplicitMethod::RK4;
+  ExplicitMethod method = ExplicitMethod::RK4;  ///< integration method
   double t_end = 1.0;          ///< s
   double step = 1e-3;          ///< s: RK4 step; Dormand–Prince initial step
-  double output_every = 0;     ///< s; 0: only t0 and t_end
+  double output_every = 0;     ///< s, ≥ 0; 0: only t0 and t_end
   double rtol = 1e-8;          ///< Dormand–Prince
   double atol = 1e-10;         ///< Dormand–Prince
   double min_step = 1e-14;     ///< s, Dormand–Prince: fail with StepTooSmall below this
@@ -47,26 +53,42 @@ struct ExplicitOptions {
   bool project_positions = false;   ///< after every step (needs joints)
   bool project_velocities = false;  ///< after every step (needs joints)
   double projection_tol = 1e-12;    ///< m (or 1 for rotation rows)
-  long max_steps = 100'000'000;
+  long max_steps = 100'000'000;  ///< accepted steps at most; then status TooMuchWork
 };
 
 /// Integrates from (q0, v0) at t0 to opt.t_end. Throws SolverSettingsError for bad options.
+/// @param sys  the bodies and joints; not modified (but its workspaces are used)
+/// @param t0   start time, s
+/// @param q0   positions, size sys.num_q() = 7n (NewtonEuler.h layout)
+/// @param v0   velocities, size sys.num_v() = 6n
+/// @param opt  settings
+/// @param obs  called at t0 and at the output times; may be empty
+/// @throws SolverSettingsError if t_end < t0, step ≤ 0, output_every < 0, rtol or atol ≤ 0
+///         (Dormand–Prince), or q0, v0 have the wrong size. Run-time failures are returned.
 SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                            const ExplicitOptions& opt, const Observer& obs);
 
-enum class LieGroupMethod { Euler, RK4 };
+/// Method of solve_lie_group().
+enum class LieGroupMethod {
+  Euler,  ///< explicit Lie–Euler, order 1
+  RK4,    ///< Runge–Kutta–Munthe-Kaas, order 4
+};
+/// "lie_euler" or "lie_rk4". No throw.
 const char* to_string(LieGroupMethod m);
 
+/// Settings of solve_lie_group() (fixed step).
 struct LieGroupOptions {
-  LieGroupMethod method = LieGroupMethod::RK4;
+  LieGroupMethod method = LieGroupMethod::RK4;  ///< integration method
   double t_end = 1.0;       ///< s
   double step = 1e-3;       ///< s
-  double output_every = 0;  ///< s
-  long max_steps = 100'000'000;
+  double output_every = 0;  ///< s, ≥ 0; 0: only t0 and t_end
+  long max_steps = 100'000'000;  ///< steps at most; then status TooMuchWork
 };
 
 /// Integrates the Lie-group bodies from s0 at t0 to opt.t_end. `final_state` (if not null) gets
-/// the state at the time reached.
+/// the state at the time reached. s0 holds n = sys.num_bodies() poses and a twist vector of
+/// size 6n. @throws SolverSettingsError if t_end < t0, step ≤ 0, output_every < 0 or s0 does not
+/// match the bodies. Run-time failures are returned in the result.
 SolveResult solve_lie_group(const LieGroupBodies& sys, double t0, const LieGroupState& s0,
                             const LieGroupOptions& opt, const Observer& obs,
                             LieGroupState* final_state = nullptr);

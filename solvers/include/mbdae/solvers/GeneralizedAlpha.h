@@ -32,48 +32,63 @@
 
 namespace mbdae {
 
+/// Settings of the generalized-α and trapezoidal integrators. Only step, rho_inf (through
+/// chung_hulbert()) and the state sizes are checked; other values are used as given.
 struct NewmarkOptions {
   double t_end = 1.0;         ///< s
   double step = 1e-3;         ///< nominal step h, s
   double output_every = 0;    ///< s; 0: only t0 and t_end
   double rho_inf = 0.8;       ///< generalized-α: spectral radius at infinity, in [0, 1]
   double newton_rtol = 1e-10; ///< Newton converged when |Δq_i| ≤ atol + rtol·|q_i| for all i
-  double newton_atol = 1e-10;
+  double newton_atol = 1e-10; ///< absolute part of the Newton test on Δq (m, rad)
   /// ... and when ‖Δq̈‖∞ ≤ newton_acc_rtol·max(1, ‖q̈‖∞) and ‖Δλ‖∞ ≤ newton_acc_rtol·max(1, ‖λ‖∞)
   double newton_acc_rtol = 1e-8;
-  int max_newton_iterations = 15;
+  int max_newton_iterations = 15;  ///< per attempt; then the matrix is refreshed or h halved
   bool modified_newton = true;     ///< reuse the factorised matrix while convergence is good
   double contraction_limit = 0.25;  ///< refresh the matrix when ‖Δ_k‖/‖Δ_{k−1}‖ exceeds this
   double min_step = 0;             ///< s; 0: step·1e-6
-  long max_steps = 100'000'000;
+  long max_steps = 100'000'000;    ///< accepted steps at most; then status TooMuchWork
   bool compute_initial_accelerations = true;  ///< from the KKT system; else a0 = 0, λ0 = 0
   /// Adaptive step: the local position error e ≈ h²(β − 1/6)(a_{n+1} − a_n) (Zienkiewicz & Xie
   /// 1991) is kept below rtol·|q| + atol in the RMS norm; `step` is then the first step.
   bool adaptive = false;
-  double rtol = 1e-6, atol = 1e-8;  ///< adaptive: local error tolerances (m, rad)
+  double rtol = 1e-6;               ///< adaptive: relative local error tolerance
+  double atol = 1e-8;               ///< adaptive: absolute local error tolerance (m, rad)
   double max_step = 0;              ///< adaptive: largest step, s (0: no limit)
 };
 
 /// Generalized-α, index 3. q0, v0 must be consistent (see assemble_initial_state).
+/// Sizes: q0, v0 n = sys.num_coordinates(); the observer gets q, v, a = q̈ (n) and λ (m).
+/// @throws SolverSettingsError if step ≤ 0, rho_inf ∉ [0, 1], t_end < t0 or q0, v0 have the
+///         wrong size. Run-time failures (Newton, singular matrix, step limit) are returned.
 SolveResult solve_generalized_alpha(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                     const VecX& v0, const NewmarkOptions& opt, const Observer& obs);
 
-/// Trapezoidal rule (Newmark β = ¼, γ = ½), index 2. q0, v0 must be consistent.
+/// Trapezoidal rule (Newmark β = ¼, γ = ½), index 2. q0, v0 must be consistent. Sizes and
+/// throws as solve_generalized_alpha() (rho_inf is not used).
 SolveResult solve_trapezoidal_index2(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                      const VecX& v0, const NewmarkOptions& opt, const Observer& obs);
 
-/// The same integrators for stepping from a host program (see Integrator).
+/// The same integrators for stepping from a host program (see Integrator). The integrator keeps
+/// a reference to `sys`, which must outlive it; opt.t_end and opt.output_every are not used.
+/// @throws SolverSettingsError as solve_generalized_alpha() (except for t_end).
 std::unique_ptr<Integrator> make_generalized_alpha(const ConstrainedSystem& sys, double t0,
                                                    const VecX& q0, const VecX& v0,
                                                    const NewmarkOptions& opt);
+/// Stepping form of solve_trapezoidal_index2(); as make_generalized_alpha().
 std::unique_ptr<Integrator> make_trapezoidal_index2(const ConstrainedSystem& sys, double t0,
                                                     const VecX& q0, const VecX& v0,
                                                     const NewmarkOptions& opt);
 
 /// Chung–Hulbert parameters from ρ∞ (throws SolverSettingsError outside [0, 1]).
 struct AlphaParameters {
-  double alpha_m, alpha_f, beta, gamma;
+  double alpha_m;  ///< α_m (dimensionless)
+  double alpha_f;  ///< α_f
+  double beta;     ///< Newmark β
+  double gamma;    ///< Newmark γ
 };
+/// α_m, α_f, β, γ from the spectral radius at infinity (formulas in the file comment).
+/// @throws SolverSettingsError if rho_inf ∉ [0, 1].
 AlphaParameters chung_hulbert(double rho_inf);
 
 }  // namespace mbdae

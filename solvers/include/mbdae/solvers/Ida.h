@@ -41,7 +41,11 @@ struct IdaOptions {
   double output_every = 0.0;  ///< spacing of the output grid (s); ≤ 0: only t0 and t_end
   double rtol = 1e-6;         ///< relative tolerance on q and v
   double atol = 1e-8;         ///< absolute tolerance on q and v (see the weights above)
-  enum class LinearSolver { Dense, Sparse } linear_solver = LinearSolver::Sparse;  ///< Sparse: KLU
+  /// Linear solver of IDA's Newton iteration.
+  enum class LinearSolver {
+    Dense,   ///< SUNDIALS' dense LU (small systems)
+    Sparse,  ///< KLU on the fixed sparsity pattern
+  } linear_solver = LinearSolver::Sparse;  ///< Sparse: KLU
   double max_step = 0.0;      ///< largest step (s); 0: no limit
   long max_steps = 500000;    ///< total number of steps over the whole run
   int max_order = 5;          ///< BDF order limit, 1..5
@@ -51,15 +55,18 @@ struct IdaOptions {
 /// Integrates the system from (t0, q0, v0) to opt.t_end with IDA on the stabilized index-2 form.
 ///
 /// @param sys  the system; its patterns are read once at setup. Not modified.
+/// @param t0   start time, s (finite)
 /// @param q0   consistent positions (size n): ‖C(t0, q0)‖∞ ≤ 1e-6·max(1, ‖q0‖∞)
 /// @param v0   consistent velocities (size n): ‖C_q v0 + C_t‖∞ ≤ 1e-6·max(1, ‖v0‖∞);
 ///             otherwise the status is InconsistentInitialConditions (nothing is integrated).
 /// @param obs  called at t0 and at every OutputGrid(t0, t_end, output_every) time with q, v,
 ///             a = v̇ and λ (sizes n, n, n, m); returning false stops the run. May be empty.
+/// @param opt  settings (IdaOptions)
 /// @return status, message ("IDA failed at t = 0.123 s: ... (IDA_CONV_FAIL)"), time reached and
 ///         statistics. Outputs handed to the observer before a failure stay valid.
 /// @throws SolverSettingsError for invalid options (t_end < t0, non-positive tolerances,
-///         max_order outside 1..5, negative steps) or sizes that do not match the system.
+///         max_order outside 1..5, negative steps, max_steps < 1) or sizes that do not match the
+///         system (also of its patterns). A failing SUNDIALS setup call is returned as OtherFailure.
 /// Thread safety: no global state; concurrent calls on different (or const-thread-safe) systems
 /// are fine.
 SolveResult solve_ida(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,

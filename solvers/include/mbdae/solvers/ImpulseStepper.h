@@ -46,29 +46,34 @@
 
 namespace mbdae {
 
-enum class FrictionModel { Pyramid, Cone };
+/// Friction set of a contact (step 3 above).
+enum class FrictionModel {
+  Pyramid,  ///< regular k-gon circumscribing the disc (k = ImpulseOptions::pyramid_sides)
+  Cone,     ///< the disc itself (Coulomb cone)
+};
 
+/// Settings of solve_impulse().
 struct ImpulseOptions {
-  double t_end = 1.0;           ///< s
-  double step = 1e-3;           ///< h, s
+  double t_end = 1.0;           ///< s, > t0
+  double step = 1e-3;           ///< h, s, > 0
   double output_every = 0;      ///< s; 0: only t0 and t_end
-  int pgs_max_iterations = 100;
+  int pgs_max_iterations = 100; ///< velocity sweeps per step at most, ≥ 1
   double pgs_tolerance = 1e-9;  ///< m/s: stop when a sweep changes no velocity by more
   double relaxation = 1.0;      ///< ω in (0, 2)
-  bool warm_start = true;
-  FrictionModel friction = FrictionModel::Pyramid;
+  bool warm_start = true;       ///< start PGS from the previous step's impulses (per contact feature)
+  FrictionModel friction = FrictionModel::Pyramid;  ///< friction set
   int pyramid_sides = 4;        ///< k ≥ 3
   double restitution_threshold = 1e-2;  ///< v_thr, m/s: slower impacts do not bounce
   /// m: contacts are created for d < margin. A small positive margin lets a body placed exactly
   /// on a surface (d = 0 up to rounding) be supported from the first step; an approaching body
   /// with e > 0 may rebound up to `margin` early.
   double contact_margin = 1e-6;
-  bool split_impulse = true;
+  bool split_impulse = true;    ///< step 4 (position correction by pseudo-velocities); else none
   double position_beta = 0.2;   ///< fraction of the position error removed per step
   double slop = 1e-4;           ///< m: penetration left uncorrected (avoids jitter)
-  int position_iterations = 50;
+  int position_iterations = 50; ///< sweeps of the split-impulse PGS per step at most
   bool record_per_step = true;  ///< fill ImpulseStats::per_step
-  long max_steps = 100'000'000;
+  long max_steps = 100'000'000; ///< steps at most; then status TooMuchWork
 };
 
 /// What PGS did in one step.
@@ -76,29 +81,37 @@ struct PgsStepStats {
   double t = 0;               ///< time at the end of the step, s
   int iterations = 0;         ///< velocity sweeps
   double residual = 0;        ///< m/s, largest velocity change in the last sweep
-  int position_iterations = 0;
-  int contacts = 0;
+  int position_iterations = 0; ///< split-impulse sweeps
+  int contacts = 0;            ///< contact points in the step
   double max_penetration = 0; ///< m, deepest penetration at the start of the step (≥ 0)
 };
 
+/// PGS statistics of a run (in addition to SolverStats).
 struct ImpulseStats {
-  std::vector<PgsStepStats> per_step;
-  long total_iterations = 0;
-  int max_iterations = 0;
+  std::vector<PgsStepStats> per_step;  ///< one per step if ImpulseOptions::record_per_step
+  long total_iterations = 0;  ///< velocity sweeps over all steps
+  int max_iterations = 0;     ///< most velocity sweeps in one step
   double max_residual = 0;    ///< over all steps
   long steps_at_cap = 0;      ///< steps whose PGS stopped at the iteration cap
-  int max_contacts = 0;
-  double max_penetration = 0;
+  int max_contacts = 0;       ///< most contact points in one step
+  double max_penetration = 0; ///< m, deepest penetration over all steps (≥ 0)
 };
 
+/// Outcome of solve_impulse().
 struct ImpulseResult {
-  SolveResult result;
-  ImpulseStats pgs;
+  SolveResult result;  ///< status, message, time reached, SolverStats
+  ImpulseStats pgs;    ///< PGS statistics
+  /// result.ok().
   bool ok() const { return result.ok(); }
 };
 
 /// Runs the impulse stepper on the bodies, joints and contacts (model().contacts()) of `sys`.
 /// Throws SolverSettingsError for bad options and ModelError for bad contact descriptions.
+/// q0 (size 7n) and v0 (size 6n) in the NewtonEuler.h layout; t0 in s. The observer gets q, v
+/// at t0 and the output times (a and lambda empty).
+/// @throws SolverSettingsError unless t_end > t0 (strictly), step > 0, relaxation ∈ (0, 2),
+///         pgs_max_iterations ≥ 1, pyramid_sides ≥ 3 (pyramid) and the state sizes match;
+///         ModelError (from ContactDetector) for invalid contacts.
 ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                             const ImpulseOptions& opt, const Observer& obs);
 

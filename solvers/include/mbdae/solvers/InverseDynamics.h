@@ -21,6 +21,7 @@
 
 namespace mbdae {
 
+/// Result of inverse_dynamics() at one state.
 struct InverseDynamicsResult {
   VecX lambda;                       ///< multipliers, size m
   std::vector<int> driven_joints;    ///< indices (model().joints()) of the driven joints

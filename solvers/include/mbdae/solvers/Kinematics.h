@@ -19,6 +19,7 @@
 
 namespace mbdae {
 
+/// Settings of the kinematic analysis.
 struct KinematicsOptions {
   double t_end = 1.0;          ///< s
   double output_every = 1e-2;  ///< s; rows at t0, t0 + every, …, t_end (OutputGrid)

@@ -23,12 +23,16 @@
 
 namespace mbdae {
 
+/// The reduced linear system M_r z̈ + D_r ż + K_r z = 0 of linearize() (file comment).
 struct LinearizedSystem {
   MatX N;               ///< n × k null-space basis of C_q (orthonormal columns)
-  MatX M, D, K;         ///< reduced k × k mass, damping (∂r/∂v) and stiffness (∂r/∂q) matrices
+  MatX M;               ///< M_r, reduced k × k mass matrix
+  MatX D;               ///< D_r, reduced k × k damping matrix (∂r/∂v)
+  MatX K;               ///< K_r, reduced k × k stiffness matrix (∂r/∂q, geometric stiffness included)
   int rank = 0;         ///< rank of C_q
 };
 
+/// One eigenvalue (or conjugate pair) of the linearised system.
 struct Mode {
   std::complex<double> eigenvalue;  ///< s, 1/s
   double frequency_hz = 0;          ///< |s|/(2π), Hz (undamped natural frequency)
@@ -49,7 +53,8 @@ LinearizedSystem linearize(const ConstrainedSystem& sys, double t, const VecX& q
 std::vector<Mode> modal_analysis(const LinearizedSystem& lin);
 
 /// Convenience: linearise about an equilibrium (v = 0, a = 0, multipliers λ, e.g. from
-/// solve_static_equilibrium) and return the modes.
+/// solve_static_equilibrium) and return the modes. q of size n, λ of size m; default rank
+/// tolerance. @throws as linearize() and modal_analysis(const LinearizedSystem&).
 std::vector<Mode> modal_analysis(const ConstrainedSystem& sys, double t, const VecX& q,
                                  const VecX& lambda);
 

@@ -13,6 +13,7 @@
 
 namespace mbdae {
 
+/// Degree-of-freedom counts of calc_mobility().
 struct MobilityReport {
   int bodies = 0;             ///< moving bodies
   int joint_equations = 0;    ///< position-level joint equations (active rows)

@@ -14,21 +14,31 @@
 
 namespace mbdae {
 
-enum class SolverType { GeneralizedAlpha, Ida, TrapezoidalIndex2 };
+/// The implicit solvers simulate() can run.
+enum class SolverType {
+  GeneralizedAlpha,   ///< solve_generalized_alpha() (index 3)
+  Ida,                ///< solve_ida() (stabilized index 2, BDF)
+  TrapezoidalIndex2,  ///< solve_trapezoidal_index2()
+};
+/// "generalized_alpha", "ida" or "trapezoidal_index2". No throw.
 const char* to_string(SolverType s);
 /// "generalized_alpha", "ida", "trapezoidal_index2"; throws SolverSettingsError otherwise.
 SolverType solver_type_from_string(const std::string& s);
 
+/// One settings struct for every implicit solver; each solver uses the fields that apply.
 struct SimulationSettings {
-  SolverType solver = SolverType::GeneralizedAlpha;
+  SolverType solver = SolverType::GeneralizedAlpha;  ///< which solver
   double t_end = 1.0;          ///< s
   double step = 1e-3;          ///< s: step of generalized-α and the trapezoidal rule (IDA chooses its own)
   double output_every = 1e-2;  ///< s
   double rho_inf = 0.8;        ///< generalized-α
-  double rtol = 1e-6, atol = 1e-8;  ///< IDA tolerances; Newton tolerances of the fixed-step solvers use newton_tol
-  double newton_tol = 1e-10;
+  /// IDA tolerances, and the local-error tolerances of the `adaptive` Newmark solvers;
+  /// Newton tolerances of the fixed-step solvers use newton_tol.
+  double rtol = 1e-6;
+  double atol = 1e-8;          ///< see rtol (m, rad)
+  double newton_tol = 1e-10;   ///< Newmark solvers: NewmarkOptions::newton_rtol and newton_atol
   bool sparse = true;          ///< sparse (KLU) or dense linear algebra (IDA)
-  bool modified_newton = true;
+  bool modified_newton = true; ///< Newmark solvers: NewmarkOptions::modified_newton
   /// generalized-α / trapezoidal: adapt the step to keep the local error below rtol, atol
   /// (`step` is then the first step).
   bool adaptive = false;
@@ -36,25 +46,31 @@ struct SimulationSettings {
 
 /// A formulation ready to run: redundant rows removed, initial state consistent.
 struct PreparedSystem {
-  std::unique_ptr<MultibodySystem> system;
-  VecX q0, v0;
+  std::unique_ptr<MultibodySystem> system;  ///< the formulation, redundant rows disabled
+  VecX q0;  ///< consistent positions, size n = system->num_coordinates()
+  VecX v0;  ///< consistent velocities, size n
   RedundancyReport redundancy;   ///< rows refer to the full row list (MultibodySystem::all_row_label)
-  AssemblyReport assembly;
+  AssemblyReport assembly;       ///< the initial projection (converged)
   std::vector<std::string> warnings;  ///< e.g. the redundant equations that were removed
 };
 
 /// Builds and prepares a model. Throws ModelError for an invalid model, and std::runtime_error
 /// (naming the worst equation) when the initial assembly cannot satisfy the constraints.
+/// t0 in s. @throws ModelError, std::runtime_error as said.
 PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {});
 
 /// The chosen solver as an Integrator, for stepping from a host program:
 ///     auto integ = make_integrator(*p.system, 0.0, p.q0, p.v0, settings);
 ///     while (integ->time() < t_end && integ->advance_to(integ->time() + dt)) { ... }
+/// The integrator keeps a reference to `sys`, which must outlive it. q0, v0 consistent, size n.
+/// @throws SolverSettingsError for invalid settings (as the chosen solver's make_*).
 std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
                                             const VecX& q0, const VecX& v0,
                                             const SimulationSettings& s);
 
 /// Runs the chosen solver from a consistent state to s.t_end, with output every s.output_every.
+/// q0, v0 of size n; the observer gets q, v, a (n) and λ (m). Run-time failures are returned.
+/// @throws SolverSettingsError if s.t_end < t0 or for other invalid settings.
 SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
                      const SimulationSettings& s, const Observer& obs);
 

@@ -24,45 +24,51 @@ struct SolverStats {
   long error_test_failures = 0;   ///< adaptive solvers
   double max_position_violation = 0;  ///< max over output times of ‖C(q)‖∞
   double max_velocity_violation = 0;  ///< max over output times of ‖C_q v + C_t‖∞
+  /// ConstrainedSystem::energy() at the start, J (NaN if the system has no energy).
   double energy_initial = std::numeric_limits<double>::quiet_NaN();
+  /// Energy at the last output time reached, J (NaN if the system has no energy).
   double energy_final = std::numeric_limits<double>::quiet_NaN();
   double wall_time = 0;           ///< seconds spent in the solve call
   double last_step = 0;           ///< step size of the last accepted step (s)
 };
 
+/// How a solve ended.
 enum class SolveStatus {
-  Success,
+  Success,            ///< reached the end time
   NewtonFailure,      ///< Newton did not converge even at the minimum step
   StepTooSmall,       ///< step size fell below the minimum
   SingularMatrix,     ///< the iteration matrix could not be factorised
   ResidualFailure,    ///< the residual returned NaN/Inf or failed
   TooMuchWork,        ///< step limit reached before the end time
-  InconsistentInitialConditions,
+  InconsistentInitialConditions,  ///< initial state could not be made consistent
   StoppedByObserver,  ///< the observer asked to stop (e.g. interrupt)
-  OtherFailure,
+  OtherFailure,       ///< any other failure; the message says which
 };
 
+/// Short description of `s` (e.g. "success", "step limit reached"). No throw.
 const char* to_string(SolveStatus s);
 
 /// Outcome of a solve: the status, a message that names the time, the cause and, where known,
 /// the joint or body, the time reached and the statistics. Results up to t_reached have been
 /// handed to the observer.
 struct SolveResult {
-  SolveStatus status = SolveStatus::Success;
-  double t_reached = 0;
-  std::string message;
-  SolverStats stats;
+  SolveStatus status = SolveStatus::Success;  ///< how the run ended
+  double t_reached = 0;  ///< time of the last accepted state, s
+  std::string message;   ///< empty on success; else time, cause and, where known, joint or body
+  SolverStats stats;     ///< counters and measures of the run
+  /// status == Success.
   bool ok() const { return status == SolveStatus::Success; }
 };
 
 /// A state handed to an observer. a and lambda may be empty (size 0) for solvers that do not
 /// compute them.
+/// The references are valid only during the observer call (or until the next advance_to()).
 struct StateView {
-  double t;
-  const VecX& q;
-  const VecX& v;
-  const VecX& a;
-  const VecX& lambda;
+  double t;             ///< time, s
+  const VecX& q;        ///< coordinates, size n (layout of the formulation)
+  const VecX& v;        ///< velocities, size of the formulation's v (n for ConstrainedSystem)
+  const VecX& a;        ///< accelerations v̇, same size as v, or empty
+  const VecX& lambda;   ///< Lagrange multipliers, size m, or empty
 };
 
 /// Called at t0 and at every output time; return false to stop the run (status StoppedByObserver).
@@ -74,11 +80,19 @@ class SolverSettingsError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-/// Output times t0, t0 + every, ..., t_end (the last one exactly t_end). every <= 0: only t_end.
+/// Output times t0, t0 + every, ..., t_end (the last one exactly t_end; a last interval shorter
+/// than `every` is kept). every <= 0 or not finite: t0 and t_end only (just t0 if t_end == t0).
+/// A remainder below 1e-9 · every is treated as round-off (1.0/0.01 gives 101 times).
 class OutputGrid {
  public:
+  /// @param t0 start time, s
+  /// @param t_end end time, s, ≥ t0
+  /// @param every output interval, s
+  /// @throws SolverSettingsError if t_end < t0 (or either is NaN).
   OutputGrid(double t0, double t_end, double every);
+  /// Number of output times, ≥ 1 (t0 included).
   int size() const { return n_; }
+  /// Output time k ∈ [0, size()), s; k ≥ size() − 1 gives t_end. k is not checked otherwise.
   double time(int k) const;
 
  private:
@@ -102,13 +116,21 @@ class Integrator {
   virtual const SolverStats& stats() const = 0;
   /// Success while the integrator can go on.
   virtual SolveStatus status() const = 0;
+  /// Why the integrator stopped (empty while status() is Success).
   virtual const std::string& message() const = 0;
 };
 
 /// Advances `integ` from its current time to t_end, handing the state to `obs` at the start and
 /// at every output time (OutputGrid), and measures the constraint violation at those times and
 /// the energy at the start and the end. The result's message names the time and cause of a
-/// failure; the observer has received every state up to it.
+/// failure; the observer has received every state up to it. Failures of the integrator are
+/// returned in the result, not thrown.
+/// @param sys          the system `integ` integrates (for violations and energy)
+/// @param integ        advanced in place
+/// @param t_end        end time, s, ≥ integ.time()
+/// @param output_every output interval, s (≤ 0: the end time only)
+/// @param obs          may be empty
+/// @throws SolverSettingsError if t_end < integ.time(); whatever `obs` or the system throws.
 SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
                        double output_every, const Observer& obs);
 

@@ -9,22 +9,32 @@
 
 namespace mbdae {
 
+/// KLU wrapper (RAII; not copyable). Typical use: analyze() once, then factorize() and solve()
+/// per Newton matrix. Not for concurrent use.
 class SparseLu {
  public:
+  /// An empty factorisation (no analysis yet).
   SparseLu();
   ~SparseLu();
   SparseLu(const SparseLu&) = delete;
   SparseLu& operator=(const SparseLu&) = delete;
 
   /// Symbolic analysis of A's pattern (square, compressed). Call again only if the pattern changes.
+  /// @throws std::invalid_argument if A is not square or not compressed; std::runtime_error if
+  /// KLU's analysis fails.
   void analyze(const SparseMatrix& A);
   /// Numeric factorisation of A (same pattern as analysed). Reuses the previous pivot order when
-  /// it stays well conditioned, otherwise factorises afresh. Returns false if A is singular.
+  /// it stays well conditioned (rcond > 1e-10), otherwise factorises afresh. Returns false if A
+  /// is singular or rcond ≤ 1e-14. Analyses A first if analyze() was not called.
+  /// @throws as analyze() when it analyses.
   bool factorize(const SparseMatrix& A);
-  /// Solves A x = b in place (b ← x), after a successful factorize().
+  /// Solves A x = b in place (b ← x, size n = A.rows(), not checked), after a successful
+  /// factorize(). @throws std::logic_error if there is no factorisation.
   void solve(Eigen::Ref<VecX> b) const;
-  /// Reciprocal pivot growth estimate of the last factorisation (cheap; small means trouble).
+  /// KLU's cheap reciprocal condition estimate min|U_ii| / max|U_ii| of the last factorisation
+  /// (klu_rcond; small means trouble). Not meaningful before the first successful factorize().
   double rcond() const;
+  /// True once a symbolic analysis exists.
   bool analyzed() const;
 
  private:

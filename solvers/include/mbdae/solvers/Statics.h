@@ -18,16 +18,18 @@
 
 namespace mbdae {
 
+/// Settings of solve_static_equilibrium().
 struct StaticsOptions {
   double t = 0;               ///< time at which forces and constraints are evaluated, s
   double force_tolerance = 1e-9;   ///< converged when ‖−f + C_qᵀλ‖∞ ≤ force_tolerance·max(1, ‖f(q0)‖∞)
   double constraint_tolerance = 1e-12;  ///< … and ‖C‖∞ ≤ this
-  int max_iterations = 100;
+  int max_iterations = 100;   ///< Newton iterations at most
 };
 
+/// Outcome of solve_static_equilibrium().
 struct StaticsResult {
-  bool converged = false;
-  int iterations = 0;
+  bool converged = false;     ///< both tolerances of StaticsOptions met
+  int iterations = 0;         ///< Newton iterations done
   VecX q;                      ///< equilibrium configuration (last iterate if not converged), size n
   VecX lambda;                 ///< multipliers (constraint forces), size m
   double force_residual = 0;   ///< ‖−f + C_qᵀλ‖∞, N or N m
