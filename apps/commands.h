@@ -16,6 +16,7 @@ enum ExitCode : int {
   kOtherError = 1,     ///< results could not be written, plotting failed, internal error
   kBadInput = 2,       ///< bad command line, model file or initial configuration
   kSolverFailure = 3,  ///< the solver stopped before the end time (results up to then are kept)
+  kValidationFailure = 4,  ///< mbdae validate: at least one row failed
   kInterrupted = 130,  ///< Ctrl-C (SIGINT); results up to then are kept
 };
 
@@ -41,6 +42,17 @@ std::optional<io::LoadedModel> load_model(const std::string& file, const std::ve
 /// Prints a message of the model, the formulation or a solver to stderr, located in the model
 /// file when it names a body, joint or force: "FILE:LINE:COL: KEY: <prefix>message".
 void print_located(const io::LoadedModel& m, const std::string& message, const std::string& prefix);
+
+struct ValidateOptions {
+  bool full = false;                ///< also the slow cases
+  std::vector<std::string> cases;   ///< only these cases
+  std::string markdown, csv, plots; ///< outputs (empty: not written)
+  int jobs = 2;
+  bool list = false;
+  bool quiet = false;
+};
+/// Runs the validation suite; kValidationFailure if any row fails.
+int validate_command(const ValidateOptions& o);
 
 /// Writes <prefix>.png and <prefix>.svg from a results CSV (prefix: the CSV path without .csv).
 /// Returns 0 on success; prints the reason otherwise.

@@ -3,6 +3,7 @@
 //   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot]
 //   mbdae check MODEL [--set key=value ...]
 //   mbdae plot RESULTS.csv [-o PREFIX]
+//   mbdae validate [--full] [--case NAME...] [--markdown FILE] [--csv FILE] [--plots DIR]
 //   mbdae --version
 
 #include <cstdio>
@@ -21,6 +22,7 @@ const char* kExitCodes =
     "       or an initial configuration that cannot satisfy the joints\n"
     "  3    solver failure: the message names the time and the cause; the results up to that\n"
     "       time are in the CSV file\n"
+    "  4    mbdae validate: at least one row of the validation table failed\n"
     "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n";
 }
 
@@ -63,6 +65,28 @@ int main(int argc, char** argv) {
       ->type_name("PREFIX");
   plot_cmd->footer(kExitCodes);
 
+  ValidateOptions validate;
+  CLI::App* validate_cmd = app.add_subcommand(
+      "validate",
+      "Run the validation suite (published references, closed forms, convergence orders, "
+      "cross-checks) and print one table: case, solver, quantity, reference, result, error, "
+      "tolerance, norm, pass/fail, wall time");
+  validate_cmd->add_flag("--full", validate.full, "Also run the slow cases");
+  validate_cmd->add_option("--case", validate.cases, "Run only these cases (see --list)")->type_name("NAME");
+  validate_cmd->add_option("--markdown", validate.markdown,
+                           "Also write the table as Markdown, with the date and the git commit")
+      ->type_name("FILE");
+  validate_cmd->add_option("--csv", validate.csv, "Also write the table as CSV")->type_name("FILE");
+  validate_cmd->add_option("--plots", validate.plots,
+                           "Write work-precision plots (error vs step size or tolerance, "
+                           "python3-matplotlib) and their data into DIR")
+      ->type_name("DIR");
+  validate_cmd->add_option("-j,--jobs", validate.jobs, "Cases run concurrently (default 2)")
+      ->check(CLI::Range(1, 64));
+  validate_cmd->add_flag("--list", validate.list, "List the cases and exit");
+  validate_cmd->add_flag("-q,--quiet", validate.quiet, "No progress lines on stderr");
+  validate_cmd->footer(kExitCodes);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -73,6 +97,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run_command(run);
     if (*check_cmd) return check_command(check);
     if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
+    if (*validate_cmd) return validate_command(validate);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: internal error: %s\n", e.what());
     return kOtherError;

@@ -6,8 +6,12 @@
 // only links mbdae::mbdae (bench/chain_bench.cpp) can compile this file into itself.
 #include "../include/mbdae/validation/Models.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include <Eigen/Geometry>
+#include <Eigen/QR>
 
 #include <mbdae/model/Inertia.h>
 
@@ -169,6 +173,179 @@ System SpatialDoublePendulum(RotationParametrization rotation) {
     b.velocity = w.cross(b.position);  // rigid rotation about the ground joint at the origin
   }
   return s;
+}
+
+System AdamsPendulum(JointType type, const Vec3& joint_point, const Vec3& axis, const Vec3& com0,
+                     RotationParametrization rotation) {
+  namespace ja = refs::joints_adams;
+  System s;
+  s.name = "adams_pendulum";
+  s.gravity = Vec3(0, 0, -ja::kGravity);
+  RigidBody b = Body("rod", ja::kMass, Diagonal(ja::kInertiaCom[0], ja::kInertiaCom[1], ja::kInertiaCom[2]),
+                     com0, rotation);
+  const Vec3 ex = (com0 - joint_point).normalized();
+  const Vec3 ez = axis.normalized();
+  b.orientation.col(0) = ex;
+  b.orientation.col(1) = ez.cross(ex);
+  b.orientation.col(2) = ez;
+  s.add_body(b);
+  if (type == JointType::Revolute) s.add_revolute("joint", "ground", "rod", joint_point, axis);
+  else s.add_spherical("joint", "ground", "rod", joint_point);
+  return s;
+}
+
+System SpatialSliderCrank() {
+  namespace sc = refs::iftomm::spatial_slider_crank;
+  const Vec3 slider_axis = Vec3::UnitX();
+  System s;
+  s.name = "spatial_slider_crank";
+  s.gravity = V3(sc::kGravity);
+  const Vec3 A = V3(sc::kCrankPivot);
+  const Vec3 B = A + Vec3(0, 0, sc::kCrankLength);  // θ0 = 0: crank along +z
+  const Vec3 C(sc::kSliderX0, 0, 0);
+  const Vec3 w_crank(sc::kCrankOmega0, 0, 0);
+  const Vec3 vB = w_crank.cross(B - A);
+  const Vec3 vC = V3(sc::kSliderVelocity0);
+  const Vec3 u = (C - B).normalized();
+  const Vec3 axis_b = u.cross(slider_axis).normalized();  // rod-fixed Cardan axis
+  // Rod angular velocity: ω × (C − B) = v_C − v_B and the Cardan condition ω · (e_b × x) = 0.
+  Eigen::Matrix<double, 4, 3> Aw;
+  Eigen::Vector4d bw;
+  const Vec3 d = C - B;
+  Mat3 dx;
+  dx << 0, -d.z(), d.y(), d.z(), 0, -d.x(), -d.y(), d.x(), 0;
+  Aw.topRows<3>() = -dx;
+  Aw.row(3) = axis_b.cross(slider_axis).transpose();
+  bw << vC - vB, 0;
+  const Vec3 w_rod = Aw.colPivHouseholderQr().solve(bw);
+
+  RigidBody crank = Body("crank", sc::kCrankMass,
+                         Diagonal(sc::kCrankInertia[0], sc::kCrankInertia[1], sc::kCrankInertia[2]),
+                         (A + B) / 2, RotationParametrization::EulerParameters);
+  crank.velocity = w_crank.cross(crank.position - A);
+  crank.angular_velocity = w_crank;
+  s.add_body(crank);
+  RigidBody rod = Body("rod", sc::kRodMass, Diagonal(sc::kRodInertia[0], sc::kRodInertia[1], sc::kRodInertia[2]),
+                       (B + C) / 2, RotationParametrization::EulerParameters);
+  rod.orientation.col(0) = u;
+  rod.orientation.col(1) = axis_b;
+  rod.orientation.col(2) = u.cross(axis_b);
+  rod.velocity = V3(sc::kRodComVelocity0);
+  rod.angular_velocity = w_rod;
+  s.add_body(rod);
+  RigidBody slider = Body("slider", sc::kSliderMass,
+                          Diagonal(sc::kSliderInertia[0], sc::kSliderInertia[1], sc::kSliderInertia[2]), C,
+                          RotationParametrization::EulerParameters);
+  slider.velocity = vC;
+  s.add_body(slider);
+  s.add_revolute("crank_pivot", "ground", "crank", A, Vec3::UnitX());
+  s.add_spherical("crank_rod", "crank", "rod", B);
+  Joint cardan;
+  cardan.name = "rod_slider";
+  cardan.type = JointType::Universal;
+  cardan.bodies = {"slider", "rod"};
+  cardan.point = C;
+  cardan.axis = slider_axis;
+  cardan.axis_b = axis_b;
+  s.add_joint(cardan);
+  s.add_prismatic("slider_guide", "ground", "slider", C, Vec3::UnitX());
+  return s;
+}
+
+System OffsetSliderCrank(bool driven, RotationParametrization rotation) {
+  using D = OffsetSliderCrankData;
+  const auto inertia_at = [](double m, const Vec3& Jc, const Vec3& c) {
+    const Mat3 J = Mat3(Jc.asDiagonal()) + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+    Vec6 out;
+    out << J(0, 0), J(1, 1), J(2, 2), J(1, 2), J(0, 2), J(0, 1);
+    return out;
+  };
+  System s;
+  s.name = "offset_slider_crank";
+  s.gravity = Vec3(0, -9.81, 0);
+  const double c0 = std::sqrt(D::l * D::l - D::e * D::e);
+  const Vec3 B(D::r, 0, 0), C(D::r + c0, D::e, 0);
+  RigidBody crank = Body("crank", 1.0, Vec6::Zero(), Vec3::Zero(), rotation);
+  crank.com = Vec3(D::r / 2, 0, 0);
+  crank.inertia = inertia_at(1.0, Vec3(1e-4, D::r * D::r / 12, D::r * D::r / 12), crank.com);
+  s.add_body(crank);
+  RigidBody rod = Body("rod", 2.0, Diagonal(2e-4, 2.0 * D::l * D::l / 12, 2.0 * D::l * D::l / 12),
+                       (B + C) / 2, rotation);
+  rod.orientation = Eigen::AngleAxisd(std::atan2(D::e, c0), Vec3::UnitZ()).toRotationMatrix();
+  s.add_body(rod);
+  s.add_body(Body("slider", 3.0, Diagonal(1e-3, 1e-3, 1e-3), C, rotation));
+  Joint drive;
+  drive.name = "crank_drive";
+  drive.type = JointType::Revolute;
+  drive.bodies = {"ground", "crank"};
+  drive.axis = Vec3::UnitZ();
+  if (driven) {
+    drive.motion.value = [](double t) { return D::omega * t + 0.5 * D::alpha * t * t; };
+    drive.motion.velocity = [](double t) { return D::omega + D::alpha * t; };
+    drive.motion.acceleration = [](double) { return D::alpha; };
+  }
+  s.add_joint(drive);
+  s.add_revolute("crank_rod", "crank", "rod", B, Vec3::UnitZ());
+  s.add_revolute("rod_slider", "rod", "slider", C, Vec3::UnitZ());
+  s.add_prismatic("slider_guide", "ground", "slider", C, Vec3::UnitX());
+  return s;
+}
+
+Mat3 TorqueFreeBodyPrincipalAxes() {
+  return (Eigen::AngleAxisd(0.3, Vec3::UnitZ()) * Eigen::AngleAxisd(-0.7, Vec3::UnitX()) *
+          Eigen::AngleAxisd(0.2, Vec3::UnitY()))
+      .toRotationMatrix();
+}
+Vec3 TorqueFreeBodyMoments() { return Vec3(1.0, 2.0, 3.0); }
+
+System TorqueFreeBodyModel(RotationParametrization rotation, const Vec3& w0_P) {
+  const Mat3 P = TorqueFreeBodyPrincipalAxes();
+  const Mat3 J = P * TorqueFreeBodyMoments().asDiagonal() * P.transpose();
+  System s;
+  s.name = "torque_free_body";
+  Vec6 inertia;
+  inertia << J(0, 0), J(1, 1), J(2, 2), J(1, 2), J(0, 2), J(0, 1);
+  RigidBody b = Body("body", 2.0, inertia, Vec3(0.5, -0.2, 1.0), rotation);
+  b.orientation = (Eigen::AngleAxisd(0.4, Vec3::UnitX()) * Eigen::AngleAxisd(-1.1, Vec3::UnitZ())).toRotationMatrix();
+  b.velocity = Vec3(0.3, 0.1, -0.2);
+  b.angular_velocity = b.orientation * (P * w0_P);  // world axes
+  s.add_body(b);
+  return s;
+}
+
+System LagrangeTopModel(double mass, double gravity, double com_distance, double I1_O, double I3,
+                        double theta0, double omega3, double phi_dot0, RotationParametrization rotation) {
+  System s;
+  s.name = "lagrange_top";
+  s.gravity = Vec3(0, 0, -gravity);
+  RigidBody b = Body("top", mass, Diagonal(I1_O, I1_O, I3), Vec3::Zero(), rotation);
+  b.com = Vec3(0, 0, com_distance);
+  b.orientation = Eigen::AngleAxisd(theta0, Vec3::UnitX()).toRotationMatrix();
+  const Vec3 e3 = b.orientation.col(2);
+  // ω = φ' z + ψ' e3 with ψ' = ω3 − φ' cos θ (θ' = 0).
+  b.angular_velocity = phi_dot0 * Vec3::UnitZ() + (omega3 - phi_dot0 * std::cos(theta0)) * e3;
+  s.add_body(b);
+  s.add_spherical("fixed_point", "ground", "top", Vec3::Zero());
+  return s;
+}
+
+RigidBody SphereBody(const std::string& name, double mass, double radius, const Vec3& position,
+                     const Vec3& velocity) {
+  const double I = 0.4 * mass * radius * radius;
+  RigidBody b = Body(name, mass, Diagonal(I, I, I), position, RotationParametrization::EulerParameters);
+  b.velocity = velocity;
+  return b;
+}
+
+RigidBody BoxBody(const std::string& name, double mass, const Vec3& half, const Vec3& position,
+                  const Vec3& velocity) {
+  const Vec3 L = 2 * half;
+  RigidBody b = Body(name, mass,
+                     Diagonal(mass * (L.y() * L.y() + L.z() * L.z()) / 12, mass * (L.x() * L.x() + L.z() * L.z()) / 12,
+                              mass * (L.x() * L.x() + L.y() * L.y()) / 12),
+                     position, RotationParametrization::EulerParameters);
+  b.velocity = velocity;
+  return b;
 }
 
 }  // namespace mbdae::validation::models

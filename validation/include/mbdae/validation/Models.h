@@ -12,6 +12,7 @@
 /// Body and joint names are part of the contract (tests and reports refer to them); they are
 /// listed with each builder. Units SI.
 
+#include <array>
 #include <string>
 
 #include <mbdae/model/System.h>
@@ -90,5 +91,89 @@ System Chain(int n_bars, ChainJoint joint,
 /// the bars' axis and an out-of-plane swing). The velocities are consistent by construction, so
 /// no parametrization-dependent velocity projection happens in prepare().
 System SpatialDoublePendulum(RotationParametrization rotation);
+
+// -------------------------------------------------------------------------------------------------
+// Models shared by the validation tests and the validation suite (mbdae validate). The tests in
+// validation/tests build the same mechanisms; these builders are the ones the suite runs.
+// -------------------------------------------------------------------------------------------------
+
+/// The rod of the Chrono/ADAMS joint pendulums (reference/joints_adams.md, refs::joints_adams):
+/// body "rod", 1 kg, centroidal inertia (0.04, 0.1, 0.1) with body x along the rod (joint → COM),
+/// body z along `axis`; COM at `com0`, at rest; joint "joint" to ground at `joint_point`, revolute
+/// about `axis` or spherical; gravity (0, 0, −9.80665).
+System AdamsPendulum(JointType type, const Vec3& joint_point, const Vec3& axis, const Vec3& com0,
+                     RotationParametrization rotation = RotationParametrization::EulerParameters);
+
+/// The spatial slider-crank of reference/iftomm.md with the Cardan rod–slider joint (see
+/// validation/iftomm/README.md: only this joint reproduces the published energy 0.76643568 J).
+/// Bodies "crank", "rod", "slider" (indices 0, 1, 2); joints "crank_pivot" (revolute, x),
+/// "crank_rod" (spherical), "rod_slider" (universal: slider axis x, rod-fixed axis ⊥ rod and x),
+/// "slider_guide" (prismatic, x). Consistent initial velocities (crank ω = 6 rad/s).
+System SpatialSliderCrank();
+
+/// Offset slider-crank of reference/analytic.md: crank r = 0.1 m about the origin (axis z), rod
+/// l = 0.35 m, slider on y = e = 0.03 m; bodies "crank" (reference point at the pivot), "rod",
+/// "slider"; joints "crank_drive" (revolute; driven θ(t) = ω t + α t²/2 with ω = 2π rad/s,
+/// α = 1 rad/s² if `driven`), "crank_rod", "rod_slider", "slider_guide". Gravity (0, −9.81, 0).
+struct OffsetSliderCrankData {
+  static constexpr double r = 0.1, l = 0.35, e = 0.03;
+  static constexpr double omega = 6.283185307179586, alpha = 1.0;
+};
+System OffsetSliderCrank(bool driven,
+                         RotationParametrization rotation = RotationParametrization::EulerParameters);
+
+/// A torque-free asymmetric body (reference/analytic.md, validation::TorqueFreeBody): body
+/// "body", 2 kg, principal moments (1, 2, 3) kg m² about principal axes P = Rz(0.3) Rx(−0.7)
+/// Ry(0.2) (so body axes are NOT principal), initial attitude Rx(0.4) Rz(−1.1), Ω(0) =
+/// (1, 0.2, 2) rad/s in principal axes (M² > 2E I2; `w0_P` overrides it), COM moving uniformly.
+System TorqueFreeBodyModel(RotationParametrization rotation = RotationParametrization::EulerParameters,
+                           const Vec3& w0_P = Vec3(1.0, 0.2, 2.0));
+/// The principal axes P of TorqueFreeBodyModel (columns in body axes) and its principal moments.
+Mat3 TorqueFreeBodyPrincipalAxes();
+Vec3 TorqueFreeBodyMoments();
+
+/// Lagrange top (reference/analytic.md, validation::LagrangeTop): body "top" with its reference
+/// point at the fixed point (world origin, spherical joint "fixed_point"), symmetry axis = body z,
+/// COM at (0, 0, l), inertia about O diag(I1', I1', I3); tilted by θ0 about world x, θ'(0) = 0,
+/// precession rate φ'(0) about world z and axial angular velocity ω3; gravity (0, 0, −g).
+System LagrangeTopModel(double mass, double gravity, double com_distance, double I1_O, double I3,
+                        double theta0, double omega3, double phi_dot0,
+                        RotationParametrization rotation = RotationParametrization::EulerParameters);
+
+/// Solid sphere (I = 2/5 m r²) and box (uniform, half extents `half`) bodies for contact cases.
+RigidBody SphereBody(const std::string& name, double mass, double radius, const Vec3& position,
+                     const Vec3& velocity);
+RigidBody BoxBody(const std::string& name, double mass, const Vec3& half, const Vec3& position,
+                  const Vec3& velocity);
+
+/// Andrews' squeezing mechanism built from 7 planar rigid bodies (reference/andrews.md,
+/// reference/iftomm.md A03; validation/andrews/README.md), the body-model twin of the generic
+/// DAE of Andrews.h. Defined in AndrewsBodies.cpp.
+/// Geometry read off the Hairer–Wanner equations (each M entry and constraint identifies a body,
+/// its pivot, its joints and the distance of its COM from the pivot): bodies "body1" … "body7"
+/// (index k−1) with absolute angles β, β+Θ, γ, Φ+δ, δ, Ω+ε, ε about z, each body's x axis along
+/// that angle. Joints (revolute, axis z): "O" ground–body1 at the origin, "E" body1–body2,
+/// "F3"/"F4"/"F6" body2–body3/body4/body6 at F (the end of body 2), "B" ground–body3,
+/// "A5"/"A7" ground–body5/body7 at A, "G" body5–body4, "H" body7–body6. Spring "spring" (c0,
+/// rest length l0) between C on the ground and D on body 3; motor torque "motor" mom about +z on
+/// body 1. No gravity. Inertias i_k about the COM (z; the same value for x and y, which never
+/// enter the planar motion). `q` are the relative angles (β, Θ, γ, Φ, δ, Ω, ε) of the initial
+/// configuration (at rest), e.g. the Test Set's consistent q0.
+System AndrewsBodies(const std::array<double, 7>& q);
+
+/// IFToMM A05 stiff flyball governor (reference/iftomm.md A05; validation/governor/README.md).
+/// Defined in AndrewsBodies.cpp beside the other A0x builder. The coupler rods of the classical
+/// governor are replaced by spring-dampers (as the benchmark states: "coupler rods are substituted
+/// by spring-damper elements"). Geometry, as read from the benchmark's description (its figure was
+/// not available): body "shaft" (1 × 0.01 × 0.01 m, along z from the origin, driven at 2π rad/s
+/// by the revolute joint "drive" about z); bodies "rod1", "rod2" (1 × 0.01 × 0.01 m, each with a
+/// 5 kg point mass at its free end, combined into one body) hinged at the shaft top (0, 0, 1) by
+/// revolute joints "hinge1", "hinge2" (axis y at t0), at α = 30° from the downward vertical in the
+/// x–z plane on either side; body "slider" (0.1 m cube) on the shaft (prismatic joint "guide",
+/// axis z); spring-dampers "coupler1", "coupler2" (K = 8e5 N/m, C = 4e4 N s/m, rest length 0.5 m)
+/// from the point s = 0.5 m along each rod to the slider's centre, which starts where both are
+/// relaxed (height 1 − 2 · 0.5 cos 30° m). Density 3000 kg/m³, gravity (0, 0, −9.81). Everything
+/// starts in rigid rotation with the shaft.
+System FlyballGovernor();
 
 }  // namespace mbdae::validation::models

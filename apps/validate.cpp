@@ -1,0 +1,164 @@
+// `mbdae validate`: runs the validation suite (validation/include/mbdae/validation/Suite.h) and
+// prints one table — case, solver, quantity, reference, result, error, tolerance, norm,
+// pass/fail, wall time — optionally also as Markdown and CSV, and work–precision plots through
+// scripts/plot_validation.py (python3-matplotlib).
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <mbdae/validation/Suite.h>
+
+#include "commands.h"
+
+extern char** environ;
+
+namespace mbdae::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace vs = mbdae::validation::suite;
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::error_code ec;
+  const fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) {
+    std::fprintf(stderr, "mbdae validate: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+/// Output of a command (first line), or "" if it fails.
+std::string capture(const std::string& cmd) {
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {};
+  char buf[256];
+  std::string out;
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int rc = pclose(p);
+  if (rc != 0) return {};
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+/// The commit of the source tree this program was built from: `git rev-parse` at run time (the
+/// build-time value goes stale after a commit), else the compile-time value, else "unknown".
+std::string git_commit() {
+  std::string c = capture("git -C '" MBDAE_SOURCE_DIR "' rev-parse --short=12 HEAD 2>/dev/null");
+  if (c.empty()) c = MBDAE_GIT_COMMIT;
+  return c.empty() ? "unknown" : c;
+}
+
+std::string utc_date() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
+
+std::string find_script() {
+  if (const char* env = std::getenv("MBDAE_VALIDATION_PLOT_SCRIPT"); env && *env) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / "plot_validation.py");
+    candidates.push_back(exe.parent_path().parent_path() / "share" / "mbdae" / "plot_validation.py");
+  }
+  candidates.emplace_back(MBDAE_SOURCE_DIR "/scripts/plot_validation.py");
+  for (const fs::path& p : candidates)
+    if (fs::exists(p, ec)) return p.string();
+  return {};
+}
+
+int run_plot_script(const std::string& work_csv, const std::string& dir) {
+  const std::string script = find_script();
+  if (script.empty()) {
+    std::fprintf(stderr, "mbdae validate: cannot find plot_validation.py\n");
+    return kOtherError;
+  }
+  std::string python = "python3";
+  if (const char* env = std::getenv("MBDAE_PYTHON"); env && *env) python = env;
+  else if (std::error_code ec; fs::exists("/usr/bin/python3", ec)) python = "/usr/bin/python3";
+  std::vector<std::string> args{python, script, work_csv, "--output-dir", dir};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = python.find('/') != std::string::npos
+                     ? posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ)
+                     : posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (rc != 0) {
+    std::fprintf(stderr, "mbdae validate: cannot start %s: %s\n", python.c_str(), std::strerror(rc));
+    return kOtherError;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "mbdae validate: %s %s failed (is python3-matplotlib installed?)\n",
+                 python.c_str(), script.c_str());
+    return kOtherError;
+  }
+  return kSuccess;
+}
+
+}  // namespace
+
+int validate_command(const ValidateOptions& o) {
+  if (o.list) {
+    for (const vs::Case& c : vs::registry())
+      std::printf("%-28s %-5s %s\n", c.name.c_str(), c.slow ? "slow" : "quick", c.description.c_str());
+    return kSuccess;
+  }
+  vs::SuiteOptions opt;
+  opt.full = o.full;
+  opt.names = o.cases;
+  opt.jobs = o.jobs;
+  if (!o.quiet)
+    opt.progress = [](const std::string& name, const std::vector<vs::Row>& rows, double wall) {
+      int bad = 0;
+      for (const auto& r : rows) bad += !r.pass && !r.known_failure;
+      std::fprintf(stderr, "  %-28s %3zu rows %s  %7.2f s\n", name.c_str(), rows.size(),
+                   bad ? "FAIL" : "ok  ", wall);
+    };
+  vs::SuiteResult r;
+  try {
+    r = vs::RunSuite(opt);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "mbdae validate: %s (see mbdae validate --list)\n", e.what());
+    return kBadInput;
+  }
+  std::fputs(vs::FormatText(r).c_str(), stdout);
+  std::fflush(stdout);
+  std::string selection = o.full ? " --full" : "";
+  for (const auto& c : o.cases) selection += " --case " + c;
+  bool written = true;
+  if (!o.markdown.empty())
+    written &= write_file(o.markdown, vs::FormatMarkdown(r, utc_date(), git_commit(), selection));
+  if (!o.csv.empty()) written &= write_file(o.csv, vs::FormatCsv(r));
+  if (!o.plots.empty()) {
+    const std::string work = (fs::path(o.plots) / "validation_work_precision.csv").string();
+    written &= write_file(work, vs::FormatWorkCsv(r));
+    if (written) written &= run_plot_script(work, o.plots) == kSuccess;
+  }
+  if (!r.ok()) return kValidationFailure;
+  return written ? kSuccess : kOtherError;
+}
+
+}  // namespace mbdae::cli
