@@ -12,6 +12,7 @@
 
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Assembly.h>
+#include <mbdae/solvers/Mobility.h>
 #include <mbdae/solvers/Simulation.h>
 
 #include "commands.h"
@@ -76,8 +77,22 @@ int check_command(const CheckOptions& o) {
   }
   for (const RigidBody& b : sys.bodies())
     if (!connected.count(b.name)) notes.push_back(fmt::format("body '{}' has no joint: it moves freely", b.name));
+  for (const Joint& jt : sys.joints())
+    if (jt.motion) notes.push_back(fmt::format("joint '{}' is driven (motion of t)", jt.name));
   for (const Load& l : sys.loads())
     if (l.value_of_t) notes.push_back(fmt::format("load '{}' depends on time", l.name));
+  if (!sys.forces().empty()) {
+    fmt::print("\nforces ({})\n", sys.forces().size());
+    for (const ForceElement& f : sys.forces())
+      fmt::print("  {:<14} {:<24} {} - {}\n", f.name, to_string(f.type), f.bodies.size() > 0 ? f.bodies[0] : "",
+                 f.bodies.size() > 1 ? f.bodies[1] : "");
+  }
+  if (!sys.contacts().empty()) {
+    fmt::print("\ncontacts ({})\n", sys.contacts().size());
+    for (const Contact& c : sys.contacts())
+      fmt::print("  {:<14} {:<8} on {:<10} friction {:g}, restitution {:g}\n", c.name, to_string(c.shape), c.body,
+                 c.friction, c.restitution);
+  }
 
   // ---- coordinates, Grübler, rank -------------------------------------------------------------
   const int n = mb->num_coordinates();
@@ -90,13 +105,17 @@ int check_command(const CheckOptions& o) {
   fmt::print("\ncoordinates  {} ({} bodies; {} Euler-parameter norm equation{})\n", n, nb, norm_rows,
              norm_rows == 1 ? "" : "s");
   fmt::print("equations    {} joint + {} norm = {}\n", joint_equations, norm_rows, rows);
-  const int gruebler = 6 * nb - joint_equations;
-  const int mobility = n - red.rank;
-  fmt::print("Grübler      6 x {} bodies - {} joint equations = {} degree{} of freedom\n", nb, joint_equations,
+  const MobilityReport mob = calc_mobility(*mb, 0.0, q0);
+  const int gruebler = 6 * nb - mob.joint_equations;
+  const int mobility = mob.mobility;
+  fmt::print("Grübler      6 x {} bodies - {} joint equations = {} degree{} of freedom\n", nb, mob.joint_equations,
              gruebler, std::abs(gruebler) == 1 ? "" : "s");
   fmt::print("mobility     {} coordinates - rank {} of the constraint Jacobian = {} degree{} of freedom "
              "(at the initial configuration)\n",
-             n, red.rank, mobility, mobility == 1 ? "" : "s");
+             n, mob.rank, mobility, mobility == 1 ? "" : "s");
+  if (mob.velocity_equations > 0)
+    fmt::print("velocity     {} nonholonomic equation{}: {} velocity degree{} of freedom\n", mob.velocity_equations,
+               mob.velocity_equations == 1 ? "" : "s", mob.velocity_dof, mob.velocity_dof == 1 ? "" : "s");
   if (red.dependent_rows.empty()) {
     fmt::print("redundant    none\n");
   } else {
@@ -132,7 +151,7 @@ int check_command(const CheckOptions& o) {
   }
 
   fmt::print("\nsolver       {}, end time {:g} s, output every {:g} s, {} sensor{}\n",
-             to_string(m.settings.solver), m.settings.t_end, m.output.every, m.sensors.size(),
+             m.solver_name(), m.settings.t_end, m.output.every, m.sensors.size(),
              m.sensors.size() == 1 ? "" : "s");
   if (!notes.empty()) {
     fmt::print("\nnotes\n");

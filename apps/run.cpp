@@ -14,8 +14,12 @@
 
 #include <fmt/core.h>
 
+#include <mbdae/formulations/LieGroupBodies.h>
+#include <mbdae/formulations/NewtonEuler.h>
 #include <mbdae/io/CsvWriter.h>
 #include <mbdae/io/Sensors.h>
+#include <mbdae/solvers/Explicit.h>
+#include <mbdae/solvers/ImpulseStepper.h>
 #include <mbdae/solvers/Simulation.h>
 
 #include "commands.h"
@@ -44,14 +48,15 @@ std::string json_string(const std::string& s) {
 }
 
 /// Beside results.csv: results.meta.json with the units of every column, for the plots.
-void write_meta(const std::string& csv, const io::LoadedModel& m, const io::SensorSet& sensors) {
+template <class Sensors>
+void write_meta(const std::string& csv, const io::LoadedModel& m, const Sensors& sensors) {
   std::filesystem::path p(csv);
   p.replace_extension(".meta.json");
   std::ofstream out(p);
   if (!out) return;  // the plot falls back to names without units
   out << "{\n  \"model\": " << json_string(m.system.name.empty() ? m.file : m.system.name)
       << ",\n  \"file\": " << json_string(m.file) << ",\n  \"solver\": "
-      << json_string(to_string(m.settings.solver)) << ",\n  \"columns\": [\n"
+      << json_string(m.solver_name()) << ",\n  \"columns\": [\n"
       << "    {\"name\": \"time\", \"unit\": \"s\", \"sensor\": \"time\", \"output\": \"time\"}";
   for (int c = 0; c < sensors.size(); ++c) {
     const io::SensorSpec& sp = sensors.specs()[static_cast<size_t>(sensors.column_sensor()[static_cast<size_t>(c)])];
@@ -102,16 +107,59 @@ std::string sci(double x) { return std::isfinite(x) ? fmt::format("{:.3g}", x) :
 
 }  // namespace
 
+/// The explicit and impulse paths: the formulation, its initial state and its sensors.
+struct ExplicitRun {
+  std::unique_ptr<NewtonEulerSystem> ne;
+  std::unique_ptr<LieGroupBodies> lg;
+  LieGroupState s0;
+  VecX q0, v0;
+  std::unique_ptr<io::ExplicitSensorSet> sensors;
+  ImpulseStats pgs;
+};
+
 int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto loaded = load_model(o.model, o.sets);
   if (!loaded) return kBadInput;
   const io::LoadedModel& m = *loaded;
+  const io::SolverKind kind = m.explicit_settings.kind;
+  const bool implicit = kind == io::SolverKind::Implicit;
 
   // Formulation, redundant constraints, consistent initial state.
   PreparedSystem prep;
+  ExplicitRun ex;
+  std::unique_ptr<io::SensorSet> sensors;
   try {
-    prep = prepare(m.system, 0.0);
+    if (implicit) {
+      prep = prepare(m.system, 0.0);
+    } else {
+      ex.ne = std::make_unique<NewtonEulerSystem>(m.system);
+      if (kind == io::SolverKind::LieRK4) {
+        ex.lg = std::make_unique<LieGroupBodies>(m.system);
+        ex.s0 = ex.lg->initial_state();
+        ex.lg->to_coordinates(ex.s0, ex.q0, ex.v0);
+      } else {
+        ex.ne->initial_state(ex.q0, ex.v0);
+        if (ex.ne->num_joint_rows() > 0) {
+          // The joints hold at the acceleration level only: start on them.
+          VecX c;
+          ex.ne->joint_violation(ex.q0, c);
+          const double before = c.cwiseAbs().maxCoeff();
+          const VecX q_given = ex.q0;
+          const double after = ex.ne->project_positions(ex.q0, 1e-12, 50);
+          ex.ne->project_velocities(ex.q0, ex.v0);
+          if (!(after <= 1e-8))
+            throw std::runtime_error(fmt::format("the initial positions cannot satisfy the joints: max |C| {:.3g} -> "
+                                                 "{:.3g} after projection",
+                                                 before, after));
+          if (!o.quiet && (ex.q0 - q_given).norm() > 1e-6)
+            print_located(m, fmt::format("the initial positions were moved by |dq| = {:.3g} to close the joints "
+                                         "(max |C| {:.3g} -> {:.3g})",
+                                         (ex.q0 - q_given).norm(), before, after),
+                          "warning: ");
+        }
+      }
+    }
   } catch (const ModelError& e) {
     for (const std::string& p : e.problems()) print_located(m, p, "");
     return kBadInput;
@@ -122,13 +170,19 @@ int run_command(const RunOptions& o) {
   if (!o.quiet)
     for (const std::string& w : prep.warnings) print_located(m, w, "warning: ");
 
-  std::unique_ptr<io::SensorSet> sensors;
   try {
-    sensors = std::make_unique<io::SensorSet>(m.sensors, *prep.system, prep.q0);
+    if (implicit)
+      sensors = std::make_unique<io::SensorSet>(m.sensors, *prep.system, prep.q0);
+    else
+      ex.sensors = std::make_unique<io::ExplicitSensorSet>(
+          m.sensors, *ex.ne,
+          ex.lg ? io::ExplicitSensorSet::Layout::LieGroup : io::ExplicitSensorSet::Layout::NewtonEuler, ex.q0);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", m.file.c_str(), e.what());
     return kBadInput;
   }
+  const std::vector<std::string>& columns = implicit ? sensors->columns() : ex.sensors->columns();
+  const int ncols = static_cast<int>(columns.size());
 
   const std::string csv_path = o.output.empty() ? default_output(m) : o.output;
   std::unique_ptr<io::CsvWriter> csv;
@@ -136,23 +190,25 @@ int run_command(const RunOptions& o) {
     const std::filesystem::path parent = std::filesystem::path(csv_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);
     std::vector<std::string> header{"time"};
-    header.insert(header.end(), sensors->columns().begin(), sensors->columns().end());
+    header.insert(header.end(), columns.begin(), columns.end());
     csv = std::make_unique<io::CsvWriter>(csv_path, header);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: %s\n", e.what());
     return kOtherError;
   }
-  write_meta(csv_path, m, *sensors);
+  if (implicit) write_meta(csv_path, m, *sensors);
+  else write_meta(csv_path, m, *ex.sensors);
 
   // Observer: one CSV row per output time; stop on Ctrl-C or a write error.
-  std::vector<double> row(static_cast<size_t>(sensors->size() + 1));
+  std::vector<double> row(static_cast<size_t>(ncols + 1));
   std::string write_error;
   Progress progress(0.0, m.settings.t_end, !o.quiet);
   g_interrupted = 0;
   auto previous_handler = std::signal(SIGINT, on_sigint);
   const Observer observer = [&](const StateView& s) {
     row[0] = s.t;
-    sensors->evaluate(s, std::span<double>(row).subspan(1));
+    if (implicit) sensors->evaluate(s, std::span<double>(row).subspan(1));
+    else ex.sensors->evaluate(s, std::span<double>(row).subspan(1));
     try {
       csv->write_row(row);
     } catch (const std::exception& e) {
@@ -163,13 +219,61 @@ int run_command(const RunOptions& o) {
     return g_interrupted == 0;  // the row of this time is written before an interrupt stops the run
   };
 
+  const SimulationSettings& ss = m.settings;
   SolveResult res;
   try {
-    res = simulate(*prep.system, 0.0, prep.q0, prep.v0, m.settings, observer);
+    switch (kind) {
+      case io::SolverKind::Implicit:
+        res = simulate(*prep.system, 0.0, prep.q0, prep.v0, m.settings, observer);
+        break;
+      case io::SolverKind::RK4:
+      case io::SolverKind::Dopri5: {
+        ExplicitOptions eo;
+        eo.method = kind == io::SolverKind::RK4 ? ExplicitMethod::RK4 : ExplicitMethod::Dopri5;
+        eo.t_end = ss.t_end;
+        eo.step = ss.step;
+        eo.output_every = ss.output_every;
+        eo.rtol = ss.rtol;
+        eo.atol = ss.atol;
+        const bool project = m.explicit_settings.projection && ex.ne->num_joint_rows() > 0;
+        eo.project_positions = project;
+        eo.project_velocities = project;
+        res = solve_explicit(*ex.ne, 0.0, ex.q0, ex.v0, eo, observer);
+        break;
+      }
+      case io::SolverKind::LieRK4: {
+        LieGroupOptions lo;
+        lo.method = LieGroupMethod::RK4;
+        lo.t_end = ss.t_end;
+        lo.step = ss.step;
+        lo.output_every = ss.output_every;
+        res = solve_lie_group(*ex.lg, 0.0, ex.s0, lo, observer);
+        break;
+      }
+      case io::SolverKind::Impulse: {
+        ImpulseOptions io_;
+        io_.t_end = ss.t_end;
+        io_.step = ss.step;
+        io_.output_every = ss.output_every;
+        io_.pgs_max_iterations = m.explicit_settings.pgs_iterations;
+        io_.pgs_tolerance = m.explicit_settings.pgs_tolerance;
+        io_.friction = m.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
+        io_.record_per_step = false;
+        ImpulseResult ir = solve_impulse(*ex.ne, 0.0, ex.q0, ex.v0, io_, observer);
+        res = std::move(ir.result);
+        ex.pgs = std::move(ir.pgs);
+        break;
+      }
+    }
   } catch (const SolverSettingsError& e) {
     std::signal(SIGINT, previous_handler);
     progress.finish();
     std::fprintf(stderr, "%s: solver settings: %s\n", m.file.c_str(), e.what());
+    return kBadInput;
+  } catch (const ModelError& e) {
+    std::signal(SIGINT, previous_handler);
+    progress.finish();
+    for (const std::string& p : e.problems()) print_located(m, p, "");
     return kBadInput;
   } catch (const std::exception& e) {
     std::signal(SIGINT, previous_handler);
@@ -185,18 +289,35 @@ int run_command(const RunOptions& o) {
 
   // Summary on stdout.
   const SolverStats& st = res.stats;
-  const SimulationSettings& ss = m.settings;
-  std::string method = to_string(ss.solver);
-  if (ss.solver == SolverType::Ida)
+  std::string method = m.solver_name();
+  if (implicit && ss.solver == SolverType::Ida)
     method += fmt::format(", rtol {:g}, atol {:g}, {}", ss.rtol, ss.atol, ss.sparse ? "sparse" : "dense");
-  else
+  else if (implicit && ss.adaptive)
+    method += fmt::format(", adaptive, first h = {:g} s, rtol {:g}, atol {:g}", ss.step, ss.rtol, ss.atol) +
+              (ss.solver == SolverType::GeneralizedAlpha ? fmt::format(", rho_inf {:g}", ss.rho_inf) : "");
+  else if (implicit)
     method += fmt::format(", h = {:g} s", ss.step) +
               (ss.solver == SolverType::GeneralizedAlpha ? fmt::format(", rho_inf {:g}", ss.rho_inf) : "");
+  else if (kind == io::SolverKind::Dopri5)
+    method += fmt::format(", first h = {:g} s, rtol {:g}, atol {:g}", ss.step, ss.rtol, ss.atol);
+  else
+    method += fmt::format(", h = {:g} s", ss.step);
+  if ((kind == io::SolverKind::RK4 || kind == io::SolverKind::Dopri5) && ex.ne->num_joint_rows() > 0)
+    method += m.explicit_settings.projection ? ", joints projected after every step" : ", joints not projected";
   fmt::print("model        {} ({})\n", m.system.name.empty() ? "(no name)" : m.system.name, m.file);
   fmt::print("solver       {}\n", method);
   fmt::print("status       {} at t = {:g} s of {:g} s\n", to_string(res.status), res.t_reached, ss.t_end);
-  fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
-             st.steps, st.rejected_steps, st.newton_iterations, st.jacobian_evaluations, st.factorizations);
+  if (implicit)
+    fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
+               st.steps, st.rejected_steps, st.newton_iterations, st.jacobian_evaluations, st.factorizations);
+  else
+    fmt::print("steps        {} accepted, {} rejected; {} right-hand-side evaluations\n", st.steps,
+               st.rejected_steps, st.residual_evaluations);
+  if (kind == io::SolverKind::Impulse)
+    fmt::print("contacts     at most {} at once, deepest penetration {} m; PGS {} sweeps in all, at most {} in a "
+               "step, {} step{} at the cap, largest final residual {} m/s\n",
+               ex.pgs.max_contacts, sci(ex.pgs.max_penetration), ex.pgs.total_iterations, ex.pgs.max_iterations,
+               ex.pgs.steps_at_cap, ex.pgs.steps_at_cap == 1 ? "" : "s", sci(ex.pgs.max_residual));
   fmt::print("constraints  max violation {} (position), {} (velocity)\n", sci(st.max_position_violation),
              sci(st.max_velocity_violation));
   const double dE = st.energy_final - st.energy_initial;
@@ -204,7 +325,7 @@ int run_command(const RunOptions& o) {
              std::abs(st.energy_initial) > 0 ? fmt::format(" ({} of the initial)", sci(dE / std::abs(st.energy_initial)))
                                              : std::string());
   fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
-  fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, sensors->size() + 1);
+  fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
   std::fflush(stdout);
 
   int code = kSuccess;

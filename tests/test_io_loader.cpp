@@ -87,21 +87,170 @@ TEST_CASE("io: all problems of a file are reported together", "[io]") {
                                          "sensors[0].output", "solver.colour"});
 }
 
-TEST_CASE("io: features of the format that do not exist yet are rejected, not ignored", "[io]") {
-  auto first = [](const std::string& t) {
-    const auto d = problems(t);
+TEST_CASE("io: what a solver cannot handle is rejected at the item, not ignored", "[io]") {
+  auto first = [](const std::string& t, const std::vector<Override>& o = {}) {
+    const auto d = problems(t, o);
     REQUIRE_FALSE(d.empty());
     return d[0];
   };
-  CHECK_THAT(first(replace(kPendulum, "axis: [0, 0, 1]}", "axis: [0, 0, 1], motion: \"t\"}")).message,
-             Catch::Contains("not supported yet"));
-  CHECK_THAT(first(replace(kPendulum, "type: generalized_alpha", "type: dopri5")).message,
-             Catch::Contains("not supported yet"));
-  CHECK_THAT(first(replace(kPendulum, "type: revolute", "type: cylindrical")).message,
-             Catch::Contains("not supported yet"));
-  const Diagnostic c = first(std::string(kPendulum) + "contacts:\n  - {type: sphere_plane, body: rod}\n");
+  // Contacts need the impulse solver.
+  const std::string with_contact =
+      std::string(kPendulum) +
+      "contacts:\n  - {type: sphere_plane, body: rod, radius: 0.1, plane: {point: [0, -1, 0], normal: [0, 1, 0]}}\n";
+  const Diagnostic c = first(with_contact);
   CHECK(c.key_path == "contacts[0]");
   CHECK(c.line == 12);
+  CHECK_THAT(c.message, Catch::Contains("impulse"));
+  CHECK(problems(with_contact, {{"solver.type", "impulse"}}).empty());
+  // lie_rk4 has no joints; the explicit path no spring-dampers, driven joints or reactions.
+  const Diagnostic lj = first(kPendulum, {{"solver.type", "lie_rk4"}});
+  CHECK(lj.key_path == "joints[0]");
+  CHECK(lj.line == 6);
+  CHECK(lj.file == "m.yaml");
+  const Diagnostic dj =
+      first(replace(kPendulum, "axis: [0, 0, 1]}", "axis: [0, 0, 1], motion: \"t\"}"), {{"solver.type", "rk4"}});
+  CHECK(dj.key_path == "joints[0].motion");
+  const Diagnostic rs =
+      first(replace(kPendulum, "output: position}", "output: acceleration}"), {{"solver.type", "dopri5"}});
+  CHECK(rs.key_path == "sensors[0].output");
+  CHECK_THAT(rs.message, Catch::Contains("not available with solver.type dopri5"));
+  const std::string spring = replace(
+      kPendulum, "sensors:",
+      "forces:\n  - {type: spring_damper, bodies: [ground, rod], points: [[0, 1, 0], [1, 0, 0]], stiffness: 10}\nsensors:");
+  CHECK(problems(spring).empty());
+  CHECK(first(spring, {{"solver.type", "impulse"}}).key_path == "forces[0]");
+}
+
+TEST_CASE("io: explicit and impulse solvers and their settings", "[io]") {
+  LoadedModel m = load_model_text(kPendulum, "m.yaml", {{"solver.type", "dopri5"}, {"solver.tolerance", "{relative: 1e-9, absolute: 1e-12}"}});
+  CHECK(m.explicit_settings.kind == SolverKind::Dopri5);
+  CHECK(m.solver_name() == "dopri5");
+  CHECK(m.settings.rtol == 1e-9);
+  CHECK(m.settings.atol == 1e-12);
+  m = load_model_text(kPendulum, "m.yaml", {{"solver.adaptive", "true"}});
+  CHECK(m.explicit_settings.kind == SolverKind::Implicit);
+  CHECK(m.settings.adaptive);
+  m = load_model_text(kPendulum, "m.yaml", {{"solver.type", "ida"}, {"solver.adaptive", "true"}});
+  CHECK_FALSE(m.settings.adaptive);  // IDA always adapts
+  m = load_model_text(kPendulum, "m.yaml",
+                      {{"solver.type", "impulse"}, {"solver.pgs_iterations", "30"}, {"solver.friction_model", "cone"}});
+  CHECK(m.explicit_settings.kind == SolverKind::Impulse);
+  CHECK(m.explicit_settings.pgs_iterations == 30);
+  CHECK(m.explicit_settings.friction_cone);
+  const auto d = problems(kPendulum, {{"solver.type", "rk4"}, {"solver.adaptive", "true"}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "solver.adaptive");
+}
+
+TEST_CASE("io: driven joints build a TimeFunction from expressions of t", "[io]") {
+  LoadedModel m = load_model_text(replace(kPendulum, "axis: [0, 0, 1]}", "axis: [0, 0, 1], motion: \"2*pi*t\"}"), "m.yaml");
+  const TimeFunction& f = m.system.joints()[0].motion;
+  REQUIRE(f);
+  CHECK(f(0.25) == Approx(M_PI / 2));
+  CHECK_FALSE(f.velocity);  // differentiated by the library
+  CHECK(f.derivative(0.3) == Approx(2 * M_PI).epsilon(1e-8));
+  m = load_model_text(replace(kPendulum, "axis: [0, 0, 1]}",
+                              "axis: [0, 0, 1], motion: {value: \"sin(t)\", velocity: \"cos(t)\", acceleration: \"-sin(t)\"}}"),
+                      "m.yaml");
+  const TimeFunction& g = m.system.joints()[0].motion;
+  REQUIRE(g.velocity);
+  REQUIRE(g.acceleration);
+  CHECK(g.velocity(0.5) == Approx(std::cos(0.5)));
+  CHECK(g.acceleration(0.5) == Approx(-std::sin(0.5)));
+  // Not 0 at t = 0: an error at the expression.
+  const auto d = problems(replace(kPendulum, "axis: [0, 0, 1]}", "axis: [0, 0, 1], motion: \"1 + t\"}"));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "joints[0].motion");
+  CHECK(d[0].line == 6);
+}
+
+TEST_CASE("io: the new joint types and their keys", "[io]") {
+  const char* two = R"(bodies:
+  - {name: a, mass: 1.0, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0, 0, 1]}
+  - {name: disc, mass: 1.0, shape: {cylinder: {radius: 0.1, length: 0.01, axis: x}}, position: [0, 0, 0.1]}
+joints:
+  - {name: c, type: cylindrical, bodies: [ground, a], point: [0, 0, 1], axis: [0, 0, 1]}
+  - {name: u, type: universal, bodies: [ground, a], point: [0, 0, 1], axis: [1, 0, 0], axis_b: [0, 1, 0]}
+  - {name: p, type: planar, bodies: [ground, a], point: [0, 0, 1], axis: [0, 0, 1]}
+  - {name: x, type: coordinate, bodies: [ground, a], point: [0, 0, 1], coordinate: y, offset: 0.5}
+  - {name: r, type: rolling_disc, bodies: [ground, disc], point: [0, 0, 0], axis: [0, 0, 1], point_b: [0, 0, 0.1], axis_b: [1, 0, 0], radius: 0.1}
+solver: {end_time: 0.1}
+)";
+  const LoadedModel m = load_model_text(two, "m.yaml");
+  const auto& j = m.system.joints();
+  REQUIRE(j.size() == 5);
+  CHECK(j[0].type == JointType::Cylindrical);
+  CHECK(j[1].type == JointType::Universal);
+  CHECK(j[1].axis_b == Vec3::UnitY());
+  CHECK(j[2].type == JointType::Planar);
+  CHECK(j[3].type == JointType::Coordinate);
+  CHECK(j[3].coordinate == 1);
+  CHECK(j[3].offset == 0.5);
+  CHECK(j[4].type == JointType::RollingDisc);
+  CHECK(j[4].radius == 0.1);
+  CHECK(j[4].point_b == Vec3(0, 0, 0.1));
+  // A key of another type.
+  const auto d = problems(replace(two, "coordinate: y,", "coordinate: y, axis_b: [0, 1, 0],"));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "joints[3].axis_b");
+  CHECK(d[0].line == 8);
+}
+
+TEST_CASE("io: spring-dampers of every kind", "[io]") {
+  const std::string t = replace(kPendulum, "sensors:", R"(forces:
+  - {name: s, type: spring_damper, bodies: [ground, rod], points: [[0, 1, 0], [1, 0, 0]], stiffness: 100, damping: 2}
+  - {name: k, type: torsional_spring_damper, bodies: [ground, rod], point: [0, 0, 0], axis: [0, 0, 1], stiffness: 5, angle: 0.1}
+  - {name: c, type: cartesian_spring_damper, bodies: [ground, rod], point: [1, 0, 0], stiffness: [1, 2, 3], offset: [0, 0.1, 0]}
+  - {name: r, type: rigid_body_spring_damper, bodies: [ground, rod], point: [1, 0, 0], stiffness: [1, 2, 3, 4, 5, 6],
+     damping: [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]],
+     frame: {axis: [0, 0, 1], angle: 0.5}}
+sensors:)");
+  const LoadedModel m = load_model_text(t, "m.yaml");
+  const auto& f = m.system.forces();
+  REQUIRE(f.size() == 4);
+  CHECK(f[0].type == ForceType::SpringDamper);
+  CHECK(f[0].point == Vec3(0, 1, 0));
+  CHECK(f[0].point_b == Vec3(1, 0, 0));
+  CHECK(f[0].stiffness == 100);
+  CHECK(f[0].damping == 2);
+  CHECK_FALSE(f[0].length);
+  CHECK(f[1].type == ForceType::TorsionalSpringDamper);
+  CHECK(f[1].length == 0.1);
+  CHECK(f[2].stiffness3 == Vec3(1, 2, 3));
+  CHECK(f[2].offset3 == Vec3(0, 0.1, 0));
+  CHECK(f[3].stiffness6(5, 5) == 6);
+  CHECK(f[3].damping6 == Mat6::Identity());
+  REQUIRE(f[3].frame);
+  CHECK(m.system.check().empty());
+  // The implicit formulation takes them.
+  CHECK_NOTHROW(prepare(m.system, 0.0));
+}
+
+TEST_CASE("io: contacts: shapes and the sphere_plane shorthand", "[io]") {
+  const std::string t = std::string(kPendulum) + R"(contacts:
+  - {name: s1, type: sphere_plane, body: rod, radius: 0.1, plane: {point: [0, -1, 0], normal: [0, 2, 0]}, friction: 0.4, restitution: 0.5}
+  - {name: s2, type: sphere_plane, body: rod, radius: 0.1, position: [0.5, 0, 0], plane: {point: [0, -1, 0], normal: [0, 1, 0]}, friction: 0.4, restitution: 0.5}
+  - {name: b, type: box, body: rod, size: [0.2, 0.4, 0.6], orientation: {axis: [0, 0, 1], angle: 0.1}}
+  - {name: k, type: capsule, body: rod, radius: 0.05, length: 0.3}
+)";
+  const LoadedModel m = load_model_text(t, "m.yaml", {{"solver.type", "impulse"}});
+  const auto& c = m.system.contacts();
+  REQUIRE(c.size() == 5);  // two spheres share one plane
+  CHECK(c[0].shape == ShapeType::Sphere);
+  CHECK(c[0].friction == 0.4);
+  CHECK(c[1].shape == ShapeType::Plane);
+  CHECK(c[1].body == "ground");
+  CHECK(c[1].normal == Vec3::UnitY());
+  CHECK(c[1].offset == Approx(-1));
+  CHECK(c[1].restitution == 0.5);
+  CHECK(c[2].position == Vec3(0.5, 0, 0));
+  CHECK(c[3].half_extents == Vec3(0.1, 0.2, 0.3));
+  CHECK(c[4].half_length == Approx(0.15));
+  // The same plane with another material is an error.
+  const auto d = problems(replace(t, "normal: [0, 1, 0]}, friction: 0.4", "normal: [0, 1, 0]}, friction: 0.3"),
+                          {{"solver.type", "impulse"}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "contacts[1]");
 }
 
 TEST_CASE("io: expression errors point into the expression", "[io]") {
@@ -237,7 +386,8 @@ TEST_CASE("io: sensors of a hanging pendulum; CSV rows are written as they come"
 
 TEST_CASE("io: every example model loads and passes the model checks", "[io]") {
   for (const char* name : {"simple_pendulum", "double_pendulum", "slider_crank", "four_bar", "heavy_top",
-                           "bricard", "spatial_slider_crank"}) {
+                           "bricard", "spatial_slider_crank", "driven_crank", "torque_free", "rolling_coin",
+                           "flyball_governor", "box_on_incline"}) {
     INFO(name);
     const LoadedModel m =
         load_model_file(std::string(MBDAE_TEST_SOURCE_DIR) + "/examples/models/" + name + ".yaml");

@@ -403,10 +403,14 @@ class Loader {
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
   void forces(const YAML::Node& n);
+  void force_element(Map& f, const std::string& type, const std::string& name);
+  bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);
   void sensors(const YAML::Node& n);
   void solver(const YAML::Node& n);
   void output(const YAML::Node& n);
   void contacts(const YAML::Node& n);
+  std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
+  void solver_checks();
   void model_checks();
 
   /// Items of a list section; an error if it is not a list.
@@ -431,6 +435,15 @@ class Loader {
   std::map<std::string, size_t> joint_names_;  // name -> index in joints
   std::set<std::string> bodies_with_errors_, joints_with_errors_;
   bool have_end_time_ = false;
+  /// Items that not every solver supports: where they are, for the checks after `solver`.
+  struct Placed {
+    YAML::Mark mark;
+    std::string path;
+  };
+  std::optional<Placed> first_joint_;
+  std::vector<Placed> driven_joints_, force_elements_, contacts_;
+  bool solver_ok_ = true;
+  YAML::Mark solver_type_mark_ = YAML::Mark::null_mark();
 };
 
 // ---- orientation ------------------------------------------------------------------------------
@@ -654,16 +667,66 @@ void Loader::bodies(const YAML::Node& n) {
 }
 
 // ---- joints -----------------------------------------------------------------------------------
+/// `motion:` of a driven joint: an expression of t, or {value, velocity, acceleration}.
+std::optional<TimeFunction> Loader::motion(const YAML::Node& n, const std::string& path) {
+  auto fn = [](const Expression& e) { return std::function<double(double)>([e](double t) { return e(t); }); };
+  TimeFunction f;
+  if (n.IsMap()) {
+    Map m(*this, n, path, {"value", "velocity", "acceleration"});
+    if (!m.valid()) return std::nullopt;
+    bool ok = true;
+    std::optional<Expression> v;
+    if (const Entry* e = m.require("value", "an expression of t, rad or m")) {
+      v = expression(e->value, m.path("value"), true);
+      if (v) f.value = fn(*v);
+      else ok = false;
+    } else {
+      ok = false;
+    }
+    for (const char* k : {"velocity", "acceleration"})
+      if (const Entry* e = m.find(k)) {
+        auto x = expression(e->value, m.path(k), true);
+        if (!x) ok = false;
+        else if (std::string(k) == "velocity") f.velocity = fn(*x);
+        else f.acceleration = fn(*x);
+      }
+    if (!ok) return std::nullopt;
+    const YAML::Node& vn = m.find("value")->value;
+    if (!(std::abs((*v)(0.0)) <= 1e-9)) {
+      error(vn, m.path("value"), "the motion must be 0 at t = 0 (the joint's coordinate is 0 at the initial "
+                                 "configuration), got " + fmt_num((*v)(0.0)));
+      return std::nullopt;
+    }
+    return f;
+  }
+  if (!n.IsScalar()) {
+    error(n, path, std::string("expected an expression of t or {value, velocity, acceleration}, got ") + kind_of(n));
+    return std::nullopt;
+  }
+  auto v = expression(n, path, true);
+  if (!v) return std::nullopt;
+  if (!(std::abs((*v)(0.0)) <= 1e-9)) {
+    error(n, path, "the motion must be 0 at t = 0 (the joint's coordinate is 0 at the initial configuration), got " +
+                       fmt_num((*v)(0.0)));
+    return std::nullopt;
+  }
+  f.value = fn(*v);
+  return f;
+}
+
 void Loader::joints(const YAML::Node& n) {
   if (!section_list(n, "joints")) return;
-  const std::vector<std::string> types = {"spherical", "revolute", "prismatic", "fixed", "generic", "distance"};
-  const std::vector<std::string> future = {"cylindrical", "universal", "planar", "rolling_disc"};
+  const std::vector<std::string> types = {"spherical", "revolute",    "prismatic", "fixed",
+                                          "generic",   "distance",    "cylindrical", "universal",
+                                          "planar",    "rolling_disc", "coordinate"};
+  const std::vector<std::string> all_keys = {"axis", "axis_b", "frame", "constrained", "point_b", "distance",
+                                             "radius", "coordinate", "offset", "motion"};
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("joints", i);
     const size_t errors_before = diags_.size();
-    Map jm(*this, n[i], path,
-           {"name", "type", "bodies", "point", "axis", "frame", "constrained", "point_b", "distance"},
-           {{"motion", "driven joints ('motion:') are not supported yet"}});
+    std::vector<std::string> allowed = {"name", "type", "bodies", "point"};
+    allowed.insert(allowed.end(), all_keys.begin(), all_keys.end());
+    Map jm(*this, n[i], path, allowed);
     Joint j;
     j.name = "#" + std::to_string(i);
     if (!jm.valid()) {
@@ -685,23 +748,33 @@ void Loader::joints(const YAML::Node& n) {
     m_.joint_locations.push_back(location(n[i], path, j.name));
     std::optional<std::string> type;
     if (const Entry* e = jm.require("type"))
-      type = choice(e->value, jm.path("type"), types, future, "joint type");
+      type = choice(e->value, jm.path("type"), types, {}, "joint type");
+    const std::string t = type ? *type : "";
     if (type) {
-      const std::string& t = *type;
-      j.type = t == "spherical" ? JointType::Spherical
-               : t == "revolute" ? JointType::Revolute
-               : t == "prismatic" ? JointType::Prismatic
-               : t == "fixed" ? JointType::Fixed
-               : t == "generic" ? JointType::Generic
-                                : JointType::Distance;
+      j.type = t == "spherical"      ? JointType::Spherical
+               : t == "revolute"     ? JointType::Revolute
+               : t == "prismatic"    ? JointType::Prismatic
+               : t == "fixed"        ? JointType::Fixed
+               : t == "generic"      ? JointType::Generic
+               : t == "distance"     ? JointType::Distance
+               : t == "cylindrical"  ? JointType::Cylindrical
+               : t == "universal"    ? JointType::Universal
+               : t == "planar"       ? JointType::Planar
+               : t == "rolling_disc" ? JointType::RollingDisc
+                                     : JointType::Coordinate;
       // Keys that do not apply to this type.
-      std::vector<std::string> applies = {"name", "type", "bodies", "point"};
-      if (t == "revolute" || t == "prismatic") applies.push_back("axis");
-      if (t == "generic") applies.insert(applies.end(), {"frame", "constrained"});
-      if (t == "distance") applies.insert(applies.end(), {"point_b", "distance"});
-      for (const char* k : {"axis", "frame", "constrained", "point_b", "distance"})
+      std::vector<std::string> applies;
+      if (t == "revolute" || t == "prismatic") applies = {"axis", "motion"};
+      if (t == "cylindrical" || t == "planar") applies = {"axis"};
+      if (t == "universal") applies = {"axis", "axis_b"};
+      if (t == "rolling_disc") applies = {"axis", "point_b", "axis_b", "radius"};
+      if (t == "coordinate") applies = {"coordinate", "offset"};
+      if (t == "generic") applies = {"frame", "constrained"};
+      if (t == "distance") applies = {"point_b", "distance"};
+      for (const std::string& k : all_keys)
         if (const Entry* e = jm.find(k); e && std::find(applies.begin(), applies.end(), k) == applies.end())
-          error(e->key_node, jm.path(k), "key '" + std::string(k) + "' does not apply to a " + t + " joint");
+          error(e->key_node, jm.path(k), "key '" + k + "' does not apply to a " + t + " joint" +
+                                             (k == "motion" ? " (only revolute and prismatic joints can be driven)" : ""));
     }
     if (const Entry* e = jm.require("bodies", "the two bodies it connects")) {
       const std::string bp = jm.path("bodies");
@@ -722,17 +795,62 @@ void Loader::joints(const YAML::Node& n) {
         if (!j.bodies[0].empty() && j.bodies[0] == j.bodies[1])
           error(e->value, bp, j.bodies[0] == "ground" ? "both ends of the joint are on ground"
                                                       : "both ends of the joint are on body '" + j.bodies[0] + "'");
+        if (t == "rolling_disc" && !j.bodies[0].empty() && j.bodies[0] != "ground")
+          error(e->value[0], index(bp, 0), "the first body of a rolling_disc joint carries the plane and must be "
+                                           "'ground', got '" + j.bodies[0] + "'");
       }
     }
-    if (const Entry* e = jm.require("point", "world coordinates at the initial configuration")) {
+    if (const Entry* e = jm.require("point", t == "rolling_disc" ? "a point of the plane, world"
+                                                                 : "world coordinates at the initial configuration")) {
       if (auto p = vec3(e->value, jm.path("point"))) j.point = *p;
     }
-    if (type && (*type == "revolute" || *type == "prismatic")) {
-      if (const Entry* e = jm.require("axis")) {
+    if (t == "revolute" || t == "prismatic" || t == "cylindrical" || t == "universal" || t == "planar" ||
+        t == "rolling_disc") {
+      if (const Entry* e = jm.require("axis", t == "planar" || t == "rolling_disc" ? "the plane's normal" : "")) {
         if (auto a = nonzero_vec3(e->value, jm.path("axis"))) j.axis = *a;
       }
     }
-    if (type && *type == "generic") {
+    if (t == "universal" || t == "rolling_disc") {
+      if (const Entry* e = jm.require("axis_b", t == "universal" ? "the axis fixed in the second body"
+                                                                 : "the disc's axis")) {
+        if (auto a = nonzero_vec3(e->value, jm.path("axis_b"))) {
+          j.axis_b = *a;
+          if (t == "universal" && jm.has("axis") && j.axis.norm() > 1e-12 &&
+              std::abs(j.axis.normalized().dot(a->normalized())) > 1e-6)
+            error(e->value, jm.path("axis_b"), "axis and axis_b of a universal joint must be perpendicular, "
+                                               "their cosine is " + fmt_num(j.axis.normalized().dot(a->normalized())));
+          if (t == "rolling_disc" && jm.has("axis") && j.axis.norm() > 1e-12 &&
+              1 - std::abs(j.axis.normalized().dot(a->normalized())) < 1e-9)
+            error(e->value, jm.path("axis_b"), "the disc lies flat on the plane (axis_b parallel to the normal)");
+        }
+      }
+    }
+    if (t == "rolling_disc") {
+      if (const Entry* e = jm.require("point_b", "the disc's centre, world, t0")) {
+        if (auto p = vec3(e->value, jm.path("point_b"))) j.point_b = *p;
+      }
+      if (const Entry* e = jm.require("radius", "m")) {
+        if (auto r = number(e->value, jm.path("radius"), positive())) j.radius = *r;
+      }
+    }
+    if (t == "coordinate") {
+      if (const Entry* e = jm.require("coordinate", "x, y or z: the world axis")) {
+        if (auto c = choice(e->value, jm.path("coordinate"), {"x", "y", "z"}))
+          j.coordinate = *c == "x" ? 0 : *c == "y" ? 1 : 2;
+      }
+      if (const Entry* e = jm.find("offset")) {
+        if (auto x = number(e->value, jm.path("offset"))) j.offset = *x;
+      }
+    }
+    if ((t == "revolute" || t == "prismatic")) {
+      if (const Entry* e = jm.find("motion")) {
+        if (auto f = motion(e->value, jm.path("motion"))) {
+          j.motion = *f;
+          driven_joints_.push_back({e->key_node.Mark(), jm.path("motion")});
+        }
+      }
+    }
+    if (t == "generic") {
       if (const Entry* e = jm.find("frame")) j.frame = orientation(e->value, jm.path("frame"));
       if (const Entry* e = jm.require("constrained", "[x, y, z, rx, ry, rz], 1 = constrained")) {
         const std::string cp = jm.path("constrained");
@@ -742,7 +860,7 @@ void Loader::joints(const YAML::Node& n) {
         }
       }
     }
-    if (type && *type == "distance") {
+    if (t == "distance") {
       if (const Entry* e = jm.require("point_b", "the point on the second body, world, t0")) {
         if (auto p = vec3(e->value, jm.path("point_b"))) j.point_b = *p;
       }
@@ -750,30 +868,182 @@ void Loader::joints(const YAML::Node& n) {
       else if (jm.has("point") && jm.has("point_b") && !((j.point_b - j.point).norm() > 1e-12))
         error(n[i], path, "the two points coincide; give a distance > 0");
     }
+    if (!jm.node().IsNull()) first_joint_ = first_joint_.value_or(Placed{n[i].Mark(), path});
     if (diags_.size() != errors_before) joints_with_errors_.insert(j.name);
     m_.system.add_joint(j);
   }
 }
 
 // ---- forces -----------------------------------------------------------------------------------
+/// The two bodies of a force element; either may be ground, not both the same.
+bool Loader::pair_bodies(const Entry* e, const std::string& bp, std::vector<std::string>& out) {
+  if (!e || !list(e->value, bp, 2, "a list of 2 body names")) return false;
+  bool ok = true;
+  for (size_t k = 0; k < 2; ++k) {
+    auto s = string(e->value[k], index(bp, k));
+    if (!s) {
+      ok = false;
+    } else if (*s != "ground" && !body_names_.count(*s)) {
+      error(e->value[k], index(bp, k), "unknown body '" + *s + "'");
+      ok = false;
+    } else {
+      out.push_back(*s);
+    }
+  }
+  if (ok && out[0] == out[1]) {
+    error(e->value, bp, out[0] == "ground" ? "both ends are on ground" : "both ends are on body '" + out[0] + "'");
+    ok = false;
+  }
+  return ok;
+}
+
+/// A force element: spring_damper, torsional_spring_damper, rigid_body_spring_damper,
+/// cartesian_spring_damper.
+void Loader::force_element(Map& f, const std::string& t, const std::string& name_) {
+  ForceElement fe;
+  fe.name = name_;
+  bool ok = true;
+  fe.type = t == "spring_damper"             ? ForceType::SpringDamper
+            : t == "torsional_spring_damper" ? ForceType::TorsionalSpringDamper
+            : t == "rigid_body_spring_damper" ? ForceType::RigidBodySpringDamper
+                                              : ForceType::CartesianSpringDamper;
+  std::vector<std::string> applies = {"name", "type", "bodies", "stiffness", "damping"};
+  if (t == "spring_damper") applies.insert(applies.end(), {"points", "length"});
+  if (t == "torsional_spring_damper") applies.insert(applies.end(), {"point", "axis", "angle"});
+  if (t == "rigid_body_spring_damper") applies.insert(applies.end(), {"point", "frame"});
+  if (t == "cartesian_spring_damper") applies.insert(applies.end(), {"point", "offset"});
+  for (const char* k : {"body", "value", "points", "length", "point", "axis", "angle", "frame", "offset"})
+    if (const Entry* e = f.find(k); e && std::find(applies.begin(), applies.end(), k) == applies.end()) {
+      error(e->key_node, f.path(k), "key '" + std::string(k) + "' does not apply to a " + t + " force");
+      ok = false;
+    }
+  if (!pair_bodies(f.find("bodies") ? f.find("bodies") : f.require("bodies", "the two bodies it connects"),
+                   f.path("bodies"), fe.bodies))
+    ok = false;
+  if (t == "spring_damper") {
+    if (const Entry* e = f.require("points", "[[x, y, z], [x, y, z]]: on the first and the second body, world, t0")) {
+      const std::string pp = f.path("points");
+      if (list(e->value, pp, 2, "2 points [[x, y, z], [x, y, z]]")) {
+        auto pa = vec3(e->value[0], index(pp, 0)), pb = vec3(e->value[1], index(pp, 1));
+        if (pa && pb) {
+          fe.point = *pa;
+          fe.point_b = *pb;
+          if (!f.has("length") && !((*pb - *pa).norm() > 1e-12)) {
+            error(e->value, pp, "the two points coincide; give a length > 0");
+            ok = false;
+          }
+        } else {
+          ok = false;
+        }
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+    if (const Entry* e = f.find("length")) {
+      if (auto x = number(e->value, f.path("length"), non_negative())) fe.length = *x;
+      else ok = false;
+    }
+  } else {
+    if (const Entry* e = f.require("point", "world, t0")) {
+      if (auto p = vec3(e->value, f.path("point"))) fe.point = *p;
+      else ok = false;
+    } else {
+      ok = false;
+    }
+  }
+  auto scalar_kd = [&](const char* k, double& out, bool required) {
+    const Entry* e = required ? f.require(k) : f.find(k);
+    if (!e) {
+      if (required) ok = false;
+      return;
+    }
+    if (auto x = number(e->value, f.path(k), non_negative())) out = *x;
+    else ok = false;
+  };
+  if (t == "spring_damper" || t == "torsional_spring_damper") {
+    scalar_kd("stiffness", fe.stiffness, true);
+    scalar_kd("damping", fe.damping, false);
+  }
+  if (t == "torsional_spring_damper") {
+    if (const Entry* e = f.require("axis")) {
+      if (auto a = nonzero_vec3(e->value, f.path("axis"))) fe.axis = *a;
+      else ok = false;
+    } else {
+      ok = false;
+    }
+    if (const Entry* e = f.find("angle")) {
+      if (auto x = number(e->value, f.path("angle"), {-M_PI, M_PI, true, false, "in (-pi, pi]"})) fe.length = *x;
+      else ok = false;
+    }
+  }
+  if (t == "cartesian_spring_damper") {
+    auto v3 = [&](const char* k, Vec3& out, bool required, const Range& r) {
+      const Entry* e = required ? f.require(k, "[x, y, z], world axes") : f.find(k);
+      if (!e) {
+        if (required) ok = false;
+        return;
+      }
+      if (auto v = vec3(e->value, f.path(k), r)) out = *v;
+      else ok = false;
+    };
+    v3("stiffness", fe.stiffness3, true, non_negative());
+    v3("damping", fe.damping3, false, non_negative());
+    v3("offset", fe.offset3, false, any());
+  }
+  if (t == "rigid_body_spring_damper") {
+    if (const Entry* e = f.find("frame")) {
+      fe.frame = orientation(e->value, f.path("frame"));
+      if (!fe.frame) ok = false;
+    }
+    auto m6 = [&](const char* k, Mat6& out, bool required) {
+      const Entry* e = required ? f.require(k, "6 numbers (diagonal) or 6 rows of 6") : f.find(k);
+      if (!e) {
+        if (required) ok = false;
+        return;
+      }
+      const std::string kp = f.path(k);
+      if (!e->value.IsSequence() || (e->value.size() != 6)) {
+        error(e->value, kp, std::string("expected 6 numbers (the diagonal) or 6 rows of 6 numbers, got ") +
+                                (e->value.IsSequence() ? std::to_string(e->value.size()) + " items" : kind_of(e->value)));
+        ok = false;
+        return;
+      }
+      out.setZero();
+      const bool rows = e->value[0].IsSequence();
+      for (size_t r = 0; r < 6; ++r) {
+        if (!rows) {
+          if (auto x = number(e->value[r], index(kp, r), non_negative())) out(static_cast<int>(r), static_cast<int>(r)) = *x;
+          else ok = false;
+          continue;
+        }
+        if (!list(e->value[r], index(kp, r), 6, "a row of 6 numbers")) {
+          ok = false;
+          continue;
+        }
+        for (size_t c = 0; c < 6; ++c) {
+          if (auto x = number(e->value[r][c], index(index(kp, r), c))) out(static_cast<int>(r), static_cast<int>(c)) = *x;
+          else ok = false;
+        }
+      }
+    };
+    m6("stiffness", fe.stiffness6, true);
+    m6("damping", fe.damping6, false);
+  }
+  if (ok) m_.system.add_force(std::move(fe));
+}
+
 void Loader::forces(const YAML::Node& n) {
   if (!section_list(n, "forces")) return;
   std::set<std::string> names;
+  const std::vector<std::string> types = {"force", "torque", "spring_damper", "torsional_spring_damper",
+                                          "rigid_body_spring_damper", "cartesian_spring_damper"};
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("forces", i);
-    // A spring-damper is one problem, not one per key it has.
-    const YAML::Node type_node = n[i].IsMap() ? n[i]["type"] : YAML::Node();
-    if (type_node.IsDefined() && type_node.IsScalar() && type_node.Scalar() == "spring_damper") {
-      error(type_node, child(path, "type"), "force type 'spring_damper' is not supported yet (supported: force, torque)");
-      m_.force_locations.push_back(location(n[i], path, path));
-      continue;
-    }
-    Map f(*this, n[i], path, {"name", "type", "body", "point", "value", "frame"},
-          {{"bodies", "key 'bodies' belongs to spring_damper forces, which are not supported yet"},
-           {"points", "key 'points' belongs to spring_damper forces, which are not supported yet"},
-           {"stiffness", "key 'stiffness' belongs to spring_damper forces, which are not supported yet"},
-           {"damping", "key 'damping' belongs to spring_damper forces, which are not supported yet"},
-           {"length", "key 'length' belongs to spring_damper forces, which are not supported yet"}});
+    Map f(*this, n[i], path,
+          {"name", "type", "body", "point", "value", "frame", "bodies", "points", "stiffness", "damping",
+           "length", "axis", "angle", "offset"});
     Load l;
     l.name = path;
     if (!f.valid()) {
@@ -786,10 +1056,19 @@ void Loader::forces(const YAML::Node& n) {
         l.name = *s;
       }
     }
-    m_.force_locations.push_back(location(n[i], path, l.name));
     std::optional<std::string> type;
-    if (const Entry* e = f.require("type"))
-      type = choice(e->value, f.path("type"), {"force", "torque"}, {"spring_damper"}, "force type");
+    if (const Entry* e = f.require("type")) type = choice(e->value, f.path("type"), types, {}, "force type");
+    if (type && *type != "force" && *type != "torque") {
+      m_.force_locations.push_back(location(n[i], path, l.name));
+      force_elements_.push_back({n[i].Mark(), path});
+      force_element(f, *type, l.name);
+      continue;
+    }
+    for (const char* k : {"bodies", "points", "stiffness", "damping", "length", "axis", "angle", "offset"})
+      if (const Entry* e = f.find(k))
+        error(e->key_node, f.path(k), "key '" + std::string(k) + "' does not apply to a " +
+                                          (type ? *type : std::string("force or torque")) + " (it belongs to the spring-dampers)");
+    m_.force_locations.push_back(location(n[i], path, l.name));
     if (!type) continue;
     l.kind = *type == "force" ? Load::Kind::Force : Load::Kind::Torque;
     if (const Entry* e = f.require("body")) {
@@ -875,6 +1154,21 @@ void Loader::sensors(const YAML::Node& n) {
     }
     if (!out) continue;
     sp.output = *out;
+    if (solver_ok_ && m_.explicit_settings.kind != SolverKind::Implicit) {
+      const bool needs_implicit = *out == SensorOutput::Acceleration || *out == SensorOutput::AccelerationLocal ||
+                                  *out == SensorOutput::AngularAcceleration ||
+                                  *out == SensorOutput::AngularAccelerationLocal ||
+                                  *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
+      if (needs_implicit) {
+        error(s.find("output")->value, s.path("output"),
+              "output " + std::string(to_string(*out)) + " is not available with solver.type " + m_.solver_name() +
+                  (override_of("solver.type") ? " (set on the command line)" : "") +
+                  ": its state has positions and velocities only (available: position, displacement, velocity, "
+                  "velocity_local, rotation_matrix, rotation, angular_velocity, angular_velocity_local, energy, "
+                  "constraint_violation); accelerations and reactions need an implicit solver");
+        continue;
+      }
+    }
     const bool joint_sensor = *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
     const bool system_sensor = *out == SensorOutput::Energy || *out == SensorOutput::ConstraintViolation;
     const std::string o = to_string(*out);
@@ -936,13 +1230,52 @@ void Loader::sensors(const YAML::Node& n) {
 
 // ---- solver and output ------------------------------------------------------------------------
 void Loader::solver(const YAML::Node& n) {
-  Map s(*this, n, "solver", {"type", "end_time", "step", "rho_inf", "tolerance", "linear_solver"});
+  Map s(*this, n, "solver",
+        {"type", "end_time", "step", "rho_inf", "tolerance", "linear_solver", "adaptive", "projection",
+         "pgs_iterations", "pgs_tolerance", "friction_model"});
   if (!s.valid()) return;
   SimulationSettings& st = m_.settings;
+  ExplicitSettings& ex = m_.explicit_settings;
   if (const Entry* e = s.find("type")) {
-    if (auto t = choice(e->value, s.path("type"), {"generalized_alpha", "ida", "trapezoidal_index2"},
-                        {"rk4", "dopri5", "lie_rk4", "impulse"}, "solver"))
-      st.solver = solver_type_from_string(*t);
+    if (auto t = choice(e->value, s.path("type"),
+                        {"generalized_alpha", "ida", "trapezoidal_index2", "rk4", "dopri5", "lie_rk4", "impulse"},
+                        {}, "solver")) {
+      ex.kind = *t == "rk4"       ? SolverKind::RK4
+                : *t == "dopri5"  ? SolverKind::Dopri5
+                : *t == "lie_rk4" ? SolverKind::LieRK4
+                : *t == "impulse" ? SolverKind::Impulse
+                                  : SolverKind::Implicit;
+      if (ex.kind == SolverKind::Implicit) st.solver = solver_type_from_string(*t);
+      solver_type_mark_ = e->value.Mark();
+    } else {
+      solver_ok_ = false;
+    }
+  }
+  const std::string sname = m_.solver_name();
+  const bool implicit = ex.kind == SolverKind::Implicit;
+  if (const Entry* e = s.find("adaptive")) {
+    if (auto f = flag(e->value, s.path("adaptive"))) {
+      const bool fixed_step = implicit ? st.solver != SolverType::Ida : ex.kind != SolverKind::Dopri5;
+      if (*f && fixed_step && !implicit)
+        error(e->value, s.path("adaptive"), "solver " + sname + " has a fixed step; adaptive steps are for "
+                                            "generalized_alpha and trapezoidal_index2 (ida and dopri5 always adapt)");
+      else st.adaptive = *f && fixed_step;
+    }
+  }
+  if (const Entry* e = s.find("projection")) {
+    if (auto f = flag(e->value, s.path("projection"))) ex.projection = *f;
+  }
+  if (const Entry* e = s.find("pgs_iterations")) {
+    if (auto x = number(e->value, s.path("pgs_iterations"), {1, 1e6, false, false, "in [1, 1e6]"})) {
+      if (*x != std::floor(*x)) error(e->value, s.path("pgs_iterations"), "expected a whole number, got " + fmt_num(*x));
+      else ex.pgs_iterations = static_cast<int>(*x);
+    }
+  }
+  if (const Entry* e = s.find("pgs_tolerance")) {
+    if (auto x = number(e->value, s.path("pgs_tolerance"), positive())) ex.pgs_tolerance = *x;
+  }
+  if (const Entry* e = s.find("friction_model")) {
+    if (auto x = choice(e->value, s.path("friction_model"), {"pyramid", "cone"})) ex.friction_cone = *x == "cone";
   }
   if (const Entry* e = s.require("end_time", "s")) {
     if (auto x = number(e->value, s.path("end_time"), positive())) {
@@ -1000,13 +1333,197 @@ void Loader::output(const YAML::Node& n) {
 }
 
 void Loader::contacts(const YAML::Node& n) {
-  if (n.IsNull()) return;
-  if (!n.IsSequence()) {
-    error(n, "contacts", std::string("expected a list, got ") + kind_of(n));
-    return;
+  if (!section_list(n, "contacts")) return;
+  const std::vector<std::string> types = {"sphere", "box", "capsule", "plane", "sphere_plane"};
+  std::set<std::string> names;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("contacts", i);
+    Map c(*this, n[i], path,
+          {"name", "type", "body", "radius", "size", "length", "position", "orientation", "normal", "point",
+           "offset", "plane", "friction", "restitution", "rolling_resistance"});
+    if (!c.valid()) continue;
+    contacts_.push_back({n[i].Mark(), path});
+    bool ok = true;
+    Contact k;
+    k.name = path;
+    if (const Entry* e = c.find("name")) {
+      if (auto s = name(e->value, c.path("name"))) {
+        if (!names.insert(*s).second) error(e->value, c.path("name"), "duplicate contact name '" + *s + "'");
+        k.name = *s;
+      }
+    }
+    std::optional<std::string> type;
+    if (const Entry* e = c.require("type", "sphere, box, capsule, plane or sphere_plane"))
+      type = choice(e->value, c.path("type"), types, {}, "contact type");
+    if (!type) continue;
+    const std::string& t = *type;
+    std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance"};
+    if (t == "sphere") applies.insert(applies.end(), {"body", "radius", "position"});
+    if (t == "box") applies.insert(applies.end(), {"body", "size", "position", "orientation"});
+    if (t == "capsule") applies.insert(applies.end(), {"body", "radius", "length", "position", "orientation"});
+    if (t == "plane") applies.insert(applies.end(), {"body", "normal", "point", "offset"});
+    if (t == "sphere_plane") applies.insert(applies.end(), {"body", "radius", "position", "plane"});
+    for (const char* key : {"body", "radius", "size", "length", "position", "orientation", "normal", "point", "offset", "plane"})
+      if (const Entry* e = c.find(key); e && std::find(applies.begin(), applies.end(), key) == applies.end()) {
+        error(e->key_node, c.path(key), "key '" + std::string(key) + "' does not apply to a " + t + " contact");
+        ok = false;
+      }
+    // Body.
+    if (t == "plane") {
+      if (const Entry* e = c.find("body")) {
+        if (auto s = string(e->value, c.path("body")); s && *s != "ground") {
+          error(e->value, c.path("body"), "planes can only be on ground, got '" + *s + "'");
+          ok = false;
+        }
+      }
+      k.body = "ground";
+    } else if (const Entry* e = c.require("body")) {
+      if (auto s = string(e->value, c.path("body"))) {
+        if (*s != "ground" && !body_names_.count(*s)) {
+          error(e->value, c.path("body"), "unknown body '" + *s + "'");
+          ok = false;
+        }
+        k.body = *s;
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+    // Material.
+    if (const Entry* e = c.find("friction")) {
+      if (auto x = number(e->value, c.path("friction"), non_negative())) k.friction = *x;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("restitution")) {
+      if (auto x = number(e->value, c.path("restitution"), {0, 1, false, false, "in [0, 1]"})) k.restitution = *x;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("rolling_resistance")) {
+      if (auto x = number(e->value, c.path("rolling_resistance"), non_negative())) k.rolling_resistance = *x;
+      else ok = false;
+    }
+    // Geometry.
+    auto req_number = [&](const char* key, double& out, const Range& r, const char* what) {
+      if (const Entry* e = c.require(key, what)) {
+        if (auto x = number(e->value, c.path(key), r)) out = *x;
+        else ok = false;
+      } else {
+        ok = false;
+      }
+    };
+    if (const Entry* e = c.find("position")) {
+      if (auto v = vec3(e->value, c.path("position"))) k.position = *v;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("orientation")) {
+      if (auto R = orientation(e->value, c.path("orientation"))) k.orientation = *R;
+      else ok = false;
+    }
+    // A plane from normal and point (or offset), world.
+    auto plane = [&](Map& pm, Contact& pl) {
+      if (const Entry* e = pm.require("normal", "outward, world")) {
+        if (auto v = nonzero_vec3(e->value, pm.path("normal"))) pl.normal = v->normalized();
+        else ok = false;
+      } else {
+        ok = false;
+      }
+      if (pm.has("point") && pm.has("offset")) {
+        error(pm.find("offset")->key_node, pm.path("offset"), "give point or offset, not both");
+        ok = false;
+      } else if (const Entry* e = pm.find("point")) {
+        if (auto v = vec3(e->value, pm.path("point"))) pl.offset = pl.normal.dot(*v);
+        else ok = false;
+      } else if (const Entry* e = pm.find("offset")) {
+        if (auto x = number(e->value, pm.path("offset"))) pl.offset = *x;
+        else ok = false;
+      }
+    };
+    std::optional<Contact> extra_plane;
+    if (t == "sphere" || t == "sphere_plane") {
+      k.shape = ShapeType::Sphere;
+      req_number("radius", k.radius, positive(), "m");
+    } else if (t == "box") {
+      k.shape = ShapeType::Box;
+      if (const Entry* e = c.require("size", "[lx, ly, lz], full lengths, m")) {
+        if (auto v = vec3(e->value, c.path("size"), positive())) k.half_extents = *v / 2;
+        else ok = false;
+      } else {
+        ok = false;
+      }
+    } else if (t == "capsule") {
+      k.shape = ShapeType::Capsule;
+      req_number("radius", k.radius, positive(), "m");
+      double len = 0;
+      req_number("length", len, non_negative(), "m, between the two cap centres, along the shape's z axis");
+      k.half_length = len / 2;
+    } else if (t == "plane") {
+      k.shape = ShapeType::Plane;
+      plane(c, k);
+    }
+    if (t == "sphere_plane") {
+      Contact pl;
+      pl.name = k.name + ".plane";
+      pl.shape = ShapeType::Plane;
+      pl.body = "ground";
+      pl.friction = k.friction;
+      pl.restitution = k.restitution;
+      pl.rolling_resistance = k.rolling_resistance;
+      if (const Entry* e = c.require("plane", "{point: [x, y, z], normal: [x, y, z]}, world")) {
+        Map pm(*this, e->value, c.path("plane"), {"point", "normal", "offset"});
+        if (pm.valid()) plane(pm, pl);
+        else ok = false;
+      } else {
+        ok = false;
+      }
+      extra_plane = pl;
+    }
+    if (!ok) continue;
+    for (const std::string& p : contact_problems(k)) error(n[i], path, p);
+    m_.system.add_contact(k);
+    if (extra_plane) {
+      // One plane for every sphere_plane item on the same plane with the same material.
+      // The material of a pair combines both shapes, so a shared plane must have the same one.
+      const Contact* same = nullptr;
+      for (const Contact& o : m_.system.contacts())
+        if (o.shape == ShapeType::Plane && (o.normal - extra_plane->normal).norm() < 1e-12 &&
+            std::abs(o.offset - extra_plane->offset) < 1e-12)
+          same = &o;
+      if (!same)
+        m_.system.add_contact(*extra_plane);
+      else if (same->friction != extra_plane->friction || same->restitution != extra_plane->restitution ||
+               same->rolling_resistance != extra_plane->rolling_resistance)
+        error(n[i], path, "the plane is also contact '" + same->name + "' with another friction, restitution or "
+                          "rolling_resistance; a pair's material combines both shapes, so give one material per "
+                          "plane (or use type: sphere and type: plane items)");
+    }
   }
-  for (size_t i = 0; i < n.size(); ++i)
-    error(n[i], index("contacts", i), "contacts are not supported yet");
+}
+
+// ---- what the chosen solver cannot do --------------------------------------------------------
+void Loader::solver_checks() {
+  if (!solver_ok_) return;
+  const SolverKind k = m_.explicit_settings.kind;
+  const std::string sname = m_.solver_name();
+  const std::string why = " (solver.type " + sname + (override_of("solver.type") ? ", set on the command line)" : ")");
+  if (k != SolverKind::Impulse)
+    for (const Placed& c : contacts_)
+      error(c.mark, c.path, "contacts are handled only by solver.type impulse; " + sname +
+                                " has no contact model" + why);
+  if (k == SolverKind::LieRK4 && first_joint_)
+    error(first_joint_->mark, first_joint_->path,
+          "lie_rk4 integrates free bodies only; a model with joints needs rk4, dopri5, impulse or an implicit "
+          "solver" + why);
+  if (k != SolverKind::Implicit)
+    for (const Placed& f : force_elements_)
+      error(f.mark, f.path, "spring-dampers are handled only by the implicit solvers (generalized_alpha, ida, "
+                            "trapezoidal_index2), not by " + sname + why);
+  // The Newton–Euler formulation of the explicit and impulse paths has no time in its joint
+  // equations: a driven joint would be held at motion(0).
+  if (k != SolverKind::Implicit && k != SolverKind::LieRK4)
+    for (const Placed& d : driven_joints_)
+      error(d.mark, d.path, "driven joints are handled only by the implicit solvers (generalized_alpha, ida, "
+                            "trapezoidal_index2); the joints of " + sname + " have no time dependence" + why);
 }
 
 // ---- model-level checks -----------------------------------------------------------------------
@@ -1204,6 +1721,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("output")) output(e->value);
   if (const Entry* e = top.find("sensors")) sensors(e->value);
   m_.settings.output_every = m_.output.every;
+  solver_checks();
 
   model_checks();
   if (!diags_.empty()) {
@@ -1220,11 +1738,23 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
 
 }  // namespace
 
+std::string LoadedModel::solver_name() const {
+  switch (explicit_settings.kind) {
+    case SolverKind::Implicit: return to_string(settings.solver);
+    case SolverKind::RK4: return "rk4";
+    case SolverKind::Dopri5: return "dopri5";
+    case SolverKind::LieRK4: return "lie_rk4";
+    case SolverKind::Impulse: return "impulse";
+  }
+  return "?";
+}
+
 Diagnostic LoadedModel::locate(const std::string& message) const {
   Diagnostic d;
   d.file = file;
   d.message = message;
-  static const std::regex who(R"((body|joint|force|torque) '([^']*)')");
+  static const std::regex who(
+      R"((body|joint|force|torque|spring_damper|torsional_spring_damper|rigid_body_spring_damper|cartesian_spring_damper) '([^']*)')");
   std::smatch m;
   if (!std::regex_search(message, m, who)) return d;
   const std::string kind = m[1], nm = m[2];

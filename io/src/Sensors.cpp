@@ -147,4 +147,115 @@ void SensorSet::evaluate(const StateView& st, std::span<double> out) const {
   }
 }
 
+// ---- explicit and impulse paths -----------------------------------------------------------------
+
+ExplicitSensorSet::ExplicitSensorSet(std::vector<SensorSpec> specs, const NewtonEulerSystem& system, Layout layout,
+                                     const VecX& q0)
+    : specs_(std::move(specs)), system_(system), layout_(layout) {
+  const System& model = system.model();
+  const VecX v0 = VecX::Zero(6 * system.num_bodies()), empty;
+  to_newton_euler(StateView{0.0, q0, v0, empty, empty});
+  for (size_t s = 0; s < specs_.size(); ++s) {
+    const SensorSpec& sp = specs_[s];
+    std::vector<std::string> suffixes;
+    switch (sp.output) {
+      case SensorOutput::Energy: suffixes = {""}; break;
+      case SensorOutput::ConstraintViolation: suffixes = {".position", ".velocity"}; break;
+      case SensorOutput::RotationMatrix:
+        suffixes = {".r11", ".r12", ".r13", ".r21", ".r22", ".r23", ".r31", ".r32", ".r33"};
+        break;
+      case SensorOutput::Acceleration:
+      case SensorOutput::AccelerationLocal:
+      case SensorOutput::AngularAcceleration:
+      case SensorOutput::AngularAccelerationLocal:
+      case SensorOutput::ReactionForce:
+      case SensorOutput::ReactionTorque:
+        throw std::invalid_argument("sensor '" + sp.name + "': output " + to_string(sp.output) +
+                                    " is not available on the explicit and impulse paths");
+      default: suffixes = {".x", ".y", ".z"}; break;
+    }
+    BodyIndex b = kGround;
+    Vec3 p0 = Vec3::Zero();
+    if (sp.output != SensorOutput::Energy && sp.output != SensorOutput::ConstraintViolation) {
+      const auto fb = model.find_body(sp.body);
+      if (!fb || *fb == kGround)
+        throw std::invalid_argument("sensor '" + sp.name + "': unknown body '" + sp.body + "'");
+      b = *fb;
+      p0 = point_position(b, sp.point);
+    }
+    body_.push_back(b);
+    p0_.push_back(p0);
+    for (const std::string& suf : suffixes) {
+      columns_.push_back(sp.name + suf);
+      units_.push_back(unit_of(sp.output));
+      column_sensor_.push_back(static_cast<int>(s));
+    }
+  }
+  c_.resize(system.num_joint_rows());
+  cv_.resize(system.num_joint_rows());
+}
+
+void ExplicitSensorSet::to_newton_euler(const StateView& s) const {
+  const int n = system_.num_bodies();
+  if (layout_ == Layout::NewtonEuler) {
+    q_ = s.q;
+    v_ = s.v;
+    return;
+  }
+  q_.resize(7 * n);
+  v_ = s.v;
+  for (int i = 0; i < n; ++i) {
+    q_.segment<3>(7 * i) = s.q.segment<3>(6 * i);
+    q_.segment<4>(7 * i + 3) = math::ep_from_rotvec(s.q.segment<3>(6 * i + 3));
+  }
+}
+
+Vec3 ExplicitSensorSet::point_position(BodyIndex b, const Vec3& p) const {
+  return system_.com_position(b, q_) + system_.rotation(b, q_) * (p - system_.com_offset(b));
+}
+
+void ExplicitSensorSet::evaluate(const StateView& st, std::span<double> out) const {
+  to_newton_euler(st);
+  const NewtonEulerSystem& m = system_;
+  size_t k = 0;
+  for (size_t s = 0; s < specs_.size(); ++s) {
+    const SensorSpec& sp = specs_[s];
+    const BodyIndex b = body_[s];
+    auto velocity = [&] {
+      const Mat3 R = m.rotation(b, q_);
+      return Vec3(m.com_velocity(b, v_) + (R * m.angular_velocity_body(b, v_)).cross(R * (sp.point - m.com_offset(b))));
+    };
+    switch (sp.output) {
+      case SensorOutput::Position: put3(point_position(b, sp.point), out, k); break;
+      case SensorOutput::Displacement: put3(point_position(b, sp.point) - p0_[s], out, k); break;
+      case SensorOutput::Velocity: put3(velocity(), out, k); break;
+      case SensorOutput::VelocityLocal: put3(m.rotation(b, q_).transpose() * velocity(), out, k); break;
+      case SensorOutput::RotationMatrix: {
+        const Mat3 R = m.rotation(b, q_);
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) out[k++] = R(i, j);
+        break;
+      }
+      case SensorOutput::Rotation: put3(math::matrix_to_rxyz(m.rotation(b, q_)).angles, out, k); break;
+      case SensorOutput::AngularVelocity: put3(m.angular_velocity_world(b, q_, v_), out, k); break;
+      case SensorOutput::AngularVelocityLocal: put3(m.angular_velocity_body(b, v_), out, k); break;
+      case SensorOutput::Energy: out[k++] = m.energy(q_, v_); break;
+      case SensorOutput::ConstraintViolation:
+        if (c_.size() == 0) {
+          out[k++] = 0;
+          out[k++] = 0;
+          break;
+        }
+        m.joint_violation(q_, c_);
+        m.joint_velocity_violation(q_, v_, cv_);
+        out[k++] = c_.cwiseAbs().maxCoeff();
+        out[k++] = cv_.cwiseAbs().maxCoeff();
+        break;
+      default:  // rejected in the constructor
+        put3(Vec3::Constant(kNaN), out, k);
+        break;
+    }
+  }
+}
+
 }  // namespace mbdae::io

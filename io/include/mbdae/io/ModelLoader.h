@@ -5,9 +5,10 @@
 ///
 /// Every key is checked: its type, its range, whether it is required, whether it is known, and
 /// every reference to a body or joint by name. All problems of a file are collected and thrown
-/// together as one LoadError, each with file, line, column and the path of the key. Features of
-/// the format that mbdae does not implement yet (driven joints, spring-dampers, contacts,
-/// explicit solvers, ...) are rejected with "not supported yet", never ignored.
+/// together as one LoadError, each with file, line, column and the path of the key. What a chosen
+/// solver cannot handle (contacts without the impulse solver, joints with lie_rk4, spring-dampers
+/// with the explicit solvers, sensors an explicit state cannot give) is an error that points at the
+/// item, never ignored.
 
 #include <string>
 #include <vector>
@@ -54,14 +55,32 @@ struct SourceLocation {
   int line = 0, column = 0;
 };
 
+/// The solver a model asks for. The implicit solvers are run through SimulationSettings
+/// (settings.solver); the others through ExplicitSettings.
+enum class SolverKind { Implicit, RK4, Dopri5, LieRK4, Impulse };
+
+/// Settings of the explicit and impulse paths (solver.type rk4, dopri5, lie_rk4, impulse).
+struct ExplicitSettings {
+  SolverKind kind = SolverKind::Implicit;
+  /// rk4, dopri5: project positions and velocities onto the joints after every step.
+  bool projection = true;
+  int pgs_iterations = 100;   ///< impulse: projected Gauss-Seidel sweeps per step at most
+  double pgs_tolerance = 1e-9;  ///< impulse, m/s
+  bool friction_cone = false;   ///< impulse: exact cone instead of the 4-sided pyramid
+};
+
 struct LoadedModel {
   std::string file;  ///< as given to the loader
   System system;
-  SimulationSettings settings;
+  SimulationSettings settings;  ///< t_end, step, output_every, tolerances for every solver
+  ExplicitSettings explicit_settings;
+  /// "generalized_alpha", ..., "rk4", "dopri5", "lie_rk4", "impulse".
+  std::string solver_name() const;
   OutputSettings output;
   std::vector<SensorSpec> sensors;
   std::string description;
   /// Locations of bodies[i], joints[i], forces[i], sensors[i] (same order as in the file).
+  /// force_locations holds loads and force elements alike.
   std::vector<SourceLocation> body_locations, joint_locations, force_locations, sensor_locations;
 
   /// A diagnostic for a message of the model, the formulation or a solver that names a body,

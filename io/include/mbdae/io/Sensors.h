@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <mbdae/formulations/Multibody.h>
+#include <mbdae/formulations/NewtonEuler.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/solvers/SolverCommon.h>
 
@@ -61,6 +62,44 @@ class SensorSet {
   std::vector<std::string> columns_, units_;
   std::vector<int> column_sensor_;
   mutable VecX c_, cv_;
+};
+
+/// The sensors of a run on the explicit or impulse path (solver.type rk4, dopri5, lie_rk4,
+/// impulse): positions and velocities only. The outputs position, displacement, velocity,
+/// velocity_local, rotation_matrix, rotation, angular_velocity, angular_velocity_local, energy
+/// (kinetic + gravity potential) and constraint_violation (‖C‖∞ and ‖J u‖∞ of the joints) are
+/// available; accelerations and reactions are not (the loader rejects them for these solvers).
+class ExplicitSensorSet {
+ public:
+  /// The layout of the states handed to evaluate(): NewtonEuler.h (q = [x_C, Q] 7 per body,
+  /// v = [v_C, w_B]) or LieGroupBodies.h (q = [x_C, rotation vector] 6 per body, v = [v_C, w_B]).
+  enum class Layout { NewtonEuler, LieGroup };
+  /// `system` supplies masses, COM offsets and joints; q0, v0 the initial state in `layout`.
+  /// @throws std::invalid_argument for a sensor this path cannot evaluate or an unknown name.
+  ExplicitSensorSet(std::vector<SensorSpec> specs, const NewtonEulerSystem& system, Layout layout,
+                    const VecX& q0);
+
+  const std::vector<std::string>& columns() const { return columns_; }
+  const std::vector<std::string>& units() const { return units_; }
+  const std::vector<SensorSpec>& specs() const { return specs_; }
+  const std::vector<int>& column_sensor() const { return column_sensor_; }
+  int size() const { return static_cast<int>(columns_.size()); }
+
+  /// Writes size() values for state s. Not thread-safe (uses a workspace).
+  void evaluate(const StateView& s, std::span<double> out) const;
+
+ private:
+  /// s.q, s.v in the Newton–Euler layout (copies for the Lie-group layout).
+  void to_newton_euler(const StateView& s) const;
+  Vec3 point_position(BodyIndex b, const Vec3& p) const;
+  std::vector<SensorSpec> specs_;
+  std::vector<BodyIndex> body_;
+  std::vector<Vec3> p0_;
+  const NewtonEulerSystem& system_;
+  Layout layout_;
+  std::vector<std::string> columns_, units_;
+  std::vector<int> column_sensor_;
+  mutable VecX q_, v_, c_, cv_;
 };
 
 }  // namespace mbdae::io
