@@ -49,7 +49,7 @@ std::string ChainXml(const std::string& problem, int n) {
   return x.str();
 }
 
-mjModel* LoadFromString(const std::string& xml) {
+mjModel* LoadFromString(const std::string& xml, std::string& message) {
   mjVFS vfs;
   mj_defaultVFS(&vfs);
   if (mj_makeEmptyFileVFS(&vfs, "chain.xml", static_cast<int>(xml.size())) != 0) return nullptr;
@@ -58,7 +58,7 @@ mjModel* LoadFromString(const std::string& xml) {
   char error[1000] = "";
   mjModel* m = mj_loadXML("chain.xml", &vfs, error, sizeof error);
   mj_deleteVFS(&vfs);
-  if (!m) std::fprintf(stderr, "mj_loadXML: %s\n", error);
+  if (!m) message = error;
   return m;
 }
 
@@ -77,8 +77,21 @@ int main(int argc, char** argv) {
       {"euler", mjINT_EULER}, {"rk4", mjINT_RK4}, {"implicit", mjINT_IMPLICIT}};
   for (const auto& problem : a.cases)
     for (const int n : a.sizes) {
-      mjModel* m = LoadFromString(ChainXml(problem, n));
-      if (!m) return 1;
+      std::string message;
+      mjModel* m = LoadFromString(ChainXml(problem, n), message);
+      if (!m) {
+        // MuJoCo 2.2.2's XML parser (tinyxml2) refuses more than 100 nested elements, so a chain
+        // of nested bodies longer than about 98 cannot be written as MJCF.
+        peers::Row r;
+        r.engine = "mujoco";
+        r.problem = problem;
+        r.n = n;
+        r.method = "all";
+        r.skipped = true;
+        r.note = "not run: mj_loadXML failed: " + message;
+        out.Write(r);
+        continue;
+      }
       mjData* d = mj_makeData(m);
       const int tip = mj_name2id(m, mjOBJ_SITE, "tip");
       const auto it = ref.find(problem + "/" + std::to_string(n));
