@@ -141,6 +141,7 @@ SuiteResult RunSuite(const SuiteOptions& opt) {
     for (const Row& row : c.rows()) {
       r.rows.push_back(row);
       if (row.known_failure) ++r.known_failures;
+      else if (row.norm == "info") ++r.info;
       else if (row.pass) ++r.passed;
       else ++r.failed;
     }
@@ -154,6 +155,7 @@ namespace {
 
 std::string Status(const Row& r) {
   if (r.known_failure) return r.pass ? "known failure (passes now)" : "KNOWN FAILURE";
+  if (r.norm == "info") return "info";
   return r.pass ? "pass" : "FAIL";
 }
 
@@ -162,6 +164,7 @@ std::string Summary(const SuiteResult& r) {
   s << r.cases << " cases, " << r.rows.size() << " rows: " << r.passed << " passed, " << r.failed
     << " failed";
   if (r.known_failures) s << ", " << r.known_failures << " known failures (not counted as passed)";
+  if (r.info) s << ", " << r.info << " information rows";
   char buf[64];
   std::snprintf(buf, sizeof buf, "; wall time %.1f s", r.wall_time);
   s << buf;
@@ -222,7 +225,8 @@ std::string FormatMarkdown(const SuiteResult& r, const std::string& date, const 
     << "**" << Summary(r) << ".**\n\n"
     << "A row passes iff error ≤ tolerance in the stated norm (for rows whose norm says \"≥\", "
        "iff the value is at least the tolerance). Known failures are reproducible disagreements "
-       "documented in the case README; they are not counted as passed.\n\n";
+       "documented in the case README; they are not counted as passed. Rows marked \"info\" "
+       "report a value without a comparison.\n\n";
   s << "|";
   for (const auto& h : kHeader) s << " " << h << " |";
   s << "\n|";

@@ -12,7 +12,8 @@
 /// reference's precision and the method's accuracy at the chosen setting. A row passes iff
 /// error ≤ tolerance (a NaN error fails). Rows marked `known_failure` document a reproducible
 /// disagreement that is not resolved (see the case's README); they never count as passed and do
-/// not make the suite fail.
+/// not make the suite fail. Rows with the norm "info" report a value without a comparison (e.g.
+/// the number of rejected steps); they are counted separately.
 ///
 /// Cases are "quick" (the default set, meant to run in CI in well under two minutes on two cores)
 /// or "slow" (added by `--full`). Cases also record work–precision points (error vs step size or
@@ -100,6 +101,7 @@ struct SuiteResult {
   std::vector<WorkPoint> work;
   int cases = 0;
   int passed = 0, failed = 0, known_failures = 0;
+  int info = 0;  ///< rows with norm "info": values reported without a comparison
   double wall_time = 0;  ///< s, whole suite
   bool ok() const { return failed == 0; }
 };
