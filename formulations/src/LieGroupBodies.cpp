@@ -16,6 +16,9 @@ LieGroupBodies::LieGroupBodies(const System& model, LieGroupType group, double l
   if (!model.joints().empty())
     throw std::invalid_argument("LieGroupBodies: joints are not supported on the Lie-group path, got " +
                                 std::to_string(model.joints().size()));
+  if (!model.forces().empty())
+    throw std::invalid_argument("LieGroupBodies: force elements are not supported on the "
+                                "Lie-group path, got '" + model.forces().front().name + "'");
   for (const RigidBody& rb : model.bodies()) {
     const Mat3 J = rb.inertia_tensor() -
                    rb.mass * (rb.com.squaredNorm() * Mat3::Identity() - rb.com * rb.com.transpose());

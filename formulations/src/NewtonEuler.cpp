@@ -154,6 +154,15 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     throw std::invalid_argument("NewtonEulerOptions: damping must be >= 0, got linear " +
                                 std::to_string(options.linear_damping) + ", angular " +
                                 std::to_string(options.angular_damping));
+  // Not (yet) on this path: say so instead of silently leaving them out.
+  if (!model.forces().empty())
+    throw std::invalid_argument("the Newton–Euler (explicit/impulse) path does not support force "
+                                "elements yet: '" + model.forces().front().name +
+                                "'; use an implicit solver");
+  for (const Joint& j : model.joints())
+    if (j.motion)
+      throw std::invalid_argument("the Newton–Euler (explicit/impulse) path does not support "
+                                  "driven joints yet: joint '" + j.name + "'; use an implicit solver");
   I.n = static_cast<int>(model.bodies().size());
   for (const RigidBody& rb : model.bodies()) {
     BodyNE b;
