@@ -25,6 +25,7 @@
 
 #include <mbdae/solvers/Mobility.h>
 #include <mbdae/solvers/Simulation.h>
+#include <mbdae/validation/Models.h>
 #include <mbdae/validation/References.h>
 
 using namespace mbdae;
@@ -32,72 +33,8 @@ namespace sc = mbdae::validation::refs::iftomm::spatial_slider_crank;
 
 namespace {
 
-Vec3 v3(const std::array<double, 3>& a) { return Vec3(a[0], a[1], a[2]); }
-
-System spatial_slider_crank() {
-  const Vec3 slider_axis = Vec3::UnitX();
-  System s;
-  s.name = "spatial slider-crank";
-  s.gravity = v3(sc::kGravity);
-  const Vec3 A = v3(sc::kCrankPivot);
-  const Vec3 B = A + Vec3(0, 0, sc::kCrankLength);  // θ0 = 0: crank along +z
-  const Vec3 C(sc::kSliderX0, 0, 0);
-  const Vec3 w_crank(sc::kCrankOmega0, 0, 0);
-  const Vec3 vB = w_crank.cross(B - A);
-  const Vec3 vC = v3(sc::kSliderVelocity0);
-  const Vec3 u = (C - B).normalized();
-  const Vec3 axis_b = u.cross(slider_axis).normalized();  // rod-fixed Cardan axis
-  // Rod angular velocity from the joints: ω × (C − B) = v_C − v_B and the Cardan condition
-  // d/dt(x · e_b) = ω · (e_b × x) = 0 (4 equations, rank 3, consistent).
-  Eigen::Matrix<double, 4, 3> Aw;
-  Eigen::Vector4d bw;
-  const Vec3 d = C - B;
-  Mat3 dx;
-  dx << 0, -d.z(), d.y(), d.z(), 0, -d.x(), -d.y(), d.x(), 0;
-  Aw.topRows<3>() = -dx;
-  Aw.row(3) = axis_b.cross(slider_axis).transpose();
-  bw << vC - vB, 0;
-  const Vec3 w_rod = Aw.colPivHouseholderQr().solve(bw);
-
-  RigidBody crank;
-  crank.name = "crank";
-  crank.mass = sc::kCrankMass;
-  crank.inertia << sc::kCrankInertia[0], sc::kCrankInertia[1], sc::kCrankInertia[2], 0, 0, 0;
-  crank.position = (A + B) / 2;
-  crank.velocity = w_crank.cross(crank.position - A);
-  crank.angular_velocity = w_crank;
-  s.add_body(crank);
-  RigidBody rod;
-  rod.name = "rod";
-  rod.mass = sc::kRodMass;
-  rod.inertia << sc::kRodInertia[0], sc::kRodInertia[1], sc::kRodInertia[2], 0, 0, 0;
-  rod.position = (B + C) / 2;
-  rod.orientation.col(0) = u;
-  rod.orientation.col(1) = axis_b;
-  rod.orientation.col(2) = u.cross(axis_b);
-  rod.velocity = v3(sc::kRodComVelocity0);
-  rod.angular_velocity = w_rod;
-  s.add_body(rod);
-  RigidBody slider;
-  slider.name = "slider";
-  slider.mass = sc::kSliderMass;
-  slider.inertia << sc::kSliderInertia[0], sc::kSliderInertia[1], sc::kSliderInertia[2], 0, 0, 0;
-  slider.position = C;
-  slider.velocity = vC;
-  s.add_body(slider);
-  s.add_revolute("crank_pivot", "ground", "crank", A, Vec3::UnitX());
-  s.add_spherical("crank_rod", "crank", "rod", B);
-  Joint cardan;
-  cardan.name = "rod_slider";
-  cardan.type = JointType::Universal;
-  cardan.bodies = {"slider", "rod"};
-  cardan.point = C;
-  cardan.axis = slider_axis;
-  cardan.axis_b = axis_b;
-  s.add_joint(cardan);
-  s.add_prismatic("slider_guide", "ground", "slider", C, Vec3::UnitX());
-  return s;
-}
+// The model: validation::models::SpatialSliderCrank() (Cardan rod–slider joint).
+System spatial_slider_crank() { return validation::models::SpatialSliderCrank(); }
 
 }  // namespace
 
