@@ -1,4 +1,4 @@
-// N-link chain benchmark of the implicit solvers (the "implicit core" issue):
+// N-link chain benchmark of the implicit solvers:
 //   "N uniform bars (1 kg, 1 × 0.1 × 0.1 m, COM at mid-bar) along +x at rest, bar i from x = i to
 //    i+1, spherical joints at the shared ends and from bar 0 to ground at the origin, gravity
 //    (0, 0, −9.81), 1 s", also with revolute joints (axis y).

@@ -3,7 +3,7 @@
 // command line, the reference tip positions, the CSV row every program writes, peak memory and
 // the time budget. Plain C++ (no mbdae, no Eigen), so that each peer program links only its engine.
 //
-// The chain cases (issue 9): N uniform bars (1 kg, 1 × 0.1 × 0.1 m, COM at mid-bar) along +x at
+// The chain cases: N uniform bars (1 kg, 1 × 0.1 × 0.1 m, COM at mid-bar) along +x at
 // rest, bar i from x = i to i + 1, joints at the shared ends and from bar 0 to ground at the
 // origin, gravity (0, 0, −9.81), T = 1 s.
 //   spherical       all joints spherical
@@ -211,7 +211,7 @@ double TimedMedian(F&& run) {
 
 namespace peers {
 
-// ---- Sphere pile (issue 9): K spheres, r = 0.1 m, m = 1 kg, μ = 0.5, restitution 0, dropped from a
+// ---- Sphere pile: K spheres, r = 0.1 m, m = 1 kg, μ = 0.5, restitution 0, dropped from a
 // lattice into a box (floor z = 0, four walls), h = 1e-3 s, 2 s. The lattice is the one of
 // bench/sphere_pile_bench.cpp: n × n columns (n = ⌈K^(1/3)⌉), spacing 2.2 r, odd layers shifted by
 // half a spacing in x and y; the box's interior half width W leaves 1 cm clear on each side.

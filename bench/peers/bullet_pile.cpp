@@ -1,5 +1,5 @@
 // Bullet (libbullet-dev 3.24, the default single-precision build) on the sphere pile of
-// PeerCommon.h, for the side-by-side comparison with mbdae's impulse stepper (issue 9):
+// PeerCommon.h, for the side-by-side comparison with mbdae's impulse stepper:
 // btDiscreteDynamicsWorld with btDbvtBroadphase and btSequentialImpulseConstraintSolver (default
 // solver settings: 10 iterations, split impulse), btSphereShape (r = 0.1 m, m = 1 kg, inertia
 // 2/5 m r²), static btStaticPlaneShape floor and walls; friction 0.5 and restitution 0 on every

@@ -1,4 +1,4 @@
-// mbdae's side of the chain comparison with the peers (issue 9): work–precision sweeps of every
+// mbdae's side of the chain comparison with the peers: work–precision sweeps of every
 // mbdae solver on the N-link chain (cases in PeerCommon.h), and the reference tip positions the
 // peer programs read.
 //

@@ -1,4 +1,4 @@
-// mbdae's side of the sphere-pile comparison (issue 9): the impulse stepper (ImpulseStepper.h) on
+// mbdae's side of the sphere-pile comparison: the impulse stepper (ImpulseStepper.h) on
 // the pile of PeerCommon.h, with the settings of bench/sphere_pile_bench.cpp (PGS tolerance
 // 1e-6 m/s, at most 100 sweeps, split impulse with the stepper's defaults), and the same end-of-run
 // metrics as the peers: wall time per simulated second, max speed and max penetration at 2 s

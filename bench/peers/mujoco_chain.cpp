@@ -1,5 +1,5 @@
 // MuJoCo (libmujoco-dev 2.2.2) on the N-link chain of PeerCommon.h, for the side-by-side
-// comparison with mbdae (issue 9). The model is an MJCF string built here: N nested bodies, each
+// comparison with mbdae. The model is an MJCF string built here: N nested bodies, each
 // with a ball joint (or a hinge with axis y) at its origin, the inboard end of the bar; explicit
 // <inertial> (mass 1, COM (0.5, 0, 0), box inertia about the COM); no geoms, contacts disabled; a
 // site at the free end of the last bar is the tip. The stiff case sets the hinges' stiffness k and

@@ -1,5 +1,5 @@
 // ODE (libode-dev 0.16, double precision) on the sphere pile of PeerCommon.h, for the
-// side-by-side comparison with mbdae's impulse stepper (issue 9): dWorldQuickStep (ODE's
+// side-by-side comparison with mbdae's impulse stepper: dWorldQuickStep (ODE's
 // iterative PGS-type solver, its default 20 iterations) with h = 1e-3 s, a dHashSpace, spheres
 // (r = 0.1 m, m = 1 kg) and static planes for the floor and the walls. Contacts: up to 4 per
 // pair from dCollide, friction pyramid proportional to the normal force (dContactApprox1) with

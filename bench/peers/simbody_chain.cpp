@@ -1,5 +1,5 @@
 // Simbody (libsimbody-dev) on the N-link chain of PeerCommon.h, for the side-by-side comparison
-// with mbdae (issue 9). Internal (joint) coordinates: a MobilizedBody::Ball or ::Pin chain, so
+// with mbdae. Internal (joint) coordinates: a MobilizedBody::Ball or ::Pin chain, so
 // there are no constraint equations; each bar's body frame is at its inboard joint, COM at
 // (0.5, 0, 0), inertia of the 1 × 0.1 × 0.1 m box shifted to the joint. Pin mobilizers turn about
 // their frame's z axis: the mobilizer frames are rotated by −90° about x so that z is world y.

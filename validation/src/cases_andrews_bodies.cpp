@@ -57,7 +57,7 @@ BodyRun RunBodies(const SimulationSettings& s) {
   return out;
 }
 
-// Tolerances. IDA at rtol 1e-10 must reach ≥ 8 digits like the generic DAE (the issue's
+// Tolerances. IDA at rtol 1e-10 must reach ≥ 8 digits like the generic DAE (the
 // requirement); at rtol 10^-k, k = 6…9: ≥ k − 2 (error within 100× the tolerance). atol =
 // rtol/100 (see below); with atol = rtol, as the Test Set uses for the angles, the body model
 // scores 4.9, 6.7, 6.7, 7.1, 7.9 for k = 6…10 (the absolute tolerance then dominates on the

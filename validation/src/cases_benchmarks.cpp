@@ -77,7 +77,7 @@ Vec4 Aligned(const Vec4& e, const Vec4& ref) { return e.dot(ref) < 0 ? Vec4(-e) 
 
 // Tolerances: the published t = 2 s state is good to ~1.2e-6 in u and ~8e-7 in the quaternion
 // (it differs from a converged RKF 7(8) solution by 1.19e-6 and 7.6e-7, README). Against it:
-// quaternion 1e-6 (the limit), u 1.3e-6 (the reference's own error + 1e-7; 1e-6 cannot be
+// quaternion 1e-6 (the required limit), u 1.3e-6 (the reference's own error + 1e-7; 1e-6 cannot be
 // met by any converged solution). Against the converged solution: 1e-7 at IDA rtol 1e-12
 // (measured 5e-8 / 6e-8). Invariants (Ω_y, E, H_z, relative): IDA rtol 1e-12 holds them to
 // ~1e-10 (rows 1e-8).

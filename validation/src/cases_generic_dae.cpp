@@ -40,7 +40,7 @@ EndState RunToEnd(const ConstrainedSystem& sys, const VecX& q0, const VecX& v0,
 // in q (validation/andrews/README.md), so scores above 9.5 measure the reference.
 //
 // Minimum scores (rows "≥"):
-// - IDA at rtol = atol = 1e-10: 8 digits (the requirement; measured 9.5 with KLU).
+// - IDA at rtol = atol = 1e-10: 8 digits (the requirement; measured 9.5 with KLU).
 // - IDA at rtol = atol = 10^-k for k = 6, 7, 8, 9: the error must follow the tolerance within a
 //   factor 100 (scd ≥ k − 2): a BDF code's global error on this stiff, highly oscillatory problem
 //   is a modest multiple of the local tolerance.

@@ -106,7 +106,7 @@ TEST_CASE("Bricard mechanism: energy, constraint drift and agreement of the impl
                                                               << " s, α " << ga.result.stats.wall_time
                                                               << " s, trap " << tr.result.stats.wall_time << " s");
   CHECK(ida.max_speed > 1.0);  // it does move
-  // The issue's requirement: energy conserved to 1e-4 relative, for every solver.
+  // The requirement: energy conserved to 1e-4 relative, for every solver.
   CHECK(ida.energy_drift < 1e-4 * E0);
   CHECK(ga.energy_drift < 1e-4 * E0);
   CHECK(tr.energy_drift < 1e-4 * E0);

@@ -3,7 +3,7 @@
 /// The validation and benchmark mechanisms, built in code with the System API, so that the
 /// validation tests, the benchmarks and other programs simulate exactly the same models.
 ///
-/// Each builder says where the model comes from (the reference sheet in /work/shared/reference and
+/// Each builder says where the model comes from (the reference sheet reference/*.md and
 /// the case README under validation/) and which modelling choices it makes where the source leaves
 /// room (inertias of "massless" or "thin" parts, body frames). Every body starts with R_WB = I
 /// unless stated, so its inertia is given directly in world-aligned axes and Tait–Bryan and
@@ -79,7 +79,7 @@ const char* to_string(ChainJoint j);
 /// The N-link chain of the "implicit core" benchmark: N uniform bars "bar0" … "bar<N−1>" (1 kg,
 /// 1 × 0.1 × 0.1 m box inertia, COM and reference point at mid-bar) along +x at rest, bar i from
 /// x = i to i + 1; joint "ground_bar0" at the origin and "bar<i−1>_bar<i>" at x = i, all
-/// spherical or all revolute with axis y; gravity (0, 0, −9.81). Provenance: the issue text
+/// spherical or all revolute with axis y; gravity (0, 0, −9.81). Provenance: the project's benchmark definition
 /// (quoted in bench/chain_bench.cpp).
 System Chain(int n_bars, ChainJoint joint,
              RotationParametrization rotation = RotationParametrization::EulerParameters);
