@@ -12,43 +12,11 @@
 
 #include <mbdae/solvers/ImpulseStepper.h>
 
+// The model builders, compiled in (the benchmarks link only mbdae::mbdae).
+#include "../validation/src/Models.cpp"
+
 using namespace mbdae;
 
-namespace {
-
-System sphere_pile(int K, double rolling = 0.0) {
-  const double r = 0.1, m = 1.0, mu = 0.5, s = 2.2 * r;
-  const int n = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(K)) - 1e-9));
-  // Interior half width: n columns plus the half-spacing shift of odd layers, 1 cm clear each side.
-  const double W = 0.5 * ((n - 0.5) * s + 2 * r + 0.02);
-  System sys;
-  sys.gravity = Vec3(0, 0, -9.81);
-  int count = 0;
-  for (int layer = 0; count < K; ++layer)
-    for (int i = 0; i < n && count < K; ++i)
-      for (int j = 0; j < n && count < K; ++j) {
-        const double shift = (layer % 2) ? 0.5 * s : 0.0;
-        RigidBody b;
-        b.name = "s" + std::to_string(count);
-        b.mass = m;
-        const double I = 0.4 * m * r * r;
-        b.inertia << I, I, I, 0, 0, 0;
-        b.position = Vec3(-W + r + 0.01 + i * s + shift, -W + r + 0.01 + j * s + shift, r + 0.05 + layer * s);
-        sys.add_body(b);
-        Contact c = make_sphere(b.name, b.name, r, mu, 0.0);
-        c.rolling_resistance = rolling;
-        sys.add_contact(c);
-        ++count;
-      }
-  sys.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
-  sys.add_contact(make_plane("wall_x-", Vec3::UnitX(), -W, mu));
-  sys.add_contact(make_plane("wall_x+", -Vec3::UnitX(), -W, mu));
-  sys.add_contact(make_plane("wall_y-", Vec3::UnitY(), -W, mu));
-  sys.add_contact(make_plane("wall_y+", -Vec3::UnitY(), -W, mu));
-  return sys;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
@@ -57,7 +25,7 @@ int main(int argc, char** argv) {
   std::printf("%8s %8s %12s %10s %10s %10s %12s %12s %12s\n", "spheres", "steps", "ms/step", "pgs_mean",
               "pgs_max", "at_cap", "max_contacts", "max_pen[m]", "max_speed");
   for (int K : sizes) {
-    const System sys = sphere_pile(K);
+    const System sys = validation::models::SpherePile(K);
     NewtonEulerSystem ne(sys);
     VecX q0, v0;
     ne.initial_state(q0, v0);

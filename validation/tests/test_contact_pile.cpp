@@ -1,4 +1,5 @@
-// A pile of 1000 spheres dropped into a box (the model of bench/sphere_pile_bench.cpp: r = 0.1 m,
+// A pile of 1000 spheres dropped into a box (validation::models::SpherePile, the model of
+// bench/sphere_pile_bench.cpp: r = 0.1 m,
 // m = 1 kg, μ = 0.5, e = 0, lattice with odd layers shifted, floor and four frictional walls,
 // h = 1e-3 s) comes to rest without blow-up; penetration and maximum speed at 2 s and 5 s.
 
@@ -7,50 +8,16 @@
 #include <cmath>
 
 #include <mbdae/solvers/ImpulseStepper.h>
+#include <mbdae/validation/Models.h>
 
 using namespace mbdae;
 
-namespace {
-
-// Same builder as bench/sphere_pile_bench.cpp (kept in step by hand).
-System sphere_pile(int K, double rolling) {
-  const double r = 0.1, m = 1.0, mu = 0.5, s = 2.2 * r;
-  const int n = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(K)) - 1e-9));
-  const double W = 0.5 * ((n - 0.5) * s + 2 * r + 0.02);
-  System sys;
-  sys.gravity = Vec3(0, 0, -9.81);
-  int count = 0;
-  for (int layer = 0; count < K; ++layer)
-    for (int i = 0; i < n && count < K; ++i)
-      for (int j = 0; j < n && count < K; ++j) {
-        const double shift = (layer % 2) ? 0.5 * s : 0.0;
-        RigidBody b;
-        b.name = "s" + std::to_string(count);
-        b.mass = m;
-        const double I = 0.4 * m * r * r;
-        b.inertia << I, I, I, 0, 0, 0;
-        b.position = Vec3(-W + r + 0.01 + i * s + shift, -W + r + 0.01 + j * s + shift, r + 0.05 + layer * s);
-        sys.add_body(b);
-        Contact c = make_sphere(b.name, b.name, r, mu, 0.0);
-        c.rolling_resistance = rolling;
-        sys.add_contact(c);
-        ++count;
-      }
-  sys.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
-  sys.add_contact(make_plane("wall_x-", Vec3::UnitX(), -W, mu));
-  sys.add_contact(make_plane("wall_x+", -Vec3::UnitX(), -W, mu));
-  sys.add_contact(make_plane("wall_y-", Vec3::UnitY(), -W, mu));
-  sys.add_contact(make_plane("wall_y+", -Vec3::UnitY(), -W, mu));
-  return sys;
-}
-
-}  // namespace
 
 TEST_CASE("1000 spheres dropped into a box come to rest", "[validation][contact][impulse][pile][long]") {
   const double r = 0.1;
   const auto rolling = GENERATE(0.0, 0.02);
   DYNAMIC_SECTION("rolling resistance " << rolling) {
-    const System sys = sphere_pile(1000, rolling);
+    const System sys = validation::models::SpherePile(1000, rolling);
     NewtonEulerSystem ne(sys);
     VecX q0, v0;
     ne.initial_state(q0, v0);

@@ -176,4 +176,10 @@ System AndrewsBodies(const std::array<double, 7>& q);
 /// starts in rigid rotation with the shaft.
 System FlyballGovernor();
 
+/// A pile of K spheres (r = 0.1 m, m = 1 kg, μ = 0.5, restitution 0) on a lattice (n = ⌈K^⅓⌉
+/// columns per side, spacing 2.2 r, odd layers shifted by half a spacing), dropped into a box:
+/// a floor at z = 0 and four frictional walls 1 cm clear of the lattice. Each sphere gets the
+/// given rolling resistance. The sphere-pile benchmark model (impulse stepper).
+System SpherePile(int K, double rolling_resistance = 0.0);
+
 }  // namespace mbdae::validation::models
