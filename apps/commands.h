@@ -58,4 +58,8 @@ int validate_command(const ValidateOptions& o);
 /// Returns 0 on success; prints the reason otherwise.
 int plot_command(const std::string& csv, const std::string& prefix, bool quiet = false);
 
+/// Runs Debian's python3 (or $MBDAE_PYTHON) with a script and its arguments, waits for it and
+/// reports a failure on stderr prefixed with `who`. Returns kSuccess or kOtherError.
+int run_python(const std::string& who, const std::vector<std::string>& script_and_args);
+
 }  // namespace mbdae::cli

@@ -49,6 +49,36 @@ std::string find_python() {
 
 }  // namespace
 
+int run_python(const std::string& who, const std::vector<std::string>& script_and_args) {
+  const std::string python = find_python();
+  std::vector<std::string> args{python};
+  args.insert(args.end(), script_and_args.begin(), script_and_args.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = python.find('/') != std::string::npos
+                     ? posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ)
+                     : posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (rc != 0) {
+    std::fprintf(stderr, "%s: cannot start %s: %s\n", who.c_str(), python.c_str(), std::strerror(rc));
+    return kOtherError;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      std::fprintf(stderr, "%s: waitpid: %s\n", who.c_str(), std::strerror(errno));
+      return kOtherError;
+    }
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "%s: %s %s failed (is python3-matplotlib installed? scripts/setup installs it)\n",
+                 who.c_str(), python.c_str(), script_and_args.empty() ? "" : script_and_args[0].c_str());
+    return kOtherError;
+  }
+  return kSuccess;
+}
+
 int plot_command(const std::string& csv, const std::string& prefix_in, bool quiet) {
   std::error_code ec;
   if (!fs::exists(csv, ec)) {
@@ -62,33 +92,9 @@ int plot_command(const std::string& csv, const std::string& prefix_in, bool quie
   }
   std::string prefix = prefix_in;
   if (prefix.empty()) prefix = fs::path(csv).replace_extension().string();
-  const std::string python = find_python();
-  std::vector<std::string> args{python, script, csv, "--output", prefix};
+  std::vector<std::string> args{script, csv, "--output", prefix};
   if (quiet) args.push_back("--quiet");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = python.find('/') != std::string::npos
-                     ? posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ)
-                     : posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ);
-  if (rc != 0) {
-    std::fprintf(stderr, "mbdae plot: cannot start %s: %s\n", python.c_str(), std::strerror(rc));
-    return kOtherError;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      std::fprintf(stderr, "mbdae plot: waitpid: %s\n", std::strerror(errno));
-      return kOtherError;
-    }
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "mbdae plot: %s %s failed (is python3-matplotlib installed? scripts/setup installs it)\n",
-                 python.c_str(), script.c_str());
-    return kOtherError;
-  }
-  return kSuccess;
+  return run_python("mbdae plot", args);
 }
 
 }  // namespace mbdae::cli

@@ -93,29 +93,7 @@ int run_plot_script(const std::string& work_csv, const std::string& dir) {
     std::fprintf(stderr, "mbdae validate: cannot find plot_validation.py\n");
     return kOtherError;
   }
-  std::string python = "python3";
-  if (const char* env = std::getenv("MBDAE_PYTHON"); env && *env) python = env;
-  else if (std::error_code ec; fs::exists("/usr/bin/python3", ec)) python = "/usr/bin/python3";
-  std::vector<std::string> args{python, script, work_csv, "--output-dir", dir};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = python.find('/') != std::string::npos
-                     ? posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ)
-                     : posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ);
-  if (rc != 0) {
-    std::fprintf(stderr, "mbdae validate: cannot start %s: %s\n", python.c_str(), std::strerror(rc));
-    return kOtherError;
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "mbdae validate: %s %s failed (is python3-matplotlib installed?)\n",
-                 python.c_str(), script.c_str());
-    return kOtherError;
-  }
-  return kSuccess;
+  return run_python("mbdae validate", {script, work_csv, "--output-dir", dir});
 }
 
 }  // namespace
