@@ -310,7 +310,10 @@ int run_command(const RunOptions& o) {
   if (implicit)
     fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
                st.steps, st.rejected_steps, st.newton_iterations, st.jacobian_evaluations, st.factorizations);
-  else
+  if (implicit && st.regularized_steps > 0)
+    fmt::print("singular     {} steps with compliant constraints at singular configurations\n",
+               st.regularized_steps);
+  if (!implicit)
     fmt::print("steps        {} accepted, {} rejected; {} right-hand-side evaluations\n", st.steps,
                st.rejected_steps, st.residual_evaluations);
   if (kind == io::SolverKind::Impulse)

@@ -114,6 +114,14 @@ class Newmark {
         ++stats_.rejected_steps;
         ok = step(t_, h);
       }
+      if (!ok && opt_.singular_regularization > 0 && m_ > 0 && compliant_ == 0) {
+        // Singular configuration (see NewmarkOptions::singular_regularization): the same step
+        // again with slightly compliant constraints, kept for the next steps as well.
+        compliant_ = std::max(1, opt_.singular_regularization_steps);
+        fresh_needed_ = true;
+        ++stats_.rejected_steps;
+        ok = step(t_, h);
+      }
       while (!ok) {
         ++stats_.rejected_steps;
         h *= 0.5;
@@ -163,6 +171,10 @@ class Newmark {
       lamn_.swap(lam_);
       have_prev_ = true;
       h_prev_ = h;
+      if (compliant_ > 0) {
+        ++stats_.regularized_steps;
+        if (--compliant_ == 0) fresh_needed_ = true;  // back to the exact constraints
+      }
       ++stats_.steps;
       stats_.last_step = h;
       if (!opt_.adaptive && h_cur_ < opt_.step && ++good_ >= 4) {
@@ -230,6 +242,8 @@ class Newmark {
       }
       rhs_.head(n_) = -r_;
       rhs_.tail(m_) = -cscale * c_;
+      // Compliant constraints (regularized steps): β'C − ε λ = 0, i.e. C = (ε/β') λ.
+      if (compliant_ > 0) rhs_.tail(m_) += eps_ * lam_;
       lu_.solve(rhs_);
       if (!rhs_.allFinite()) {
         last_status_ = SolveStatus::SingularMatrix;
@@ -316,7 +330,7 @@ class Newmark {
         c2[k] = vel_entry_[static_cast<size_t>(k)] ? c[k] + c2[k] / gp : c[k];
       use_c2 = true;
     }
-    K_.fill(1.0, use_c2);
+    eps_ = K_.fill(1.0, use_c2, compliant_ > 0 ? opt_.singular_regularization : 0.0);
     ++stats_.factorizations;
     have_factor_ = lu_.factorize(K_.S);
     fresh_ = true;
@@ -361,6 +375,8 @@ class Newmark {
   SparseLu lu_;
   bool have_factor_ = false, fresh_ = false, fresh_needed_ = false;
   double h_factor_ = 0;
+  int compliant_ = 0;   // steps left with compliant constraints (singular_regularization)
+  double eps_ = 0;      // ε of the factorised matrix (0 unless compliant_ > 0)
   double eta_ = 1.0;  // θ/(1 − θ) of the Newton contraction
   bool have_prev_ = false;  // q̈, λ of the step before the last are known
   double h_prev_ = 0;

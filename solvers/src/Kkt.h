@@ -2,10 +2,12 @@
 // Saddle-point (KKT) matrix of a constrained system, with its pattern built once:
 //
 //     S = [ A       C_qᵀ ]      A: n×n (tangent pattern), C: m×n (constraint Jacobian pattern)
-//         [ s·C     0    ]
+//         [ s·C     −ε I ]      ε ≥ 0 (see fill()); the diagonal is always in the pattern
 //
 // Private to the solvers.
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <mbdae/formulations/ConstrainedSystem.h>
@@ -28,6 +30,7 @@ class Kkt {
         pb.add(n_ + static_cast<int>(it.row()), c);
         pb.add(c, n_ + static_cast<int>(it.row()));
       }
+    for (int r = 0; r < m_; ++r) pb.add(n_ + r, n_ + r);
     S = pb.build();
     mapA_.reserve(static_cast<size_t>(A.nonZeros()));
     for (int c = 0; c < A.outerSize(); ++c)
@@ -38,10 +41,15 @@ class Kkt {
         mapC_.push_back(value_index(S, n_ + static_cast<int>(it.row()), c));
         mapCT_.push_back(value_index(S, c, n_ + static_cast<int>(it.row())));
       }
+    for (int c = 0, k = 0; c < A.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(A, c); it; ++it, ++k)
+        if (it.row() == c) diagA_.push_back(k);
+    for (int r = 0; r < m_; ++r) mapD_.push_back(value_index(S, n_ + r, n_ + r));
   }
 
-  /// S ← [A, Cᵀ; s·Cb, 0] with Cb = C (or C2 if use_c2: a different lower-left block on C's pattern).
-  void fill(double s, bool use_c2 = false) {
+  /// S ← [A, Cᵀ; s·Cb, −ε I] with Cb = C (or C2 if use_c2: a different lower-left block on C's
+  /// pattern) and ε = reg / max_i |A_ii| (0 if reg = 0 or A has no nonzero diagonal); returns ε.
+  double fill(double s, bool use_c2 = false, double reg = 0) {
     zero_values(S);
     double* v = S.valuePtr();
     const double* a = A.valuePtr();
@@ -52,6 +60,11 @@ class Kkt {
       v[mapC_[k]] += s * c2[k];
       v[mapCT_[k]] += c[k];
     }
+    double amax = 0;
+    for (int k : diagA_) amax = std::max(amax, std::abs(a[k]));
+    const double eps = (reg > 0 && amax > 0) ? reg / amax : 0.0;
+    for (int k : mapD_) v[k] = -eps;
+    return eps;
   }
 
   int n() const { return n_; }
@@ -61,7 +74,7 @@ class Kkt {
 
  private:
   int n_, m_;
-  std::vector<int> mapA_, mapC_, mapCT_;
+  std::vector<int> mapA_, mapC_, mapCT_, diagA_, mapD_;
 };
 
 }  // namespace mbdae::detail

@@ -23,7 +23,8 @@
 /// Modified Newton: the factorised iteration matrix is kept across iterations and steps while the
 /// iteration contracts well (ratio of successive corrections below `contraction_limit`), and is
 /// refreshed otherwise. A step whose Newton iteration fails even with a fresh matrix is repeated
-/// with half the step, down to `min_step`.
+/// with compliant constraints (NewmarkOptions::singular_regularization), then with half the
+/// step, down to `min_step`.
 
 #include <memory>
 
@@ -41,12 +42,25 @@ struct NewmarkOptions {
   double rho_inf = 0.8;       ///< generalized-α: spectral radius at infinity, in [0, 1]
   double newton_rtol = 1e-10; ///< Newton converged when |Δq_i| ≤ atol + rtol·|q_i| for all i
   double newton_atol = 1e-10; ///< absolute part of the Newton test on Δq (m, rad)
-  /// ... and when ‖Δq̈‖∞ ≤ newton_acc_rtol·max(1, ‖q̈‖∞) and ‖Δλ‖∞ ≤ newton_acc_rtol·max(1, ‖λ‖∞)
+  /// ... and when ‖Δq̈‖∞ ≤ newton_acc_rtol·max(1, ‖q̈‖∞) + a round-off floor (~100 ε_mach β'‖q‖);
+  /// λ is not tested (it follows from q̈, except at singular configurations where it is not unique)
   double newton_acc_rtol = 1e-8;
   int max_newton_iterations = 15;  ///< per attempt; then the matrix is refreshed or h halved
   bool modified_newton = true;     ///< reuse the factorised matrix while convergence is good
   double contraction_limit = 0.25;  ///< refresh the matrix when ‖Δ_k‖/‖Δ_{k−1}‖ exceeds this
   double min_step = 0;             ///< s; 0: step·1e-6
+  /// δ ≥ 0, for singular configurations (a four-bar at its dead point, IFToMM A02), where C_q
+  /// loses rank, the multipliers grow without bound and Newton fails however small the step.
+  /// When a step fails with a fresh matrix, it is repeated (before any step halving) with
+  /// slightly compliant constraints, β'C(q) = ε λ with ε = δ / max_i |A_ii| (A the upper-left
+  /// block of the iteration matrix), i.e. C = κ λ with κ = ε/β' ∝ δ h²/m: the constraint
+  /// violation is about δ h² times the accelerations. The iteration matrix gets −ε I in its
+  /// multiplier block, nonsingular however rank-deficient C_q is (the matrix of an
+  /// augmented-Lagrangian iteration: Bayo & Ledesma, Nonlinear Dynamics 9, 1996). The
+  /// compliance is kept for `singular_regularization_steps` steps, then the exact constraints
+  /// return. Counted in SolverStats::regularized_steps. 0: step halving only.
+  double singular_regularization = 1e-8;
+  int singular_regularization_steps = 20;  ///< steps with compliant constraints per fallback
   long max_steps = 100'000'000;    ///< accepted steps at most; then status TooMuchWork
   bool compute_initial_accelerations = true;  ///< from the KKT system; else a0 = 0, λ0 = 0
   /// Adaptive step: the local position error e ≈ h²(β − 1/6)(a_{n+1} − a_n) (Zienkiewicz & Xie

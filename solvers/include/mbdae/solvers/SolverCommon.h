@@ -22,6 +22,9 @@ struct SolverStats {
   long jacobian_evaluations = 0;  ///< assemblies of the iteration matrix
   long factorizations = 0;        ///< numeric LU factorizations
   long error_test_failures = 0;   ///< adaptive solvers
+  /// generalized-α / trapezoidal: steps taken with compliant constraints at singular
+  /// configurations (NewmarkOptions::singular_regularization)
+  long regularized_steps = 0;
   double max_position_violation = 0;  ///< max over output times of ‖C(q)‖∞
   double max_velocity_violation = 0;  ///< max over output times of ‖C_q v + C_t‖∞
   /// ConstrainedSystem::energy() at the start, J (NaN if the system has no energy).
