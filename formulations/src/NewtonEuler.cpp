@@ -12,6 +12,7 @@
 
 #include <mbdae/model/math/Rotation.h>
 
+#include "ForceKernels.h"
 #include "JointKernels.h"
 #include "SparseLdlt.h"
 
@@ -39,6 +40,14 @@ struct JointNE : detail::JointGeometry {
   std::string name;
   BodyIndex a = kGround, b = kGround;
   int row0 = 0, nr = 0;
+  const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
+};
+
+/// A force element; markers relative to the bodies' reference points (as in the implicit
+/// formulation), wrenches reduced to the reference points and then moved to the COM.
+struct ForceNE : detail::ForceGeometry {
+  const ForceElement* src = nullptr;  // points into Impl::model
+  std::vector<BodyIndex> bodies;
 };
 
 using Mat66 = Eigen::Matrix<double, 6, 6>;
@@ -83,7 +92,11 @@ struct NewtonEulerSystem::Impl {
   mutable std::vector<detail::FrameKin> kin;
   mutable std::vector<Mat66> JA, JB;     // joint rows × u of body a / b (rows 0 … nr−1 valid)
   mutable std::vector<Mat66> JMA, JMB;   // the same times M⁻¹ of the body (Schur only)
-  mutable VecX c, gamma, f, Minvf, rhs, lambda, x, zero, du, tmp, gp;
+  mutable VecX c, ct, gamma, f, Minvf, rhs, lambda, x, zero, du, tmp, gp;
+  std::vector<ForceNE> forces;
+  mutable std::vector<std::vector<detail::FrameKin>> force_kin;  // per force element
+  mutable std::vector<std::vector<Wrench>> force_out;            // per force element
+  mutable std::vector<BodyMotion> motion_ws;                     // user forces
   mutable detail::JointEval ev;
   mutable std::vector<double> work_val;
 
@@ -118,17 +131,29 @@ struct NewtonEulerSystem::Impl {
     }
   }
 
-  /// Joint blocks JA/JB, C and γ at (q, v) (v may be null: then γ is not formed). Calls
-  /// body_kinematics().
-  void assemble_joints(const VecX& q, const VecX* v) const {
+  /// s(t), ṡ, s̈ of a driven joint (zero otherwise).
+  static detail::DriveState drive(const JointNE& jd, double t) {
+    detail::DriveState d;
+    if (jd.motion && *jd.motion) {
+      d.s = (*jd.motion)(t);
+      d.sd = jd.motion->derivative(t);
+      d.sdd = jd.motion->second_derivative(t);
+    }
+    return d;
+  }
+
+  /// Joint blocks JA/JB, C, ∂C/∂t and γ at (t, q, v) (v may be null: then γ is not formed).
+  /// Calls body_kinematics().
+  void assemble_joints(double t, const VecX& q, const VecX* v) const {
     body_kinematics(q, v);
     for (size_t jj = 0; jj < joints.size(); ++jj) {
       const JointNE& jd = joints[jj];
       const detail::FrameKin& ka = k_of(jd.a);
       const detail::FrameKin& kb = k_of(jd.b);
-      detail::eval_joint(jd, ka, kb, v != nullptr, ev);
+      detail::eval_joint(jd, ka, kb, v != nullptr, drive(jd, t), ev);
       for (int r = 0; r < jd.nr; ++r) {
         c[jd.row0 + r] = ev.c[static_cast<size_t>(r)];
+        ct[jd.row0 + r] = ev.ct[static_cast<size_t>(r)];
         gamma[jd.row0 + r] = ev.gamma[static_cast<size_t>(r)];
       }
       // W is with respect to (δp, δφ_world) of the COM; u has w_B: J = [W_p, W_φ R].
@@ -203,6 +228,43 @@ struct NewtonEulerSystem::Impl {
         tau_B += (l.point - bd.b).cross(R.transpose() * F);  // r × F in body axes
       } else {
         tau_B += (l.frame == Load::Frame::Body) ? val : Vec3(R.transpose() * val);
+      }
+    }
+  }
+
+  /// Kinematics of the reference points of force element e's bodies (from body_kinematics()).
+  void reference_kinematics(size_t e) const {
+    const ForceNE& fe = forces[e];
+    std::vector<detail::FrameKin>& ks = force_kin[e];
+    for (size_t k = 0; k < fe.bodies.size(); ++k) {
+      const BodyIndex bi = fe.bodies[k];
+      if (bi == kGround) continue;  // stays identity / zero
+      detail::FrameKin& kk = ks[k];
+      const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+      const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;  // COM − reference point
+      kk.p = kc.p - rb;
+      kk.R = kc.R;
+      kk.v = kc.v - kc.w.cross(rb);
+      kk.w = kc.w;
+    }
+  }
+
+  /// Adds the wrenches of the force elements to f (translational: world force; rotational: body
+  /// torque about the COM). Needs body_kinematics() with velocities.
+  void add_force_elements(double t) const {
+    for (size_t e = 0; e < forces.size(); ++e) {
+      const ForceNE& fe = forces[e];
+      reference_kinematics(e);
+      detail::force_wrenches(*fe.src, fe, t, force_kin[e], force_out[e], nullptr, motion_ws);
+      for (size_t k = 0; k < fe.bodies.size(); ++k) {
+        const BodyIndex bi = fe.bodies[k];
+        if (bi == kGround) continue;
+        const Wrench& w = force_out[e][k];
+        const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+        const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;
+        // Moment about the COM: τ_C = τ_ref + (p_ref − x_C) × F.
+        f.segment<3>(6 * bi) += w.force;
+        f.segment<3>(6 * bi + 3) += kc.R.transpose() * (w.torque - rb.cross(w.force));
       }
     }
   }
@@ -497,15 +559,6 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     throw std::invalid_argument("NewtonEulerOptions: damping must be >= 0, got linear " +
                                 std::to_string(options.linear_damping) + ", angular " +
                                 std::to_string(options.angular_damping));
-  // Not (yet) on this path: say so instead of silently leaving them out.
-  if (!model.forces().empty())
-    throw std::invalid_argument("the Newton–Euler (explicit/impulse) path does not support force "
-                                "elements yet: '" + model.forces().front().name +
-                                "'; use an implicit solver");
-  for (const Joint& j : model.joints())
-    if (j.motion)
-      throw std::invalid_argument("the Newton–Euler (explicit/impulse) path does not support "
-                                  "driven joints yet: joint '" + j.name + "'; use an implicit solver");
   I.n = static_cast<int>(model.bodies().size());
   for (const RigidBody& rb : model.bodies()) {
     BodyNE b;
@@ -544,9 +597,39 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
     jd.row0 = I.m;
     jd.nr = static_cast<int>(jd.rows.size());
+    if (j.motion) jd.motion = &I.model.joints()[I.joints.size()].motion;
     I.m += jd.nr;
     I.joints.push_back(std::move(jd));
   }
+  // Force elements: markers from the reference points' initial poses (as the implicit
+  // formulation), workspaces per element.
+  size_t max_bodies = 0;
+  for (const ForceElement& fe : I.model.forces()) {
+    ForceNE fn;
+    fn.src = &fe;
+    for (const std::string& bn : fe.bodies) fn.bodies.push_back(I.model.body_index(bn));
+    if (fe.type != ForceType::User) {
+      auto pose0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
+        if (i == kGround) {
+          R.setIdentity();
+          p.setZero();
+        } else {
+          R = I.model.bodies()[static_cast<size_t>(i)].orientation;
+          p = I.model.bodies()[static_cast<size_t>(i)].position;
+        }
+      };
+      Mat3 Ra, Rb;
+      Vec3 pa, pb;
+      pose0(fn.bodies[0], Ra, pa);
+      pose0(fn.bodies[1], Rb, pb);
+      static_cast<detail::ForceGeometry&>(fn) = detail::make_force_geometry(fe, Ra, pa, Rb, pb);
+    }
+    max_bodies = std::max(max_bodies, fn.bodies.size());
+    I.force_kin.emplace_back(fn.bodies.size(), detail::FrameKin{});
+    I.force_out.emplace_back(fn.bodies.size(), Wrench{});
+    I.forces.push_back(std::move(fn));
+  }
+  I.motion_ws.reserve(max_bodies);
   // Workspaces, once: derivative() and the projections do not allocate.
   const size_t nj = I.joints.size();
   I.kin.assign(static_cast<size_t>(I.n), detail::FrameKin{});
@@ -554,7 +637,7 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
   I.JB.assign(nj, Mat66::Zero());
   I.JMA.assign(nj, Mat66::Zero());
   I.JMB.assign(nj, Mat66::Zero());
-  for (VecX* w : {&I.c, &I.gamma, &I.rhs, &I.lambda, &I.gp}) w->setZero(I.m);
+  for (VecX* w : {&I.c, &I.ct, &I.gamma, &I.rhs, &I.lambda, &I.gp}) w->setZero(I.m);
   for (VecX* w : {&I.f, &I.Minvf, &I.zero, &I.du, &I.tmp}) w->setZero(6 * I.n);
   I.analyze_pattern();
 }
@@ -609,7 +692,7 @@ void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX&
   vdot.resize(6 * I.n);
   // Body kinematics once (one rotation matrix per body), then joints and applied forces.
   if (I.m > 0)
-    I.assemble_joints(q, &v);
+    I.assemble_joints(t, q, &v);
   else
     I.body_kinematics(q, &v);
   for (int i = 0; i < I.n; ++i) {
@@ -623,37 +706,50 @@ void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX&
     I.f.segment<3>(6 * i) = F;
     I.f.segment<3>(6 * i + 3) = tau - wB.cross(bd.J * wB);
   }
+  I.add_force_elements(t);
   if (I.m == 0) {
     I.apply_minv(I.f, vdot);
     return;
   }
-  // γ̃ = γ − 2α Ċ − β² C (Baumgarte 1972), with Ċ = J u.
+  // γ̃ = γ − 2α Ċ − β² C (Baumgarte 1972), with Ċ = J u + ∂C/∂t.
   I.apply_j(v, I.rhs);
   const double a2 = 2 * I.opt.baumgarte_alpha, b2 = I.opt.baumgarte_beta * I.opt.baumgarte_beta;
-  for (int r = 0; r < I.m; ++r) I.gamma[r] -= a2 * I.rhs[r] + b2 * I.c[r];
+  for (int r = 0; r < I.m; ++r) I.gamma[r] -= a2 * (I.rhs[r] + I.ct[r]) + b2 * I.c[r];
   I.factor("NewtonEuler");
   I.solve(I.f, I.gamma, vdot, I.lambda);
 }
 
 const VecX& NewtonEulerSystem::last_multipliers() const { return impl_->lambda; }
 
-void NewtonEulerSystem::joint_violation(const VecX& q, VecX& c) const {
-  impl_->assemble_joints(q, nullptr);
+void NewtonEulerSystem::joint_violation(double t, const VecX& q, VecX& c) const {
+  impl_->assemble_joints(t, q, nullptr);
   c = impl_->c;
 }
 
-void NewtonEulerSystem::joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const {
-  impl_->assemble_joints(q, nullptr);
+void NewtonEulerSystem::joint_velocity_violation(double t, const VecX& q, const VecX& v, VecX& cd) const {
+  impl_->assemble_joints(t, q, nullptr);
   cd.resize(impl_->m);
   impl_->apply_j(v, cd);
+  cd += impl_->ct;
+}
+
+void NewtonEulerSystem::joint_violation(const VecX& q, VecX& c) const { joint_violation(0.0, q, c); }
+
+void NewtonEulerSystem::joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const {
+  joint_velocity_violation(0.0, q, v, cd);
 }
 
 void NewtonEulerSystem::joint_rows_world(int joint, const VecX& q, const VecX& v,
                                          JointRowsWorld& out) const {
+  joint_rows_world(0.0, joint, q, v, out);
+}
+
+void NewtonEulerSystem::joint_rows_world(double t, int joint, const VecX& q, const VecX& v,
+                                         JointRowsWorld& out) const {
   const Impl& I = *impl_;
   const JointNE& jd = I.joints.at(static_cast<size_t>(joint));
   const detail::FrameKin ka = I.frame(jd.a, q, &v), kb = I.frame(jd.b, q, &v);
-  detail::eval_joint(jd, ka, kb, true, I.ev);
+  detail::eval_joint(jd, ka, kb, true, Impl::drive(jd, t), I.ev);
   out.a = jd.a;
   out.b = jd.b;
   out.nr = I.ev.nr;
@@ -668,11 +764,19 @@ void NewtonEulerSystem::joint_rows_world(int joint, const VecX& q, const VecX& v
 std::string NewtonEulerSystem::joint_row_label(int row) const { return impl_->row_label(row); }
 
 double NewtonEulerSystem::project_positions(VecX& q, double tol, int max_iter) const {
+  return project_positions(0.0, q, tol, max_iter);
+}
+
+double NewtonEulerSystem::project_velocities(const VecX& q, VecX& v) const {
+  return project_velocities(0.0, q, v);
+}
+
+double NewtonEulerSystem::project_positions(double t, VecX& q, double tol, int max_iter) const {
   const Impl& I = *impl_;
   if (I.m == 0) return 0;
   double err = 0;
   for (int it = 0; it <= max_iter; ++it) {
-    I.assemble_joints(q, nullptr);
+    I.assemble_joints(t, q, nullptr);
     err = I.c.cwiseAbs().maxCoeff();
     if (err <= tol || it == max_iter) break;
     // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C: M Δu − Jᵀλ = 0, J Δu = −C.
@@ -689,17 +793,18 @@ double NewtonEulerSystem::project_positions(VecX& q, double tol, int max_iter) c
   return err;
 }
 
-double NewtonEulerSystem::project_velocities(const VecX& q, VecX& v) const {
+double NewtonEulerSystem::project_velocities(double t, const VecX& q, VecX& v) const {
   const Impl& I = *impl_;
   if (I.m == 0) return 0;
-  I.assemble_joints(q, nullptr);
+  I.assemble_joints(t, q, nullptr);
   I.factor("velocity projection");
-  // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ J u: M Δu − Jᵀλ = 0, J Δu = −J u.
+  // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ Ċ, Ċ = J u + ∂C/∂t: M Δu − Jᵀλ = 0, J Δu = −Ċ.
   I.apply_j(v, I.gp);
-  I.gp = -I.gp;
+  I.gp = -(I.gp + I.ct);
   I.solve(I.zero, I.gp, I.du, I.lambda);
   v += I.du;
   I.apply_j(v, I.rhs);
+  I.rhs += I.ct;
   return I.rhs.cwiseAbs().maxCoeff();
 }
 
@@ -711,6 +816,16 @@ double NewtonEulerSystem::energy(const VecX& q, const VecX& v) const {
     const Vec3 vc = v.segment<3>(6 * i), wB = v.segment<3>(6 * i + 3);
     E += 0.5 * bd.m * vc.squaredNorm() + 0.5 * wB.dot(bd.J * wB) -
          bd.m * I.model.gravity.dot(q.segment<3>(7 * i));
+  }
+  // Potentials of the spring-dampers (user forces have none).
+  if (!I.forces.empty()) {
+    I.body_kinematics(q, &v);
+    for (size_t e = 0; e < I.forces.size(); ++e) {
+      const ForceNE& fe = I.forces[e];
+      if (fe.src->type == ForceType::User) continue;
+      I.reference_kinematics(e);
+      detail::force_wrenches(*fe.src, fe, 0.0, I.force_kin[e], I.force_out[e], &E, I.motion_ws);
+    }
   }
   return E;
 }
