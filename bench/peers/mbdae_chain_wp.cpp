@@ -218,23 +218,6 @@ int main(int argc, char** argv) {
       std::map<std::string, double> last_wall, last_value, best_error;
       for (const Setting& st : settings) {
         if (best_error.count(st.method) && best_error[st.method] < peers::kErrorFloor) continue;  // converged
-        if (peers::IsStiff(problem) && (st.method.rfind("dopri5", 0) == 0 || st.method.rfind("rk4", 0) == 0)) {
-          // NewtonEulerSystem (the explicit path) applies gravity and loads but not the model's
-          // force elements: the torsional spring-dampers would be silently missing.
-          if (st.value == (st.fixed_step ? kSteps.front() : kTols.front())) {
-            peers::Row r;
-            r.engine = "mbdae";
-            r.problem = problem;
-            r.n = n;
-            r.method = st.method;
-            r.setting_name = st.name;
-            r.setting = st.value;
-            r.skipped = true;
-            r.note = "not run: the explicit path (NewtonEulerSystem) ignores force elements";
-            out.Write(r);
-          }
-          continue;
-        }
         if (!last_wall.count(st.method)) {
           const double t0 = peers::Now();
           double scale = 50;
