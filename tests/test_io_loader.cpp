@@ -103,14 +103,17 @@ TEST_CASE("io: what a solver cannot handle is rejected at the item, not ignored"
   CHECK(c.line == 12);
   CHECK_THAT(c.message, Catch::Contains("impulse"));
   CHECK(problems(with_contact, {{"solver.type", "impulse"}}).empty());
-  // lie_rk4 has no joints; the explicit path no spring-dampers, driven joints or reactions.
+  // lie_rk4 has no joints; the explicit path no reactions; the impulse stepper no spring-dampers
+  // or driven joints (rk4 and dopri5 have them).
   const Diagnostic lj = first(kPendulum, {{"solver.type", "lie_rk4"}});
   CHECK(lj.key_path == "joints[0]");
   CHECK(lj.line == 6);
   CHECK(lj.file == "m.yaml");
-  const Diagnostic dj =
-      first(replace(kPendulum, "axis: [0, 0, 1]}", "axis: [0, 0, 1], motion: \"t\"}"), {{"solver.type", "rk4"}});
+  const std::string driven = replace(kPendulum, "axis: [0, 0, 1]}", "axis: [0, 0, 1], motion: \"t\"}");
+  const Diagnostic dj = first(driven, {{"solver.type", "impulse"}});
   CHECK(dj.key_path == "joints[0].motion");
+  CHECK(problems(driven, {{"solver.type", "rk4"}}).empty());
+  CHECK(problems(driven, {{"solver.type", "dopri5"}}).empty());
   const Diagnostic rs =
       first(replace(kPendulum, "output: position}", "output: acceleration}"), {{"solver.type", "dopri5"}});
   CHECK(rs.key_path == "sensors[0].output");
@@ -120,6 +123,8 @@ TEST_CASE("io: what a solver cannot handle is rejected at the item, not ignored"
       "forces:\n  - {type: spring_damper, bodies: [ground, rod], points: [[0, 1, 0], [1, 0, 0]], stiffness: 10}\nsensors:");
   CHECK(problems(spring).empty());
   CHECK(first(spring, {{"solver.type", "impulse"}}).key_path == "forces[0]");
+  CHECK(problems(spring, {{"solver.type", "rk4"}}).empty());
+  CHECK(problems(spring, {{"solver.type", "dopri5"}}).empty());
 }
 
 TEST_CASE("io: explicit and impulse solvers and their settings", "[io]") {

@@ -78,6 +78,7 @@ struct ChainArgs {
   std::string csv;
   double budget = 20.0;  // s: a setting predicted to take longer is skipped (recorded with its per-step cost)
   std::string make_reference;  // mbdae only
+  std::vector<std::string> methods;  // mbdae only: run only these methods (empty: the default set)
 };
 
 inline ChainArgs ParseChainArgs(int argc, char** argv, const char* usage) {
@@ -97,6 +98,7 @@ inline ChainArgs ParseChainArgs(int argc, char** argv, const char* usage) {
     else if (k == "--csv") a.csv = next();
     else if (k == "--budget") a.budget = std::stod(next());
     else if (k == "--make-reference") a.make_reference = next();
+    else if (k == "--methods") a.methods = Split(next());
     else {
       std::cerr << usage;
       std::exit(k == "--help" || k == "-h" ? 0 : 2);

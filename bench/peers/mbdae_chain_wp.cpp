@@ -15,15 +15,18 @@
 //                       joints at acceleration level, positions and velocities projected after
 //                       every step)
 //   rk4                 h = 1e-2 … 2e-5 s (same formulation as dopri5)
+//   dopri5_noproj, rk4_noproj   the same without projection (only with --methods)
 // A setting whose predicted wall time exceeds --budget is skipped (a row with skipped = 1).
 // Wall time: std::chrono::steady_clock around the solve only (model building, prepare() and the
 // projection of the initial state are not timed), median of up to 5 runs while their sum < 0.3 s.
 //
 // Usage: mbdae_chain_wp [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute]
 //                       [--reference FILE] [--csv FILE] [--budget SECONDS]
+//                       [--methods generalized_alpha,trapezoidal_index2,ida,dopri5,rk4,...]
 //        mbdae_chain_wp --make-reference FILE [--sizes ...] [--cases ...]
 
 #include <memory>
+#include <stdexcept>
 
 #include <mbdae/solvers/Explicit.h>
 #include <mbdae/solvers/Simulation.h>
@@ -93,15 +96,15 @@ Outcome RunImplicit(const PreparedSystem& p, int n, SolverType solver, double h,
 }
 
 Outcome RunExplicit(const NewtonEulerSystem& ne, const VecX& q0, const VecX& v0, int n, ExplicitMethod m,
-                    double h, double rtol, double t_end = peers::kT) {
+                    double h, double rtol, double t_end = peers::kT, bool project = true) {
   ExplicitOptions opt;
   opt.method = m;
   opt.t_end = t_end;
   opt.step = h;
   opt.rtol = rtol;
   opt.atol = 1e-2 * rtol;
-  opt.project_positions = true;
-  opt.project_velocities = true;
+  opt.project_positions = project;
+  opt.project_velocities = project;
   Outcome o;
   VecX q_end;
   const SolveResult r = solve_explicit(ne, 0, q0, v0, opt, [&](const StateView& st) {
@@ -159,7 +162,7 @@ int MakeReference(const peers::ChainArgs& a) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: mbdae_chain_wp [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute] "
-      "[--reference FILE] [--csv FILE] [--budget S]\n"
+      "[--reference FILE] [--csv FILE] [--budget S] [--methods m1,m2,...]\n"
       "       mbdae_chain_wp --make-reference FILE [--sizes ...] [--cases ...]\n";
   const peers::ChainArgs a = peers::ParseChainArgs(argc, argv, usage);
   if (!a.make_reference.empty()) return MakeReference(a);
@@ -182,9 +185,11 @@ int main(int argc, char** argv) {
         bool fixed_step;
       };
       std::vector<Setting> settings;
-      for (const char* m : {"generalized_alpha", "trapezoidal_index2", "ida", "dopri5", "rk4"}) {
-        const bool fixed = std::string(m) == "generalized_alpha" || std::string(m) == "trapezoidal_index2" ||
-                           std::string(m) == "rk4";
+      std::vector<std::string> methods = {"generalized_alpha", "trapezoidal_index2", "ida", "dopri5", "rk4"};
+      if (!a.methods.empty()) methods = a.methods;
+      for (const std::string& m : methods) {
+        const bool fixed = m == "generalized_alpha" || m == "trapezoidal_index2" || m == "rk4" ||
+                           m == "rk4_noproj";
         for (const double v : fixed ? kSteps : kTols) settings.push_back({m, fixed ? "h" : "rtol", v, fixed});
       }
 
@@ -198,8 +203,14 @@ int main(int argc, char** argv) {
           o = RunImplicit(p, n, SolverType::Ida, 1e-3, st.value, 1e-2 * st.value, t_end);
         else if (st.method == "dopri5")
           o = RunExplicit(ne, q0, v0, n, ExplicitMethod::Dopri5, 1e-3, st.value, t_end);
-        else
+        else if (st.method == "dopri5_noproj")
+          o = RunExplicit(ne, q0, v0, n, ExplicitMethod::Dopri5, 1e-3, st.value, t_end, false);
+        else if (st.method == "rk4_noproj")
+          o = RunExplicit(ne, q0, v0, n, ExplicitMethod::RK4, st.value, 1e-8, t_end, false);
+        else if (st.method == "rk4")
           o = RunExplicit(ne, q0, v0, n, ExplicitMethod::RK4, st.value, 1e-8, t_end);
+        else
+          throw std::invalid_argument("unknown method " + st.method);
         return o;
       };
       // per method: wall time (scaled to T if the run stopped early) and setting of the last run,
@@ -207,23 +218,6 @@ int main(int argc, char** argv) {
       std::map<std::string, double> last_wall, last_value, best_error;
       for (const Setting& st : settings) {
         if (best_error.count(st.method) && best_error[st.method] < peers::kErrorFloor) continue;  // converged
-        if (peers::IsStiff(problem) && (st.method == "dopri5" || st.method == "rk4")) {
-          // NewtonEulerSystem (the explicit path) applies gravity and loads but not the model's
-          // force elements: the torsional spring-dampers would be silently missing.
-          if (st.value == (st.fixed_step ? kSteps.front() : kTols.front())) {
-            peers::Row r;
-            r.engine = "mbdae";
-            r.problem = problem;
-            r.n = n;
-            r.method = st.method;
-            r.setting_name = st.name;
-            r.setting = st.value;
-            r.skipped = true;
-            r.note = "not run: the explicit path (NewtonEulerSystem) ignores force elements";
-            out.Write(r);
-          }
-          continue;
-        }
         if (!last_wall.count(st.method)) {
           const double t0 = peers::Now();
           double scale = 50;

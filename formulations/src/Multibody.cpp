@@ -13,6 +13,7 @@
 
 #include <mbdae/model/math/Rotation.h>
 
+#include "ForceKernels.h"
 #include "JointKernels.h"
 
 namespace mbdae {
@@ -59,13 +60,10 @@ struct JointData : detail::JointGeometry {  // markers and equations
 };
 
 /// A force element: bodies, their coordinates, markers fixed at set-up.
-struct ForceData {
+struct ForceData : detail::ForceGeometry {  // markers fixed at set-up
   const ForceElement* src = nullptr;  // points into Impl::model
   std::vector<BodyIndex> bodies;
   std::vector<int> coords, sizes;     // global coordinate indices (body by body), sizes
-  Vec3 xa = Vec3::Zero(), xb = Vec3::Zero();          // marker points, body axes
-  Mat3 Aa = Mat3::Identity(), Ab = Mat3::Identity();  // marker frames, body axes
-  double L0 = 0;
   BlockMap tangent_map;
 };
 
@@ -172,65 +170,8 @@ struct MultibodySystem::Impl {
   /// bodies' kinematics; adds the element's potential energy to *V if V is given.
   void force_wrenches(const ForceData& fd, double t, const std::vector<Kin>& ks,
                       std::vector<Wrench>& out, double* V) const {
-    const ForceElement& f = *fd.src;
-    out.assign(ks.size(), Wrench{});
-    if (f.type == ForceType::User) {
-      std::vector<BodyMotion> bm(ks.size());
-      for (size_t k = 0; k < ks.size(); ++k) bm[k] = {ks[k].p, ks[k].R, ks[k].v, ks[k].w};
-      f.user(t, bm, out);
-      return;
-    }
-    const Kin& ka = ks[0];
-    const Kin& kb = ks[1];
-    const Vec3 ra = ka.R * fd.xa, rb = kb.R * fd.xb;
-    const Vec3 d = kb.p + rb - ka.p - ra;
-    const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
-    // Force Fb on b at its marker point, torque Tb on b; a gets −Fb at b's marker point, −Tb.
-    Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
-    switch (f.type) {
-      case ForceType::SpringDamper: {
-        const double L = d.norm();
-        const Vec3 e = d / L;
-        const double ext = L - fd.L0;
-        const double T = f.stiffness * ext + f.damping * e.dot(dd);  // tension
-        Fb = -T * e;
-        if (V) *V += 0.5 * f.stiffness * ext * ext;
-        // a's force acts at a's own point (the line of action): same moment as at b's point.
-        break;
-      }
-      case ForceType::TorsionalSpringDamper: {
-        const Mat3 FA = ka.R * fd.Aa;
-        const Vec3 xbw = kb.R * fd.Ab.col(0);
-        const double phi = std::atan2(xbw.dot(FA.col(1)), xbw.dot(FA.col(0))) - fd.L0;
-        const double phid = (kb.w - ka.w).dot(FA.col(2));
-        Tb = -(f.stiffness * phi + f.damping * phid) * FA.col(2);
-        if (V) *V += 0.5 * f.stiffness * phi * phi;
-        break;
-      }
-      case ForceType::RigidBodySpringDamper: {
-        const Mat3 AJ = ka.R * fd.Aa;
-        const Mat3 Rrel = AJ.transpose() * (kb.R * fd.Ab);
-        Vec6 x, xd;
-        x << AJ.transpose() * d, math::so3_log(Rrel);
-        xd << AJ.transpose() * dd, AJ.transpose() * (kb.w - ka.w);
-        const Vec6 FJ = f.stiffness6 * x + f.damping6 * xd;
-        Fb = -(AJ * FJ.head<3>());
-        Tb = -(AJ * FJ.tail<3>());
-        if (V) *V += 0.5 * x.dot(f.stiffness6 * x);
-        break;
-      }
-      case ForceType::CartesianSpringDamper: {
-        const Vec3 u = d - f.offset3;
-        Fb = -(f.stiffness3.cwiseProduct(u) + f.damping3.cwiseProduct(dd));
-        if (V) *V += 0.5 * u.dot(f.stiffness3.cwiseProduct(u));
-        break;
-      }
-      case ForceType::User: break;
-    }
-    out[1].force = Fb;
-    out[1].torque = rb.cross(Fb) + Tb;
-    out[0].force = -Fb;
-    out[0].torque = -(ra + d).cross(Fb) - Tb;  // −Fb applied at b's marker point
+    std::vector<BodyMotion> bm;
+    detail::force_wrenches(*fd.src, fd, t, ks, out, V, bm);
   }
 
   /// Kinematics of a force element's bodies from a local coordinate vector (body by body).
@@ -500,15 +441,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       Vec3 pa, pb;
       pose0(fd.bodies[0], Ra, pa);
       pose0(fd.bodies[1], Rb, pb);
-      Mat3 F = Mat3::Identity();
-      if (f.type == ForceType::TorsionalSpringDamper) F = detail::frame_from_axis(f.axis, 2);
-      if (f.type == ForceType::RigidBodySpringDamper && f.frame) F = *f.frame;
-      fd.xa = Ra.transpose() * (f.point - pa);
-      fd.xb = Rb.transpose() * ((f.type == ForceType::SpringDamper ? f.point_b : f.point) - pb);
-      fd.Aa = Ra.transpose() * F;
-      fd.Ab = Rb.transpose() * F;
-      if (f.type == ForceType::SpringDamper) fd.L0 = f.length ? *f.length : (f.point_b - f.point).norm();
-      if (f.type == ForceType::TorsionalSpringDamper) fd.L0 = f.length ? *f.length : 0.0;
+      static_cast<detail::ForceGeometry&>(fd) = detail::make_force_geometry(f, Ra, pa, Rb, pb);
     }
     I.forces.push_back(std::move(fd));
   }

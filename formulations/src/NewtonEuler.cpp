@@ -5,15 +5,16 @@
 
 #include <mbdae/formulations/NewtonEuler.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
-
-#include <Eigen/Cholesky>
-#include <Eigen/LU>
 
 #include <mbdae/model/math/Rotation.h>
 
+#include "ForceKernels.h"
 #include "JointKernels.h"
+#include "SparseLdlt.h"
 
 namespace mbdae {
 
@@ -38,10 +39,34 @@ struct BodyNE {
 struct JointNE : detail::JointGeometry {
   std::string name;
   BodyIndex a = kGround, b = kGround;
-  int row0 = 0;
+  int row0 = 0, nr = 0;
+  const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
 };
 
+/// A force element; markers relative to the bodies' reference points (as in the implicit
+/// formulation), wrenches reduced to the reference points and then moved to the COM.
+struct ForceNE : detail::ForceGeometry {
+  const ForceElement* src = nullptr;  // points into Impl::model
+  std::vector<BodyIndex> bodies;
+};
+
+using Mat66 = Eigen::Matrix<double, 6, 6>;
+
 Vec4 quat_exp_body(const Vec3& phi) { return math::ep_from_rotvec(phi); }
+
+/// One (joint, side) pair on a body: joint `joint` acts on the body as its body a (side 0) or b.
+struct BodyJoint {
+  int joint = 0, side = 0;
+};
+
+/// Slots (indices into the value array of the sparse matrix) of one dense block, row-major.
+struct BlockSlots {
+  int joint_r = 0, side_r = 0;  // Schur: block (joint_r, joint_c) += Jr M⁻¹ Jcᵀ on body `body`
+  int joint_c = 0, side_c = 0;
+  int body = 0;
+  bool diagonal = false;  // only the entries r ≤ s are stored
+  int first = 0;          // offset into Impl::slots
+};
 
 }  // namespace
 
@@ -52,19 +77,131 @@ struct NewtonEulerSystem::Impl {
   std::vector<JointNE> joints;
   int n = 0, m = 0;
 
+  // ---- sparse joint system (pattern fixed at construction) ----
+  // Schur: the matrix is J M⁻¹ Jᵀ (scalars = joint rows). Equation system: [M Jᵀ; J 0] with the
+  // unknowns (u̇, −λ) (scalars = 6 per body, then the joint rows). perm maps a scalar (original
+  // order) to its position in the elimination order.
+  std::vector<int> perm;
+  std::vector<std::vector<BodyJoint>> body_joints;  // joints on each body
+  std::vector<BlockSlots> blocks;                   // Schur products / KKT J blocks
+  std::vector<int> slots;
+  std::vector<double> val;
+  mutable detail::SparseLdlt ldl;
+
   // Workspaces (kept so that derivative() does not allocate after the first call).
-  mutable MatX J, MinvJt, A, K;
-  mutable VecX c, gamma, f, Minvf, rhs, lambda, sol;
-  mutable Eigen::LDLT<MatX> ldlt;
-  mutable Eigen::PartialPivLU<MatX> lu;
+  mutable std::vector<detail::FrameKin> kin;
+  mutable std::vector<Mat66> JA, JB;     // joint rows × u of body a / b (rows 0 … nr−1 valid)
+  mutable std::vector<Mat66> JMA, JMB;   // the same times M⁻¹ of the body (Schur only)
+  mutable VecX c, ct, gamma, f, Minvf, rhs, lambda, x, zero, du, tmp, gp;
+  std::vector<ForceNE> forces;
+  mutable std::vector<std::vector<detail::FrameKin>> force_kin;  // per force element
+  mutable std::vector<std::vector<Wrench>> force_out;            // per force element
+  mutable std::vector<BodyMotion> motion_ws;                     // user forces
   mutable detail::JointEval ev;
+  mutable std::vector<double> work_val;
+
+  bool schur() const { return opt.joint_solve == JointSolveMethod::Schur; }
+  int num_scalars() const { return schur() ? m : 6 * n + m; }
+  /// Original scalar index of joint row `row` (KKT: after the 6n body scalars).
+  int joint_scalar(int row) const { return schur() ? row : 6 * n + row; }
 
   Mat3 rot(BodyIndex i, const VecX& q) const {
     const Vec4 Q = q.segment<4>(7 * i + 3);
     return math::ep_to_matrix(Q / Q.norm());
   }
 
-  detail::FrameKin kin(BodyIndex i, const VecX& q, const VecX* v) const {
+  const detail::FrameKin& k_of(BodyIndex i) const {
+    static const detail::FrameKin ground;
+    return i == kGround ? ground : kin[static_cast<size_t>(i)];
+  }
+
+  /// Pose and twist (world) of every body, one rotation matrix per body.
+  void body_kinematics(const VecX& q, const VecX* v) const {
+    for (int i = 0; i < n; ++i) {
+      detail::FrameKin& k = kin[static_cast<size_t>(i)];
+      k.p = q.segment<3>(7 * i);
+      k.R = rot(i, q);
+      if (v) {
+        k.v = v->segment<3>(6 * i);
+        k.w.noalias() = k.R * v->segment<3>(6 * i + 3);
+      } else {
+        k.v.setZero();
+        k.w.setZero();
+      }
+    }
+  }
+
+  /// s(t), ṡ, s̈ of a driven joint (zero otherwise).
+  static detail::DriveState drive(const JointNE& jd, double t) {
+    detail::DriveState d;
+    if (jd.motion && *jd.motion) {
+      d.s = (*jd.motion)(t);
+      d.sd = jd.motion->derivative(t);
+      d.sdd = jd.motion->second_derivative(t);
+    }
+    return d;
+  }
+
+  /// Joint blocks JA/JB, C, ∂C/∂t and γ at (t, q, v) (v may be null: then γ is not formed).
+  /// Calls body_kinematics().
+  void assemble_joints(double t, const VecX& q, const VecX* v) const {
+    body_kinematics(q, v);
+    for (size_t jj = 0; jj < joints.size(); ++jj) {
+      const JointNE& jd = joints[jj];
+      const detail::FrameKin& ka = k_of(jd.a);
+      const detail::FrameKin& kb = k_of(jd.b);
+      detail::eval_joint(jd, ka, kb, v != nullptr, drive(jd, t), ev);
+      for (int r = 0; r < jd.nr; ++r) {
+        c[jd.row0 + r] = ev.c[static_cast<size_t>(r)];
+        ct[jd.row0 + r] = ev.ct[static_cast<size_t>(r)];
+        gamma[jd.row0 + r] = ev.gamma[static_cast<size_t>(r)];
+      }
+      // W is with respect to (δp, δφ_world) of the COM; u has w_B: J = [W_p, W_φ R].
+      if (jd.a != kGround) {
+        JA[jj].leftCols<3>() = ev.Wa.leftCols<3>();
+        JA[jj].rightCols<3>().noalias() = ev.Wa.rightCols<3>() * ka.R;
+      }
+      if (jd.b != kGround) {
+        JB[jj].leftCols<3>() = ev.Wb.leftCols<3>();
+        JB[jj].rightCols<3>().noalias() = ev.Wb.rightCols<3>() * kb.R;
+      }
+    }
+  }
+
+  const Mat66& jblock(int joint, int side) const {
+    return side == 0 ? JA[static_cast<size_t>(joint)] : JB[static_cast<size_t>(joint)];
+  }
+
+  /// y = J x (rows of all joints).
+  void apply_j(const VecX& x, VecX& y) const {
+    for (size_t jj = 0; jj < joints.size(); ++jj) {
+      const JointNE& jd = joints[jj];
+      auto yr = y.segment(jd.row0, jd.nr);
+      yr.setZero();
+      if (jd.a != kGround) yr.noalias() += JA[jj].topRows(jd.nr) * x.segment<6>(6 * jd.a);
+      if (jd.b != kGround) yr.noalias() += JB[jj].topRows(jd.nr) * x.segment<6>(6 * jd.b);
+    }
+  }
+
+  /// y += Jᵀ l.
+  void add_jt(const VecX& l, VecX& y) const {
+    for (size_t jj = 0; jj < joints.size(); ++jj) {
+      const JointNE& jd = joints[jj];
+      const auto lr = l.segment(jd.row0, jd.nr);
+      if (jd.a != kGround) y.segment<6>(6 * jd.a).noalias() += JA[jj].topRows(jd.nr).transpose() * lr;
+      if (jd.b != kGround) y.segment<6>(6 * jd.b).noalias() += JB[jj].topRows(jd.nr).transpose() * lr;
+    }
+  }
+
+  void apply_minv(const VecX& xin, VecX& y) const {
+    for (int i = 0; i < n; ++i) {
+      y.segment<3>(6 * i) = xin.segment<3>(6 * i) / bodies[static_cast<size_t>(i)].m;
+      y.segment<3>(6 * i + 3).noalias() = bodies[static_cast<size_t>(i)].Jinv * xin.segment<3>(6 * i + 3);
+    }
+  }
+
+  /// Pose and twist of body i (ground: identity) without the per-body cache.
+  detail::FrameKin frame(BodyIndex i, const VecX& q, const VecX* v) const {
     detail::FrameKin k;
     if (i == kGround) return k;
     k.p = q.segment<3>(7 * i);
@@ -76,73 +213,341 @@ struct NewtonEulerSystem::Impl {
     return k;  // ah = 0: ω̇_W = R ẇ_B exactly
   }
 
-  void size_workspaces() const {
-    // Joint workspaces only when there are joints (dense: (6n + m)² for the equation system).
-    if (m > 0 && (J.rows() != m || J.cols() != 6 * n)) {
-      J.setZero(m, 6 * n);
-      MinvJt.setZero(6 * n, m);
-      A.setZero(m, m);
-      if (opt.joint_solve == JointSolveMethod::EquationSystem) K.setZero(6 * n + m, 6 * n + m);
-      c.setZero(m);
-      gamma.setZero(m);
-      rhs.setZero(m);
-      lambda.setZero(m);
-      sol.setZero(6 * n + m);
-    }
-    if (f.size() != 6 * n) {
-      f.setZero(6 * n);
-      Minvf.setZero(6 * n);
-    }
-  }
-
-  /// J (m × 6n), C and γ at (q, v) (v may be null: then γ is not formed).
-  void assemble_joints(const VecX& q, const VecX* v) const {
-    size_workspaces();
-    J.setZero();
-    for (const JointNE& jd : joints) {
-      const detail::FrameKin ka = kin(jd.a, q, v), kb = kin(jd.b, q, v);
-      detail::eval_joint(jd, ka, kb, v != nullptr, ev);
-      for (int r = 0; r < ev.nr; ++r) {
-        const int row = jd.row0 + r;
-        c[row] = ev.c[static_cast<size_t>(r)];
-        gamma[row] = ev.gamma[static_cast<size_t>(r)];
-        if (jd.a != kGround) {
-          J.block<1, 3>(row, 6 * jd.a) = ev.Wa.block<1, 3>(r, 0);
-          J.block<1, 3>(row, 6 * jd.a + 3) = ev.Wa.block<1, 3>(r, 3) * ka.R;
-        }
-        if (jd.b != kGround) {
-          J.block<1, 3>(row, 6 * jd.b) = ev.Wb.block<1, 3>(r, 0);
-          J.block<1, 3>(row, 6 * jd.b + 3) = ev.Wb.block<1, 3>(r, 3) * kb.R;
-        }
+  /// Applied force (world) and torque (body axes, about the COM) on body i with rotation R.
+  void wrench(BodyIndex i, double t, const Mat3& R, const VecX& v, Vec3& F_W, Vec3& tau_B) const {
+    const BodyNE& bd = bodies[static_cast<size_t>(i)];
+    const Vec3 wB = v.segment<3>(6 * i + 3);
+    F_W = bd.m * model.gravity - opt.linear_damping * v.segment<3>(6 * i);
+    tau_B = -opt.angular_damping * wB;
+    for (int li : bd.loads) {
+      const Load& l = model.loads()[static_cast<size_t>(li)];
+      Vec3 val = l.value_of_t ? l.value_of_t(t) : l.value;
+      if (l.kind == Load::Kind::Force) {
+        const Vec3 F = (l.frame == Load::Frame::Body) ? Vec3(R * val) : val;
+        F_W += F;
+        tau_B += (l.point - bd.b).cross(R.transpose() * F);  // r × F in body axes
+      } else {
+        tau_B += (l.frame == Load::Frame::Body) ? val : Vec3(R.transpose() * val);
       }
     }
   }
 
-  /// MinvJt = M⁻¹ Jᵀ, A = J M⁻¹ Jᵀ.
-  void form_schur() const {
-    for (int i = 0; i < n; ++i) {
-      MinvJt.middleRows<3>(6 * i) = J.middleCols<3>(6 * i).transpose() / bodies[static_cast<size_t>(i)].m;
-      MinvJt.middleRows<3>(6 * i + 3).noalias() =
-          bodies[static_cast<size_t>(i)].Jinv * J.middleCols<3>(6 * i + 3).transpose();
+  /// Kinematics of the reference points of force element e's bodies (from body_kinematics()).
+  void reference_kinematics(size_t e) const {
+    const ForceNE& fe = forces[e];
+    std::vector<detail::FrameKin>& ks = force_kin[e];
+    for (size_t k = 0; k < fe.bodies.size(); ++k) {
+      const BodyIndex bi = fe.bodies[k];
+      if (bi == kGround) continue;  // stays identity / zero
+      detail::FrameKin& kk = ks[k];
+      const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+      const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;  // COM − reference point
+      kk.p = kc.p - rb;
+      kk.R = kc.R;
+      kk.v = kc.v - kc.w.cross(rb);
+      kk.w = kc.w;
     }
-    A.noalias() = J * MinvJt;
   }
 
-  void factor_schur(const char* what) const {
-    ldlt.compute(A);
-    const double dmax = ldlt.vectorD().cwiseAbs().maxCoeff();
-    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().cwiseAbs().minCoeff() > 1e-13 * dmax))
-      throw std::runtime_error(std::string(what) + ": J M⁻¹ Jᵀ of the " + std::to_string(m) +
-                               " joint equations is singular (redundant joints?)");
+  /// Adds the wrenches of the force elements to f (translational: world force; rotational: body
+  /// torque about the COM). Needs body_kinematics() with velocities.
+  void add_force_elements(double t) const {
+    for (size_t e = 0; e < forces.size(); ++e) {
+      const ForceNE& fe = forces[e];
+      reference_kinematics(e);
+      detail::force_wrenches(*fe.src, fe, t, force_kin[e], force_out[e], nullptr, motion_ws);
+      for (size_t k = 0; k < fe.bodies.size(); ++k) {
+        const BodyIndex bi = fe.bodies[k];
+        if (bi == kGround) continue;
+        const Wrench& w = force_out[e][k];
+        const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+        const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;
+        // Moment about the COM: τ_C = τ_ref + (p_ref − x_C) × F.
+        f.segment<3>(6 * bi) += w.force;
+        f.segment<3>(6 * bi + 3) += kc.R.transpose() * (w.torque - rb.cross(w.force));
+      }
+    }
   }
 
-  void apply_minv(const VecX& x, VecX& y) const {
-    for (int i = 0; i < n; ++i) {
-      y.segment<3>(6 * i) = x.segment<3>(6 * i) / bodies[static_cast<size_t>(i)].m;
-      y.segment<3>(6 * i + 3).noalias() = bodies[static_cast<size_t>(i)].Jinv * x.segment<3>(6 * i + 3);
-    }
+  /// The elimination order and the pattern of the sparse matrix, once (construction).
+  void analyze_pattern();
+
+  /// Numeric values of the matrix from JA/JB and its factorization; throws std::runtime_error
+  /// naming the first dependent joint row if it is singular.
+  void factor(const char* what) const;
+
+  /// Solves M du − Jᵀ λ = fin, J du = g with the factorization of factor().
+  void solve(const VecX& fin, const VecX& g, VecX& du_out, VecX& lambda_out) const;
+
+  std::string row_label(int row) const {
+    for (const JointNE& jd : joints)
+      if (row >= jd.row0 && row < jd.row0 + jd.nr)
+        return "joint '" + jd.name + "' " + jd.rows[static_cast<size_t>(row - jd.row0)].what;
+    return "row " + std::to_string(row);
   }
 };
+
+void NewtonEulerSystem::Impl::analyze_pattern() {
+  const int nj = static_cast<int>(joints.size());
+  body_joints.assign(static_cast<size_t>(n), {});
+  for (int j = 0; j < nj; ++j) {
+    const JointNE& jd = joints[static_cast<size_t>(j)];
+    if (jd.a != kGround) body_joints[static_cast<size_t>(jd.a)].push_back({j, 0});
+    if (jd.b != kGround) body_joints[static_cast<size_t>(jd.b)].push_back({j, 1});
+  }
+  // Nodes: Schur: the joints (node j); equation system: the bodies (0 … n−1), then the joints
+  // (n + j). Elimination order by minimum degree on the node graph with its fill: a chain or a
+  // tree is eliminated from the leaves inwards without fill, so L has O(N) entries. In the
+  // equation system the bodies go first (positive pivots, M), then the joints (their pivot block
+  // is then −J M⁻¹ Jᵀ, negative definite for independent joints, with the fill of the Schur
+  // complement). An interleaved order (Baraff 1996, a joint after the body below it) would also
+  // work for trees, but not for every closed loop: two joints eliminated through the same body
+  // can have more rows than that body has freedoms.
+  const bool S = schur();
+  const int nn = S ? nj : n + nj;
+  auto jnode = [&](int j) { return S ? j : n + j; };
+  std::vector<std::set<int>> adj(static_cast<size_t>(nn));
+  for (int i = 0; i < n; ++i) {
+    const auto& bj = body_joints[static_cast<size_t>(i)];
+    for (size_t x1 = 0; x1 < bj.size(); ++x1) {
+      if (!S) {
+        adj[static_cast<size_t>(i)].insert(jnode(bj[x1].joint));
+        adj[static_cast<size_t>(jnode(bj[x1].joint))].insert(i);
+      } else {
+        for (size_t x2 = 0; x2 < bj.size(); ++x2)
+          if (x1 != x2) adj[static_cast<size_t>(bj[x1].joint)].insert(bj[x2].joint);
+      }
+    }
+  }
+  std::vector<char> done(static_cast<size_t>(nn), 0);
+  std::vector<int> order;
+  order.reserve(static_cast<size_t>(nn));
+  int bodies_left = S ? 0 : n;
+  auto eligible = [&](int node) { return S || node < n || bodies_left == 0; };
+  for (int step = 0; step < nn; ++step) {
+    int best = -1;
+    size_t best_deg = 0;
+    for (int v = 0; v < nn; ++v) {
+      if (done[static_cast<size_t>(v)] || !eligible(v)) continue;
+      const size_t deg = adj[static_cast<size_t>(v)].size();
+      if (best < 0 || deg < best_deg) {
+        best = v;
+        best_deg = deg;
+      }
+    }
+    done[static_cast<size_t>(best)] = 1;
+    if (!S && best < n) --bodies_left;
+    order.push_back(best);
+    // Eliminating `best` connects its remaining neighbours (fill).
+    const std::set<int> nb = adj[static_cast<size_t>(best)];
+    for (int u : nb) {
+      adj[static_cast<size_t>(u)].erase(best);
+      for (int w : nb)
+        if (w != u) adj[static_cast<size_t>(u)].insert(w);
+    }
+    adj[static_cast<size_t>(best)].clear();
+  }
+  // Scalar positions.
+  const int ns = num_scalars();
+  perm.assign(static_cast<size_t>(ns), 0);
+  int pos = 0;
+  for (int node : order) {
+    int first, size;
+    if (!S && node < n) {
+      first = 6 * node;
+      size = 6;
+    } else {
+      const JointNE& jd = joints[static_cast<size_t>(S ? node : node - n)];
+      first = joint_scalar(jd.row0);
+      size = jd.nr;
+    }
+    for (int k = 0; k < size; ++k) perm[static_cast<size_t>(first + k)] = pos++;
+  }
+  // Pattern (upper triangle, permuted) of the dense node blocks: diagonal blocks of every node,
+  // and the off-diagonal blocks of the original matrix.
+  std::vector<std::vector<int>> cols(static_cast<size_t>(ns));
+  auto add = [&](int r, int s) {  // original scalar indices
+    int pr = perm[static_cast<size_t>(r)], ps = perm[static_cast<size_t>(s)];
+    if (pr > ps) std::swap(pr, ps);
+    cols[static_cast<size_t>(ps)].push_back(pr);
+  };
+  auto add_block = [&](int r0, int nr, int s0, int nc, bool diagonal) {
+    for (int r = 0; r < nr; ++r)
+      for (int s = diagonal ? r : 0; s < nc; ++s) add(r0 + r, s0 + s);
+  };
+  for (const JointNE& jd : joints) add_block(joint_scalar(jd.row0), jd.nr, joint_scalar(jd.row0), jd.nr, true);
+  if (S) {
+    std::set<std::pair<int, int>> seen;
+    for (int i = 0; i < n; ++i)
+      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)])
+        for (const BodyJoint& x2 : body_joints[static_cast<size_t>(i)])
+          if (x1.joint < x2.joint && seen.insert({x1.joint, x2.joint}).second) {
+            const JointNE &j1 = joints[static_cast<size_t>(x1.joint)], &j2 = joints[static_cast<size_t>(x2.joint)];
+            add_block(j1.row0, j1.nr, j2.row0, j2.nr, false);
+          }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      add_block(6 * i, 6, 6 * i, 6, true);
+      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)]) {
+        const JointNE& jd = joints[static_cast<size_t>(x1.joint)];
+        add_block(6 * n + jd.row0, jd.nr, 6 * i, 6, false);
+      }
+    }
+  }
+  std::vector<int> colptr(static_cast<size_t>(ns) + 1, 0), rowind;
+  for (int k = 0; k < ns; ++k) {
+    auto& cl = cols[static_cast<size_t>(k)];
+    std::sort(cl.begin(), cl.end());
+    cl.erase(std::unique(cl.begin(), cl.end()), cl.end());
+    rowind.insert(rowind.end(), cl.begin(), cl.end());
+    colptr[static_cast<size_t>(k) + 1] = static_cast<int>(rowind.size());
+  }
+  auto slot = [&](int r, int s) {
+    int pr = perm[static_cast<size_t>(r)], ps = perm[static_cast<size_t>(s)];
+    if (pr > ps) std::swap(pr, ps);
+    const auto b = rowind.begin() + colptr[static_cast<size_t>(ps)];
+    const auto e = rowind.begin() + colptr[static_cast<size_t>(ps) + 1];
+    return static_cast<int>(std::lower_bound(b, e, pr) - rowind.begin());
+  };
+  auto push_slots = [&](BlockSlots bs, int r0, int nr, int s0, int nc) {
+    bs.first = static_cast<int>(slots.size());
+    for (int r = 0; r < nr; ++r)
+      for (int s = 0; s < nc; ++s)
+        slots.push_back(bs.diagonal && s < r ? -1 : slot(r0 + r, s0 + s));
+    blocks.push_back(bs);
+  };
+  val.assign(rowind.size(), 0.0);
+  if (S) {
+    // Block (j1, j2) of J M⁻¹ Jᵀ gets one product per body the two joints share.
+    for (int i = 0; i < n; ++i)
+      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)])
+        for (const BodyJoint& x2 : body_joints[static_cast<size_t>(i)]) {
+          if (x1.joint > x2.joint) continue;
+          const JointNE &j1 = joints[static_cast<size_t>(x1.joint)], &j2 = joints[static_cast<size_t>(x2.joint)];
+          BlockSlots bs;
+          bs.joint_r = x1.joint;
+          bs.side_r = x1.side;
+          bs.joint_c = x2.joint;
+          bs.side_c = x2.side;
+          bs.body = i;
+          bs.diagonal = x1.joint == x2.joint;
+          push_slots(bs, j1.row0, j1.nr, j2.row0, j2.nr);
+        }
+  } else {
+    // M blocks are constant: written once here.
+    for (int i = 0; i < n; ++i) {
+      const BodyNE& bd = bodies[static_cast<size_t>(i)];
+      for (int r = 0; r < 6; ++r)
+        for (int s = r; s < 6; ++s) {
+          const double mv = r < 3 ? (r == s ? bd.m : 0.0) : (s < 3 ? 0.0 : bd.J(r - 3, s - 3));
+          val[static_cast<size_t>(slot(6 * i + r, 6 * i + s))] = mv;
+        }
+      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)]) {
+        const JointNE& jd = joints[static_cast<size_t>(x1.joint)];
+        BlockSlots bs;
+        bs.joint_r = x1.joint;
+        bs.side_r = x1.side;
+        bs.body = i;
+        push_slots(bs, 6 * n + jd.row0, jd.nr, 6 * i, 6);
+      }
+    }
+  }
+  ldl.analyze(ns, colptr, rowind);
+  work_val = val;
+  x.setZero(ns);
+}
+
+void NewtonEulerSystem::Impl::factor(const char* what) const {
+  const bool S = schur();
+  if (S) {
+    for (size_t jj = 0; jj < joints.size(); ++jj) {
+      const JointNE& jd = joints[jj];
+      for (int side = 0; side < 2; ++side) {
+        const BodyIndex bi = side == 0 ? jd.a : jd.b;
+        if (bi == kGround) continue;
+        const BodyNE& bd = bodies[static_cast<size_t>(bi)];
+        const Mat66& Jb = jblock(static_cast<int>(jj), side);
+        Mat66& JM = side == 0 ? JMA[jj] : JMB[jj];
+        JM.leftCols<3>() = Jb.leftCols<3>() / bd.m;
+        JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.Jinv;  // J_C⁻¹ is symmetric
+      }
+    }
+    std::fill(work_val.begin(), work_val.end(), 0.0);
+    for (const BlockSlots& bs : blocks) {
+      const int nr = joints[static_cast<size_t>(bs.joint_r)].nr;
+      const int nc = joints[static_cast<size_t>(bs.joint_c)].nr;
+      const Mat66& JMr = bs.side_r == 0 ? JMA[static_cast<size_t>(bs.joint_r)] : JMB[static_cast<size_t>(bs.joint_r)];
+      const Mat66& Jc = jblock(bs.joint_c, bs.side_c);
+      const int* sl = slots.data() + bs.first;
+      for (int r = 0; r < nr; ++r)
+        for (int s = 0; s < nc; ++s, ++sl)
+          if (*sl >= 0) work_val[static_cast<size_t>(*sl)] += JMr.row(r).dot(Jc.row(s));
+    }
+  } else {
+    for (const BlockSlots& bs : blocks) {
+      const int nr = joints[static_cast<size_t>(bs.joint_r)].nr;
+      const Mat66& Jr = jblock(bs.joint_r, bs.side_r);
+      const int* sl = slots.data() + bs.first;
+      for (int r = 0; r < nr; ++r)
+        for (int s = 0; s < 6; ++s, ++sl) work_val[static_cast<size_t>(*sl)] = Jr(r, s);
+    }
+  }
+  int bad = ldl.factorize(work_val);
+  const VecX& D = ldl.d();
+  // Pivot signs: J M⁻¹ Jᵀ is SPD; [M Jᵀ; J 0] in this order has positive pivots on the body
+  // scalars and negative ones on the joint scalars. A (near) zero pivot marks a joint row that
+  // depends on the rows eliminated before it.
+  if (bad < 0) {
+    double bmax = 0, jmax = 0;
+    const int ns = num_scalars();
+    for (int s = 0; s < ns; ++s) {
+      const double dv = std::abs(D[perm[static_cast<size_t>(s)]]);
+      double& mx = (S || s >= 6 * n) ? jmax : bmax;
+      mx = std::max(mx, dv);
+    }
+    for (int s = 0; s < ns && bad < 0; ++s) {
+      const int p = perm[static_cast<size_t>(s)];
+      const bool joint = S || s >= 6 * n;
+      const double dv = joint && !S ? -D[p] : D[p];
+      if (!(dv > 1e-13 * (joint ? jmax : bmax))) bad = p;
+    }
+  }
+  if (bad >= 0) {
+    // The scalar at position `bad`; name its joint row if it is one.
+    int orig = -1;
+    for (size_t s = 0; s < perm.size(); ++s)
+      if (perm[s] == bad) orig = static_cast<int>(s);
+    const int row = S ? orig : orig - 6 * n;
+    std::string where = row >= 0 ? " (dependent row: " + row_label(row) + ")" : "";
+    throw std::runtime_error(std::string(what) + ": " +
+                             (S ? "J M⁻¹ Jᵀ" : "[M −Jᵀ; J 0]") + " of the " + std::to_string(m) +
+                             " joint equations is singular (redundant joints?)" + where);
+  }
+}
+
+void NewtonEulerSystem::Impl::solve(const VecX& fin, const VecX& g, VecX& du_out,
+                                    VecX& lambda_out) const {
+  if (schur()) {
+    // (J M⁻¹ Jᵀ) λ = g − J M⁻¹ f,  du = M⁻¹ (f + Jᵀ λ).
+    apply_minv(fin, Minvf);
+    apply_j(Minvf, rhs);
+    for (int r = 0; r < m; ++r) x[perm[static_cast<size_t>(r)]] = g[r] - rhs[r];
+    ldl.solve(x);
+    for (int r = 0; r < m; ++r) lambda_out[r] = x[perm[static_cast<size_t>(r)]];
+    tmp.setZero();
+    add_jt(lambda_out, tmp);
+    apply_minv(tmp, du_out);
+    du_out += Minvf;
+  } else {
+    // [M Jᵀ; J 0] (du, −λ) = (f, g).
+    const int N = 6 * n;
+    for (int s = 0; s < N; ++s) x[perm[static_cast<size_t>(s)]] = fin[s];
+    for (int r = 0; r < m; ++r) x[perm[static_cast<size_t>(N + r)]] = g[r];
+    ldl.solve(x);
+    for (int s = 0; s < N; ++s) du_out[s] = x[perm[static_cast<size_t>(s)]];
+    for (int r = 0; r < m; ++r) lambda_out[r] = -x[perm[static_cast<size_t>(N + r)]];
+  }
+}
 
 NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions options)
     : impl_(std::make_unique<Impl>()) {
@@ -154,15 +559,6 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     throw std::invalid_argument("NewtonEulerOptions: damping must be >= 0, got linear " +
                                 std::to_string(options.linear_damping) + ", angular " +
                                 std::to_string(options.angular_damping));
-  // Not (yet) on this path: say so instead of silently leaving them out.
-  if (!model.forces().empty())
-    throw std::invalid_argument("the Newton–Euler (explicit/impulse) path does not support force "
-                                "elements yet: '" + model.forces().front().name +
-                                "'; use an implicit solver");
-  for (const Joint& j : model.joints())
-    if (j.motion)
-      throw std::invalid_argument("the Newton–Euler (explicit/impulse) path does not support "
-                                  "driven joints yet: joint '" + j.name + "'; use an implicit solver");
   I.n = static_cast<int>(model.bodies().size());
   for (const RigidBody& rb : model.bodies()) {
     BodyNE b;
@@ -200,10 +596,50 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     com0(jd.b, Rb, pb);
     static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
     jd.row0 = I.m;
-    I.m += static_cast<int>(jd.rows.size());
+    jd.nr = static_cast<int>(jd.rows.size());
+    if (j.motion) jd.motion = &I.model.joints()[I.joints.size()].motion;
+    I.m += jd.nr;
     I.joints.push_back(std::move(jd));
   }
-  I.size_workspaces();
+  // Force elements: markers from the reference points' initial poses (as the implicit
+  // formulation), workspaces per element.
+  size_t max_bodies = 0;
+  for (const ForceElement& fe : I.model.forces()) {
+    ForceNE fn;
+    fn.src = &fe;
+    for (const std::string& bn : fe.bodies) fn.bodies.push_back(I.model.body_index(bn));
+    if (fe.type != ForceType::User) {
+      auto pose0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
+        if (i == kGround) {
+          R.setIdentity();
+          p.setZero();
+        } else {
+          R = I.model.bodies()[static_cast<size_t>(i)].orientation;
+          p = I.model.bodies()[static_cast<size_t>(i)].position;
+        }
+      };
+      Mat3 Ra, Rb;
+      Vec3 pa, pb;
+      pose0(fn.bodies[0], Ra, pa);
+      pose0(fn.bodies[1], Rb, pb);
+      static_cast<detail::ForceGeometry&>(fn) = detail::make_force_geometry(fe, Ra, pa, Rb, pb);
+    }
+    max_bodies = std::max(max_bodies, fn.bodies.size());
+    I.force_kin.emplace_back(fn.bodies.size(), detail::FrameKin{});
+    I.force_out.emplace_back(fn.bodies.size(), Wrench{});
+    I.forces.push_back(std::move(fn));
+  }
+  I.motion_ws.reserve(max_bodies);
+  // Workspaces, once: derivative() and the projections do not allocate.
+  const size_t nj = I.joints.size();
+  I.kin.assign(static_cast<size_t>(I.n), detail::FrameKin{});
+  I.JA.assign(nj, Mat66::Zero());
+  I.JB.assign(nj, Mat66::Zero());
+  I.JMA.assign(nj, Mat66::Zero());
+  I.JMB.assign(nj, Mat66::Zero());
+  for (VecX* w : {&I.c, &I.ct, &I.gamma, &I.rhs, &I.lambda, &I.gp}) w->setZero(I.m);
+  for (VecX* w : {&I.f, &I.Minvf, &I.zero, &I.du, &I.tmp}) w->setZero(6 * I.n);
+  I.analyze_pattern();
 }
 
 NewtonEulerSystem::~NewtonEulerSystem() = default;
@@ -246,31 +682,19 @@ Vec3 NewtonEulerSystem::angular_velocity_world(BodyIndex i, const VecX& q, const
 
 void NewtonEulerSystem::applied_wrench(BodyIndex i, double t, const VecX& q, const VecX& v,
                                        Vec3& F_W, Vec3& tau_B) const {
-  const Impl& I = *impl_;
-  const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
-  const Mat3 R = I.rot(i, q);
-  const Vec3 wB = v.segment<3>(6 * i + 3);
-  F_W = bd.m * I.model.gravity - I.opt.linear_damping * v.segment<3>(6 * i);
-  tau_B = -I.opt.angular_damping * wB;
-  for (int li : bd.loads) {
-    const Load& l = I.model.loads()[static_cast<size_t>(li)];
-    Vec3 val = l.value_of_t ? l.value_of_t(t) : l.value;
-    if (l.kind == Load::Kind::Force) {
-      const Vec3 F = (l.frame == Load::Frame::Body) ? Vec3(R * val) : val;
-      F_W += F;
-      tau_B += (l.point - bd.b).cross(R.transpose() * F);  // r × F in body axes
-    } else {
-      tau_B += (l.frame == Load::Frame::Body) ? val : Vec3(R.transpose() * val);
-    }
-  }
+  impl_->wrench(i, t, impl_->rot(i, q), v, F_W, tau_B);
 }
 
 void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX& qdot,
                                    VecX& vdot) const {
   const Impl& I = *impl_;
-  I.size_workspaces();
   qdot.resize(7 * I.n);
   vdot.resize(6 * I.n);
+  // Body kinematics once (one rotation matrix per body), then joints and applied forces.
+  if (I.m > 0)
+    I.assemble_joints(t, q, &v);
+  else
+    I.body_kinematics(q, &v);
   for (int i = 0; i < I.n; ++i) {
     const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
     const Vec4 Q = q.segment<4>(7 * i + 3);
@@ -278,69 +702,54 @@ void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX&
     qdot.segment<3>(7 * i) = v.segment<3>(6 * i);
     qdot.segment<4>(7 * i + 3) = math::ep_dot_from_w_B(Q, wB);  // ½ Q ⊗ (0, w_B), linear in Q
     Vec3 F, tau;
-    applied_wrench(i, t, q, v, F, tau);
+    I.wrench(i, t, I.kin[static_cast<size_t>(i)].R, v, F, tau);
     I.f.segment<3>(6 * i) = F;
     I.f.segment<3>(6 * i + 3) = tau - wB.cross(bd.J * wB);
   }
+  I.add_force_elements(t);
   if (I.m == 0) {
     I.apply_minv(I.f, vdot);
     return;
   }
-  I.assemble_joints(q, &v);
-  // γ̃ = γ − 2α Ċ − β² C (Baumgarte 1972), with Ċ = J u.
-  I.rhs.noalias() = I.J * v;
-  I.rhs = I.gamma - 2 * I.opt.baumgarte_alpha * I.rhs -
-          I.opt.baumgarte_beta * I.opt.baumgarte_beta * I.c;
-  if (I.opt.joint_solve == JointSolveMethod::Schur) {
-    I.form_schur();
-    I.factor_schur("NewtonEuler");
-    I.apply_minv(I.f, I.Minvf);
-    I.rhs.noalias() -= I.J * I.Minvf;
-    I.lambda = I.ldlt.solve(I.rhs);
-    vdot = I.Minvf;
-    vdot.noalias() += I.MinvJt * I.lambda;
-  } else {
-    const int N = 6 * I.n;
-    I.K.setZero();
-    for (int i = 0; i < I.n; ++i) {
-      const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
-      I.K.block<3, 3>(6 * i, 6 * i) = bd.m * Mat3::Identity();
-      I.K.block<3, 3>(6 * i + 3, 6 * i + 3) = bd.J;
-    }
-    I.K.topRightCorner(N, I.m) = -I.J.transpose();
-    I.K.bottomLeftCorner(I.m, N) = I.J;
-    I.sol.head(N) = I.f;
-    I.sol.tail(I.m) = I.rhs;
-    I.lu.compute(I.K);
-    // Partial-pivot LU does not report singularity; a zero pivot shows as a non-finite solution.
-    I.sol = I.lu.solve(I.sol);
-    if (!I.sol.allFinite())
-      throw std::runtime_error("NewtonEuler: [M −Jᵀ; J 0] of the " + std::to_string(I.m) +
-                               " joint equations is singular (redundant joints?)");
-    vdot = I.sol.head(N);
-    I.lambda = I.sol.tail(I.m);
-  }
+  // γ̃ = γ − 2α Ċ − β² C (Baumgarte 1972), with Ċ = J u + ∂C/∂t.
+  I.apply_j(v, I.rhs);
+  const double a2 = 2 * I.opt.baumgarte_alpha, b2 = I.opt.baumgarte_beta * I.opt.baumgarte_beta;
+  for (int r = 0; r < I.m; ++r) I.gamma[r] -= a2 * (I.rhs[r] + I.ct[r]) + b2 * I.c[r];
+  I.factor("NewtonEuler");
+  I.solve(I.f, I.gamma, vdot, I.lambda);
 }
 
 const VecX& NewtonEulerSystem::last_multipliers() const { return impl_->lambda; }
 
-void NewtonEulerSystem::joint_violation(const VecX& q, VecX& c) const {
-  impl_->assemble_joints(q, nullptr);
+void NewtonEulerSystem::joint_violation(double t, const VecX& q, VecX& c) const {
+  impl_->assemble_joints(t, q, nullptr);
   c = impl_->c;
 }
 
-void NewtonEulerSystem::joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const {
-  impl_->assemble_joints(q, nullptr);
+void NewtonEulerSystem::joint_velocity_violation(double t, const VecX& q, const VecX& v, VecX& cd) const {
+  impl_->assemble_joints(t, q, nullptr);
   cd.resize(impl_->m);
-  cd.noalias() = impl_->J * v;
+  impl_->apply_j(v, cd);
+  cd += impl_->ct;
+}
+
+void NewtonEulerSystem::joint_violation(const VecX& q, VecX& c) const { joint_violation(0.0, q, c); }
+
+void NewtonEulerSystem::joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const {
+  joint_velocity_violation(0.0, q, v, cd);
 }
 
 void NewtonEulerSystem::joint_rows_world(int joint, const VecX& q, const VecX& v,
                                          JointRowsWorld& out) const {
+  joint_rows_world(0.0, joint, q, v, out);
+}
+
+void NewtonEulerSystem::joint_rows_world(double t, int joint, const VecX& q, const VecX& v,
+                                         JointRowsWorld& out) const {
   const Impl& I = *impl_;
   const JointNE& jd = I.joints.at(static_cast<size_t>(joint));
-  const detail::FrameKin ka = I.kin(jd.a, q, &v), kb = I.kin(jd.b, q, &v);
-  detail::eval_joint(jd, ka, kb, true, I.ev);
+  const detail::FrameKin ka = I.frame(jd.a, q, &v), kb = I.frame(jd.b, q, &v);
+  detail::eval_joint(jd, ka, kb, true, Impl::drive(jd, t), I.ev);
   out.a = jd.a;
   out.b = jd.b;
   out.nr = I.ev.nr;
@@ -352,45 +761,50 @@ void NewtonEulerSystem::joint_rows_world(int joint, const VecX& q, const VecX& v
   out.Wb = I.ev.Wb;
 }
 
-std::string NewtonEulerSystem::joint_row_label(int row) const {
-  for (const JointNE& jd : impl_->joints)
-    if (row >= jd.row0 && row < jd.row0 + static_cast<int>(jd.rows.size()))
-      return "joint '" + jd.name + "' " + jd.rows[static_cast<size_t>(row - jd.row0)].what;
-  return "row " + std::to_string(row);
-}
+std::string NewtonEulerSystem::joint_row_label(int row) const { return impl_->row_label(row); }
 
 double NewtonEulerSystem::project_positions(VecX& q, double tol, int max_iter) const {
+  return project_positions(0.0, q, tol, max_iter);
+}
+
+double NewtonEulerSystem::project_velocities(const VecX& q, VecX& v) const {
+  return project_velocities(0.0, q, v);
+}
+
+double NewtonEulerSystem::project_positions(double t, VecX& q, double tol, int max_iter) const {
   const Impl& I = *impl_;
   if (I.m == 0) return 0;
   double err = 0;
   for (int it = 0; it <= max_iter; ++it) {
-    I.assemble_joints(q, nullptr);
+    I.assemble_joints(t, q, nullptr);
     err = I.c.cwiseAbs().maxCoeff();
     if (err <= tol || it == max_iter) break;
-    I.form_schur();
-    I.factor_schur("position projection");
-    I.lambda = I.ldlt.solve(I.c);
-    I.Minvf.noalias() = I.MinvJt * I.lambda;  // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C
+    // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C: M Δu − Jᵀλ = 0, J Δu = −C.
+    I.factor("position projection");
+    I.gp = -I.c;
+    I.solve(I.zero, I.gp, I.du, I.lambda);
     for (int i = 0; i < I.n; ++i) {
-      q.segment<3>(7 * i) -= I.Minvf.segment<3>(6 * i);
+      q.segment<3>(7 * i) += I.du.segment<3>(6 * i);
       const Vec4 Q = q.segment<4>(7 * i + 3);
       // Body-axes rotation increment: R ← R exp(δφ_B~), i.e. Q ← Q ⊗ exp(δφ_B).
-      q.segment<4>(7 * i + 3) = math::ep_multiply(Q, quat_exp_body(-I.Minvf.segment<3>(6 * i + 3)));
+      q.segment<4>(7 * i + 3) = math::ep_multiply(Q, quat_exp_body(I.du.segment<3>(6 * i + 3)));
     }
   }
   return err;
 }
 
-double NewtonEulerSystem::project_velocities(const VecX& q, VecX& v) const {
+double NewtonEulerSystem::project_velocities(double t, const VecX& q, VecX& v) const {
   const Impl& I = *impl_;
   if (I.m == 0) return 0;
-  I.assemble_joints(q, nullptr);
-  I.form_schur();
-  I.factor_schur("velocity projection");
-  I.rhs.noalias() = I.J * v;
-  I.lambda = I.ldlt.solve(I.rhs);
-  v.noalias() -= I.MinvJt * I.lambda;
-  I.rhs.noalias() = I.J * v;
+  I.assemble_joints(t, q, nullptr);
+  I.factor("velocity projection");
+  // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ Ċ, Ċ = J u + ∂C/∂t: M Δu − Jᵀλ = 0, J Δu = −Ċ.
+  I.apply_j(v, I.gp);
+  I.gp = -(I.gp + I.ct);
+  I.solve(I.zero, I.gp, I.du, I.lambda);
+  v += I.du;
+  I.apply_j(v, I.rhs);
+  I.rhs += I.ct;
   return I.rhs.cwiseAbs().maxCoeff();
 }
 
@@ -402,6 +816,16 @@ double NewtonEulerSystem::energy(const VecX& q, const VecX& v) const {
     const Vec3 vc = v.segment<3>(6 * i), wB = v.segment<3>(6 * i + 3);
     E += 0.5 * bd.m * vc.squaredNorm() + 0.5 * wB.dot(bd.J * wB) -
          bd.m * I.model.gravity.dot(q.segment<3>(7 * i));
+  }
+  // Potentials of the spring-dampers (user forces have none).
+  if (!I.forces.empty()) {
+    I.body_kinematics(q, &v);
+    for (size_t e = 0; e < I.forces.size(); ++e) {
+      const ForceNE& fe = I.forces[e];
+      if (fe.src->type == ForceType::User) continue;
+      I.reference_kinematics(e);
+      detail::force_wrenches(*fe.src, fe, 0.0, I.force_kin[e], I.force_out[e], &E, I.motion_ws);
+    }
   }
   return E;
 }

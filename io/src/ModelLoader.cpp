@@ -1514,16 +1514,17 @@ void Loader::solver_checks() {
     error(first_joint_->mark, first_joint_->path,
           "lie_rk4 integrates free bodies only; a model with joints needs rk4, dopri5, impulse or an implicit "
           "solver" + why);
-  if (k != SolverKind::Implicit)
+  // rk4 and dopri5 (NewtonEulerSystem) apply spring-dampers and drives; lie_rk4 (free bodies)
+  // and the impulse stepper do not.
+  if (k == SolverKind::LieRK4 || k == SolverKind::Impulse)
     for (const Placed& f : force_elements_)
-      error(f.mark, f.path, "spring-dampers are handled only by the implicit solvers (generalized_alpha, ida, "
-                            "trapezoidal_index2), not by " + sname + why);
-  // The Newton–Euler formulation of the explicit and impulse paths has no time in its joint
-  // equations: a driven joint would be held at motion(0).
-  if (k != SolverKind::Implicit && k != SolverKind::LieRK4)
+      error(f.mark, f.path, "spring-dampers are handled by the implicit solvers (generalized_alpha, ida, "
+                            "trapezoidal_index2) and by rk4 and dopri5, not by " + sname + why);
+  if (k == SolverKind::Impulse)
     for (const Placed& d : driven_joints_)
-      error(d.mark, d.path, "driven joints are handled only by the implicit solvers (generalized_alpha, ida, "
-                            "trapezoidal_index2); the joints of " + sname + " have no time dependence" + why);
+      error(d.mark, d.path, "driven joints are handled by the implicit solvers (generalized_alpha, ida, "
+                            "trapezoidal_index2) and by rk4 and dopri5; the joints of " + sname +
+                            " have no time dependence" + why);
 }
 
 // ---- model-level checks -----------------------------------------------------------------------

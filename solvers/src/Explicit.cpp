@@ -82,8 +82,8 @@ SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& 
   };
   auto record = [&](double t) -> bool {
     if (joints) {
-      sys.joint_violation(q, c);
-      sys.joint_velocity_violation(q, v, cd);
+      sys.joint_violation(t, q, c);
+      sys.joint_velocity_violation(t, q, v, cd);
       st.max_position_violation = std::max(st.max_position_violation, c.cwiseAbs().maxCoeff());
       st.max_velocity_violation = std::max(st.max_velocity_violation, cd.cwiseAbs().maxCoeff());
     }
@@ -145,11 +145,11 @@ SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& 
           changed = true;
         }
         if (joints && opt.project_positions) {
-          sys.project_positions(q, opt.projection_tol);
+          sys.project_positions(t, q, opt.projection_tol);
           changed = true;
         }
         if (joints && opt.project_velocities) {
-          sys.project_velocities(q, v);
+          sys.project_velocities(t, q, v);
           changed = true;
         }
         if (!q.allFinite() || !v.allFinite())

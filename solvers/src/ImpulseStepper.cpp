@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/model/math/Rotation.h>
@@ -72,6 +73,16 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
     throw SolverSettingsError("solve_impulse: pyramid_sides must be >= 3, got " + std::to_string(opt.pyramid_sides));
   if (q0.size() != sys.num_q() || v0.size() != sys.num_v())
     throw SolverSettingsError("solve_impulse: state size does not match the system");
+  // The impulse stepper applies gravity, loads and damping (NewtonEulerSystem::applied_wrench),
+  // not force elements, and its joints have no drive: say so instead of leaving them out.
+  if (!sys.model().forces().empty())
+    throw std::invalid_argument("solve_impulse: force elements are not supported by the impulse "
+                                "stepper: '" + sys.model().forces().front().name +
+                                "'; use an explicit or implicit solver");
+  for (const Joint& j : sys.model().joints())
+    if (j.motion)
+      throw std::invalid_argument("solve_impulse: driven joints are not supported by the impulse "
+                                  "stepper: joint '" + j.name + "'; use an explicit or implicit solver");
   const auto wall0 = std::chrono::steady_clock::now();
 
   const int nb = sys.num_bodies();

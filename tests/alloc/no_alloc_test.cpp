@@ -1,6 +1,7 @@
 // No heap allocation inside the step loop: malloc/calloc/realloc are interposed (glibc exports
 // __libc_malloc & co.) and counted between two output times after the first step, for every
-// implicit solver on a 16-link chain. Covers C++ new (which calls malloc) and C libraries (KLU,
+// implicit solver on a 16-link chain, and for the explicit Newton–Euler path (RK4 and
+// Dormand–Prince, both joint-solve methods, with and without projection). Covers C++ new (which calls malloc) and C libraries (KLU,
 // SUNDIALS). Built only without sanitizers (they interpose malloc themselves).
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include <mbdae/solvers/Explicit.h>
 #include <mbdae/solvers/Simulation.h>
 
 extern "C" {
@@ -78,6 +80,52 @@ int main() {
     const bool ok = r.ok() && counted == 0;
     std::printf("%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps in the run)\n",
                 to_string(type), ok ? "ok" : "FAILED", counted, r.stats.steps);
+    ok ? ++passed : ++failures;
+  }
+  // Explicit Newton–Euler path: sparse joint solve, projections.
+  struct Case {
+    ExplicitMethod method;
+    JointSolveMethod joints;
+    bool project;
+  };
+  const System model = chain(16);
+  for (const Case& c : {Case{ExplicitMethod::RK4, JointSolveMethod::Schur, false},
+                        Case{ExplicitMethod::RK4, JointSolveMethod::EquationSystem, true},
+                        Case{ExplicitMethod::Dopri5, JointSolveMethod::Schur, true},
+                        Case{ExplicitMethod::Dopri5, JointSolveMethod::EquationSystem, false}}) {
+    NewtonEulerOptions no;
+    no.joint_solve = c.joints;
+    no.baumgarte_alpha = c.project ? 0.0 : 5.0;
+    no.baumgarte_beta = c.project ? 0.0 : 5.0;
+    const NewtonEulerSystem ne(model, no);
+    VecX q0, v0;
+    ne.initial_state(q0, v0);
+    ExplicitOptions eo;
+    eo.method = c.method;
+    eo.t_end = 0.5;
+    eo.step = 1e-3;
+    eo.rtol = 1e-7;
+    eo.atol = 1e-9;
+    eo.output_every = 0.1;
+    eo.project_positions = c.project;
+    eo.project_velocities = c.project;
+    long counted = -1;
+    int outputs = 0;
+    const SolveResult r = solve_explicit(ne, 0, q0, v0, eo, [&](const StateView&) {
+      ++outputs;
+      if (outputs == 2) {
+        g_allocs = 0;
+        g_counting = true;
+      } else if (outputs == 3) {
+        g_counting = false;
+        counted = g_allocs;
+      }
+      return true;
+    });
+    const bool ok = r.ok() && counted == 0;
+    std::printf("explicit %s/%s%s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps)\n",
+                c.method == ExplicitMethod::RK4 ? "rk4" : "dopri5", to_string(c.joints),
+                c.project ? "/projection" : "", ok ? "ok" : "FAILED", counted, r.stats.steps);
     ok ? ++passed : ++failures;
   }
   std::printf("%d passed, %d failed\n", passed, failures);

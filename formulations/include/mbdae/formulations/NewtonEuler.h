@@ -20,7 +20,11 @@
 ///
 /// F = m g + Σ applied forces − c_lin v_C; τ_B (body axes, about the COM) = Σ Rᵀ(r × F_k) + applied
 /// torques − c_rot w_B. A force load acts at `point` (body axes, relative to the model's reference
-/// point), i.e. at r = R (point − b) from the COM (b = RigidBody::com).
+/// point), i.e. at r = R (point − b) from the COM (b = RigidBody::com). Force elements
+/// (System::forces(): spring-dampers, torsional, rigid-body and Cartesian spring-dampers, user
+/// forces) are evaluated by the same kernels as the implicit formulation, at the bodies' reference
+/// points (user forces receive the reference points' motion), and their moments are moved to the
+/// COM: τ_C = τ_ref − (R b) × F.
 ///
 /// Quaternion policy: Q̇ is integrated as an ordinary ODE (no norm constraint); R is always formed
 /// from Q/|Q|, so the right-hand side is exact for any |Q| > 0, and the explicit solvers rescale Q
@@ -30,12 +34,16 @@
 /// with the generalized velocity u = (v_C, w_B) of all bodies, M = blockdiag(m I, J_C),
 /// C(q) = 0 the joint equations and J = ∂Ċ/∂u (rows × 6 n),
 ///
-///     M u̇ = f(q, u) + Jᵀ λ,      J u̇ = γ − 2α J u − β² C          (Baumgarte 1972)
+///     M u̇ = f(q, u) + Jᵀ λ,      J u̇ = γ − 2α Ċ − β² C,  Ċ = J u + ∂C/∂t   (Baumgarte 1972)
 ///
 /// solved either as the equation system [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃] or through the Schur
 /// complement (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f (the two ways of the MBD outline, seed 004, ch. 6–7).
-/// Both are dense (LDLᵀ / partial-pivot LU on preallocated storage): meant for mechanisms of up to
-/// a few dozen bodies. Large systems with contacts go through ImpulseStepper (PGS).
+/// Both are sparse: the pattern (J's blocks follow the joints' bodies) and a fill-reducing
+/// elimination order (minimum degree on the body/joint graph; for the equation system the bodies
+/// first, then the joints) are fixed at construction, the symbolic analysis is done once, and
+/// each call does one numeric LDLᵀ factorization without pivoting (Davis, ACM TOMS 31, 2005) on
+/// preallocated storage. For chains and trees L has no fill, so a call costs O(N); closed loops
+/// add the fill of their cycles. A driven joint's drive row uses s(t), ṡ, s̈ of the model's motion.
 ///
 /// The joint twist Jacobians W of JointKernels are with respect to (δp, δφ_world) of a point that
 /// here is the COM (the markers are stored relative to the COM), so J = [W_p, W_φ R] for u.
@@ -53,8 +61,8 @@ namespace mbdae {
 
 /// How the explicit path solves the acceleration-level joint equations.
 enum class JointSolveMethod {
-  EquationSystem,  ///< [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃], partial-pivot LU
-  Schur,           ///< (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f, LDLᵀ
+  EquationSystem,  ///< [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃], sparse LDLᵀ (bodies eliminated first)
+  Schur,           ///< (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f, sparse LDLᵀ
 };
 /// Name of `m` ("equation_system" or "schur"). No throw.
 const char* to_string(JointSolveMethod m);
@@ -83,9 +91,6 @@ struct JointRowsWorld {
 
 /// The Newton–Euler formulation above: n = num_bodies() bodies, q of size 7n, v of size 6n.
 /// Body indices i are those of model().bodies(); kGround is not a valid index here.
-///
-/// Limitations: force elements (System::forces()) are not applied, and a driven joint's drive
-/// row is evaluated with s(t) = 0, i.e. the joint is held at its initial relative coordinate.
 ///
 /// The const member functions share mutable workspaces: one object must not be used from two
 /// threads at once, and project_positions()/project_velocities() overwrite last_multipliers().
@@ -137,38 +142,53 @@ class NewtonEulerSystem {
   /// gravity and damping, NOT the gyroscopic term.
   void applied_wrench(BodyIndex i, double t, const VecX& q, const VecX& v, Vec3& F_W,
                       Vec3& tau_B) const;
-  /// Right-hand side of the ODE: qdot (7n) and vdot (6n), joints through the chosen method with
-  /// Baumgarte terms. Throws std::runtime_error if the joint system is singular (names nothing
-  /// more specific than the row count; redundant joints must be removed first).
-  /// After the first call no heap allocation happens (workspaces are kept).
+  /// Right-hand side of the ODE: qdot (7n) and vdot (6n), with the force elements, joints through
+  /// the chosen method with Baumgarte terms. Throws std::runtime_error if the joint system is
+  /// singular (naming the first joint row found dependent on the others; redundant joints must be
+  /// removed first). No heap allocation happens (workspaces are kept), except inside user force
+  /// functions.
   void derivative(double t, const VecX& q, const VecX& v, VecX& qdot, VecX& vdot) const;
   /// Multipliers λ of the last derivative() call (size num_joint_rows()).
   const VecX& last_multipliers() const;
 
   // ---- joints ----
-  /// C(q) of all joint rows (resized to num_joint_rows()).
+  // The overloads without a time evaluate driven joints at t = 0 (the time does not matter for
+  // models without driven joints).
+
+  /// C(t, q) of all joint rows (resized to num_joint_rows()).
+  void joint_violation(double t, const VecX& q, VecX& c) const;
+  /// Ċ = J u + ∂C/∂t (resized to num_joint_rows()).
+  void joint_velocity_violation(double t, const VecX& q, const VecX& v, VecX& cd) const;
+  /// C(0, q).
   void joint_violation(const VecX& q, VecX& c) const;
-  /// Ċ = J u (resized to num_joint_rows()).
+  /// Ċ at t = 0.
   void joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const;
-  /// Joint j (index in model().joints()) in world twist coordinates (for the impulse stepper).
-  /// @throws std::out_of_range for a bad index.
+  /// Joint j (index in model().joints()) at time t in world twist coordinates (for the impulse
+  /// stepper). @throws std::out_of_range for a bad index.
+  void joint_rows_world(double t, int joint, const VecX& q, const VecX& v, JointRowsWorld& out) const;
+  /// The same at t = 0.
   void joint_rows_world(int joint, const VecX& q, const VecX& v, JointRowsWorld& out) const;
   /// Label of joint row `row` ("joint 'B' <equation>"); "row <row>" if out of range. No throw.
   std::string joint_row_label(int row) const;
-  /// Projection onto the constraint manifold (M-orthogonal): positions by Gauss–Newton
-  /// (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at most max_iter), then velocities
-  /// u ← u − M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ J u. Return the final ‖C‖∞ / ‖Ju‖∞.
+  /// Projection onto the constraint manifold at time t (M-orthogonal, through the chosen joint
+  /// solve method): positions by Gauss–Newton (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at
+  /// most max_iter), then velocities u ← u − M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ Ċ. Return the final ‖C‖∞ / ‖Ċ‖∞.
+  /// @param t   time, s (driven joints)
   /// @param q   positions, size 7n, updated in place
   /// @param tol on ‖C‖∞ (m or rad)
   /// @param max_iter Gauss–Newton iterations at most
   /// @throws std::runtime_error if J M⁻¹ Jᵀ is singular (redundant joints).
+  double project_positions(double t, VecX& q, double tol = 1e-12, int max_iter = 10) const;
+  /// Velocity projection at time t (see project_positions()): v (size 6n) updated in place;
+  /// returns the final ‖Ċ‖∞. @throws std::runtime_error if J M⁻¹ Jᵀ is singular.
+  double project_velocities(double t, const VecX& q, VecX& v) const;
+  /// project_positions() at t = 0.
   double project_positions(VecX& q, double tol = 1e-12, int max_iter = 10) const;
-  /// Velocity projection (see project_positions()): v (size 6n) updated in place; returns the
-  /// final ‖J u‖∞. @throws std::runtime_error if J M⁻¹ Jᵀ is singular.
+  /// project_velocities() at t = 0.
   double project_velocities(const VecX& q, VecX& v) const;
 
   // ---- invariants ----
-  /// Kinetic energy + potential of gravity (−m g·x_C), J.
+  /// Kinetic energy + potential of gravity (−m g·x_C) + potentials of the spring-dampers, J.
   double energy(const VecX& q, const VecX& v) const;
   /// Total linear momentum, world, kg m/s.
   Vec3 linear_momentum(const VecX& v) const;
