@@ -102,11 +102,14 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
   // Friction polygon: facet normals at angles 2πj/k; vertices between facets j−1 and j at
   // (L / cos(π/k)) (cos(2πj/k − π/k), sin(…)).
   const int ksides = opt.pyramid_sides;
-  std::vector<Vec2> vert(static_cast<size_t>(std::max(ksides, 3)));
+  std::vector<Vec2> vert(static_cast<size_t>(std::max(ksides, 3))), facet(static_cast<size_t>(std::max(ksides, 3)));
   for (int j = 0; j < ksides; ++j) {
     const double ang = 2 * M_PI * j / ksides - M_PI / ksides;
     vert[static_cast<size_t>(j)] = Vec2(std::cos(ang), std::sin(ang)) / std::cos(M_PI / ksides);
+    facet[static_cast<size_t>(j)] = Vec2(std::cos(2 * M_PI * j / ksides), std::sin(2 * M_PI * j / ksides));
   }
+  // k = 4: the facets are t1 = ±L, t2 = ±L, a square, whose nearest point is the clamped one.
+  const bool box_pyramid = opt.friction == FrictionModel::Pyramid && ksides == 4;
   auto project_friction = [&](Vec2& x, double L) {
     if (L <= 0) {
       x.setZero();
@@ -117,11 +120,14 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
       if (nx > L) x *= L / nx;
       return;
     }
-    bool inside = true;
-    for (int j = 0; j < ksides && inside; ++j) {
-      const double a = 2 * M_PI * j / ksides;
-      if (std::cos(a) * x.x() + std::sin(a) * x.y() > L) inside = false;
+    if (box_pyramid) {
+      x.x() = std::clamp(x.x(), -L, L);
+      x.y() = std::clamp(x.y(), -L, L);
+      return;
     }
+    bool inside = true;
+    for (int j = 0; j < ksides && inside; ++j)
+      if (facet[static_cast<size_t>(j)].dot(x) > L) inside = false;
     if (inside) return;
     Vec2 best = Vec2::Zero();
     double bd = 1e300;
