@@ -33,25 +33,29 @@ struct JRow {
 /// One contact point prepared for PGS. Bodies are slots of the velocity array, the ground being
 /// the extra slot nb (zero inverse mass and inertia, so its velocity stays zero and no row needs a
 /// branch). Per direction d_k (k = 0: n, 1: t1, 2: t2) the row is
-///   J_k u = d_k·(v_b − v_a) + jb_k·ω_b − ja_k·ω_a,   ja_k = r_a × d_k, jb_k = r_b × d_k,
+///   J_k u = d_k·((v_b + ω_b × r_b) − (v_a + ω_a × r_a)),
 /// and a unit impulse along d_k changes the velocities by Δv_b = m_b⁻¹ d_k, Δω_b = Bb_k,
-/// Δv_a = −m_a⁻¹ d_k, Δω_a = −Ba_k with Ba_k = I_a⁻¹ ja_k, Bb_k = I_b⁻¹ jb_k (world inverse inertia),
-/// so a row update is a few 3-vector dots and axpys on the compact velocity array.
+/// Δv_a = −m_a⁻¹ d_k, Δω_a = −Ba_k with Ba_k = I_a⁻¹ (r_a × d_k), Bb_k = I_b⁻¹ (r_b × d_k) (world
+/// inverse inertia), so a row update is a few 3-vector dots and axpys on the compact velocity array.
+/// The rarely used data (rolling resistance, split impulse, key) sit at the end.
 struct CRow {
   int a = -1, b = -1;
   double ima = 0, imb = 0;
-  Vec3 d[3], ja[3], jb[3], Ba[3], Bb[3];
-  double kn = 0, bn = 0, bp = 0, lam_n = 0, lam_p = 0, mu = 0, mur = 0;
-  Mat2 Kt, Kt_inv, Kr, Kr_inv;
-  Vec2 lam_t = Vec2::Zero(), lam_r = Vec2::Zero();
+  Vec3 d[3], ra, rb, Ba[3], Bb[3];
+  double kn = 0, bn = 0, lam_n = 0, mu = 0;
+  Mat2 Kt, Kt_inv;
+  Vec2 lam_t = Vec2::Zero();
+  double mur = 0, bp = 0, lam_p = 0;
+  Mat2 Kr, Kr_inv;
+  Vec2 lam_r = Vec2::Zero();
   std::uint64_t key = 0;
 };
 
-/// J_k u for row k of contact c on the velocity set U.
-inline double row_vel(const CRow& c, const Vel* U, int k) {
+/// Relative velocity of the contact points (b − a) on the velocity set U.
+inline Vec3 rel_vel(const CRow& c, const Vel* U) {
   const Vel& A = U[c.a];
   const Vel& B = U[c.b];
-  return c.d[k].dot(B.v - A.v) + c.jb[k].dot(B.w) - c.ja[k].dot(A.w);
+  return (B.v + B.w.cross(c.rb)) - (A.v + A.w.cross(c.ra));
 }
 
 /// Applies the impulse x_0 n + x_1 t1 + x_2 t2 (components along the rows) to U.
@@ -292,6 +296,8 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
         const Vec3 n = cp.n;
         const Vec3 ra = cp.a >= 0 ? Vec3(cp.p - xc[sa]) : Vec3::Zero();
         const Vec3 rb = cp.b >= 0 ? Vec3(cp.p - xc[sb]) : Vec3::Zero();
+        c.ra = ra;
+        c.rb = rb;
         c.ima = im[sa];
         c.imb = im[sb];
         c.key = cp.key();
@@ -313,15 +319,16 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
         c.d[0] = n;
         c.d[1] = t1;
         c.d[2] = n.cross(t1);
+        Vec3 ja[3], jb[3];
         for (int k = 0; k < 3; ++k) {
-          c.ja[k] = ra.cross(c.d[k]);
-          c.jb[k] = rb.cross(c.d[k]);
-          c.Ba[k] = Iw[sa] * c.ja[k];
-          c.Bb[k] = Iw[sb] * c.jb[k];
+          ja[k] = ra.cross(c.d[k]);
+          jb[k] = rb.cross(c.d[k]);
+          c.Ba[k] = Iw[sa] * ja[k];
+          c.Bb[k] = Iw[sb] * jb[k];
         }
         // Effective masses J_i M⁻¹ J_jᵀ (d_i·d_j = δ_ij).
         auto kij = [&](int i, int j) {
-          return (i == j ? c.ima + c.imb : 0.0) + c.ja[i].dot(c.Ba[j]) + c.jb[i].dot(c.Bb[j]);
+          return (i == j ? c.ima + c.imb : 0.0) + ja[i].dot(c.Ba[j]) + jb[i].dot(c.Bb[j]);
         };
         c.kn = kij(0, 0);
         c.Kt << kij(1, 1), kij(1, 2), kij(2, 1), kij(2, 2);
@@ -369,14 +376,15 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
           res = std::max(res, std::abs(dl) * jr.k);
         }
         for (CRow& c : crows) {
-          const double vn = row_vel(c, U, 0);
+          const double vn = c.d[0].dot(rel_vel(c, U));
           const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) / c.kn);
           const double dn = ln - c.lam_n;
           c.lam_n = ln;
           apply_normal(c, U, dn);
           res = std::max(res, std::abs(dn) * c.kn);
           if (c.mu > 0) {
-            const Vec2 vt(row_vel(c, U, 1), row_vel(c, U, 2));
+            const Vec3 rv = rel_vel(c, U);
+            const Vec2 vt(c.d[1].dot(rv), c.d[2].dot(rv));
             Vec2 cand = c.lam_t - omega * (c.Kt_inv * vt);
             project_friction(cand, c.mu * c.lam_n);
             const Vec2 dt = cand - c.lam_t;
@@ -415,7 +423,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
             pres = std::max(pres, std::abs(dl) * jr.k);
           }
           for (CRow& c : crows) {
-            const double vn = row_vel(c, UP, 0);
+            const double vn = c.d[0].dot(rel_vel(c, UP));
             const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) / c.kn);
             const double dp = lp - c.lam_p;
             c.lam_p = lp;
