@@ -35,13 +35,13 @@ struct JRow {
 /// branch). Per direction d_k (k = 0: n, 1: t1, 2: t2) the row is
 ///   J_k u = d_k·((v_b + ω_b × r_b) − (v_a + ω_a × r_a)),
 /// and a unit impulse along d_k changes the velocities by Δv_b = m_b⁻¹ d_k, Δω_b = Bb_k,
-/// Δv_a = −m_a⁻¹ d_k, Δω_a = −Ba_k with Ba_k = I_a⁻¹ (r_a × d_k), Bb_k = I_b⁻¹ (r_b × d_k) (world
+/// Δv_a = −m_a⁻¹ d_k, Δω_a = −Ba_k with Ba_k = I_a⁻¹ ja_k, Bb_k = I_b⁻¹ jb_k (world
 /// inverse inertia), so a row update is a few 3-vector dots and axpys on the compact velocity array.
 /// The rarely used data (rolling resistance, split impulse, key) sit at the end.
 struct CRow {
   int a = -1, b = -1;
   double ima = 0, imb = 0;
-  Vec3 d[3], ra, rb, Ba[3], Bb[3];
+  Vec3 d[3], ja[3], jb[3], Ba[3], Bb[3];
   double kn = 0, bn = 0, lam_n = 0, mu = 0;
   Mat2 Kt, Kt_inv;
   Vec2 lam_t = Vec2::Zero();
@@ -51,15 +51,15 @@ struct CRow {
   std::uint64_t key = 0;
 };
 
-/// Relative velocity of the contact points (b − a) on the velocity set U.
-inline Vec3 rel_vel(const CRow& c, const Vel* U) {
+/// J_k u for row k of contact c on the velocity set U.
+[[gnu::always_inline]] inline double row_vel(const CRow& c, const Vel* U, int k) {
   const Vel& A = U[c.a];
   const Vel& B = U[c.b];
-  return (B.v + B.w.cross(c.rb)) - (A.v + A.w.cross(c.ra));
+  return c.d[k].dot(B.v - A.v) + c.jb[k].dot(B.w) - c.ja[k].dot(A.w);
 }
 
 /// Applies the impulse x_0 n + x_1 t1 + x_2 t2 (components along the rows) to U.
-inline void apply_rows(const CRow& c, Vel* U, double x0, double x1, double x2) {
+[[gnu::always_inline]] inline void apply_rows(const CRow& c, Vel* U, double x0, double x1, double x2) {
   Vel& A = U[c.a];
   Vel& B = U[c.b];
   const Vec3 P = c.d[0] * x0 + c.d[1] * x1 + c.d[2] * x2;
@@ -70,7 +70,7 @@ inline void apply_rows(const CRow& c, Vel* U, double x0, double x1, double x2) {
 }
 
 /// Applies an impulse along the normal only.
-inline void apply_normal(const CRow& c, Vel* U, double x0) {
+[[gnu::always_inline]] inline void apply_normal(const CRow& c, Vel* U, double x0) {
   Vel& A = U[c.a];
   Vel& B = U[c.b];
   A.v -= (c.ima * x0) * c.d[0];
@@ -296,8 +296,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
         const Vec3 n = cp.n;
         const Vec3 ra = cp.a >= 0 ? Vec3(cp.p - xc[sa]) : Vec3::Zero();
         const Vec3 rb = cp.b >= 0 ? Vec3(cp.p - xc[sb]) : Vec3::Zero();
-        c.ra = ra;
-        c.rb = rb;
+
         c.ima = im[sa];
         c.imb = im[sb];
         c.key = cp.key();
@@ -319,7 +318,8 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
         c.d[0] = n;
         c.d[1] = t1;
         c.d[2] = n.cross(t1);
-        Vec3 ja[3], jb[3];
+        Vec3* ja = c.ja;
+        Vec3* jb = c.jb;
         for (int k = 0; k < 3; ++k) {
           ja[k] = ra.cross(c.d[k]);
           jb[k] = rb.cross(c.d[k]);
@@ -376,15 +376,15 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
           res = std::max(res, std::abs(dl) * jr.k);
         }
         for (CRow& c : crows) {
-          const double vn = c.d[0].dot(rel_vel(c, U));
+          const double vn = row_vel(c, U, 0);
           const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) / c.kn);
           const double dn = ln - c.lam_n;
           c.lam_n = ln;
           apply_normal(c, U, dn);
           res = std::max(res, std::abs(dn) * c.kn);
-          if (c.mu > 0) {
-            const Vec3 rv = rel_vel(c, U);
-            const Vec2 vt(c.d[1].dot(rv), c.d[2].dot(rv));
+          // Without normal impulse the friction set is {0}: nothing to do if λ_t is already 0.
+          if (c.mu > 0 && (c.lam_n > 0 || c.lam_t.x() != 0 || c.lam_t.y() != 0)) {
+            const Vec2 vt(row_vel(c, U, 1), row_vel(c, U, 2));
             Vec2 cand = c.lam_t - omega * (c.Kt_inv * vt);
             project_friction(cand, c.mu * c.lam_n);
             const Vec2 dt = cand - c.lam_t;
@@ -423,7 +423,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
             pres = std::max(pres, std::abs(dl) * jr.k);
           }
           for (CRow& c : crows) {
-            const double vn = c.d[0].dot(rel_vel(c, UP));
+            const double vn = row_vel(c, UP, 0);
             const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) / c.kn);
             const double dp = lp - c.lam_p;
             c.lam_p = lp;
