@@ -42,7 +42,7 @@ struct CRow {
   int a = -1, b = -1;
   double ima = 0, imb = 0;
   Vec3 d[3], ja[3], jb[3], Ba[3], Bb[3];
-  double kn = 0, bn = 0, lam_n = 0, mu = 0;
+  double kn = 0, kn_inv = 0, bn = 0, lam_n = 0, mu = 0;
   Mat2 Kt, Kt_inv;
   Vec2 lam_t = Vec2::Zero();
   double mur = 0, bp = 0, lam_p = 0;
@@ -331,6 +331,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
           return (i == j ? c.ima + c.imb : 0.0) + ja[i].dot(c.Ba[j]) + jb[i].dot(c.Bb[j]);
         };
         c.kn = kij(0, 0);
+        c.kn_inv = 1.0 / c.kn;
         c.Kt << kij(1, 1), kij(1, 2), kij(2, 1), kij(2, 2);
         c.Kt_inv = c.Kt.inverse();
         if (c.mur > 0) {
@@ -377,7 +378,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
         }
         for (CRow& c : crows) {
           const double vn = row_vel(c, U, 0);
-          const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) / c.kn);
+          const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) * c.kn_inv);
           const double dn = ln - c.lam_n;
           c.lam_n = ln;
           apply_normal(c, U, dn);
@@ -424,7 +425,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
           }
           for (CRow& c : crows) {
             const double vn = row_vel(c, UP, 0);
-            const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) / c.kn);
+            const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) * c.kn_inv);
             const double dp = lp - c.lam_p;
             c.lam_p = lp;
             apply_normal(c, UP, dp);
