@@ -218,7 +218,8 @@ namespace peers {
 // bench/sphere_pile_bench.cpp: n × n columns (n = ⌈K^(1/3)⌉), spacing 2.2 r, odd layers shifted by
 // half a spacing in x and y; the box's interior half width W leaves 1 cm clear on each side.
 
-constexpr double kPileR = 0.1, kPileMass = 1.0, kPileMu = 0.5, kPileH = 1e-3, kPileT = 2.0;
+constexpr double kPileR = 0.1, kPileMass = 1.0, kPileMu = 0.5, kPileH = 1e-3;
+inline double kPileT = 2.0;  // s, simulated time; --t-end S sets it (the same for every engine)
 
 struct PileLayout {
   double W = 0;                       // m, walls at x = ±W, y = ±W
@@ -263,8 +264,9 @@ inline std::vector<int> ParsePileSizes(int argc, char** argv, std::string& csv) 
     const std::string a = argv[i];
     if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--sizes" && i + 1 < argc) sizes = ParseInts(argv[++i]);
+    else if (a == "--t-end" && i + 1 < argc) kPileT = std::atof(argv[++i]);
     else {
-      std::cerr << "usage: " << argv[0] << " [--sizes 512,4096] [--csv FILE]\n";
+      std::cerr << "usage: " << argv[0] << " [--sizes 512,4096] [--t-end S] [--csv FILE]\n";
       std::exit(a == "--help" || a == "-h" ? 0 : 2);
     }
   }

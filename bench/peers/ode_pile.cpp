@@ -4,8 +4,8 @@
 // (r = 0.1 m, m = 1 kg) and static planes for the floor and the walls. Contacts: up to 4 per
 // pair from dCollide, friction pyramid proportional to the normal force (dContactApprox1) with
 // μ = 0.5, no bounce, ODE's default ERP (0.2) and CFM (1e-5). Auto-disable is off (ODE's default).
-// Wall time per simulated second, max speed and max penetration at 2 s (PeerCommon.h).
-// Usage: ode_pile [--sizes 512,4096] [--csv FILE]
+// Wall time per simulated second, max speed and max penetration at the end (2 s unless --t-end; PeerCommon.h).
+// Usage: ode_pile [--sizes 512,4096] [--t-end S] [--csv FILE]
 
 #include <ode/ode.h>
 
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   const std::vector<int> sizes = peers::ParsePileSizes(argc, argv, csv);
   peers::CsvOut out(csv);
   dInitODE2(0);
-  std::printf("sphere pile, h = 1e-3 s, 2 s; error = max penetration at 2 s [m], extra = max speed at 2 s [m/s]\n");
+  std::printf("sphere pile, h = 1e-3 s, %g s; error = max penetration at the end [m], extra = max speed at the end [m/s]\n", peers::kPileT);
   peers::PrintHeader();
   for (const int K : sizes) {
     const peers::PileLayout L = peers::MakePileLayout(K);

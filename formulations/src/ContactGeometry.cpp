@@ -53,6 +53,9 @@ ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
   }
   if (!problems.empty()) throw ModelError(problems);
   cells_.reserve(finite_.size());
+  cell_start_.reserve(dense_cell_limit() + 1);
+  cell_items_.reserve(finite_.size());
+  shape_cell_.reserve(finite_.size());
 }
 
 void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPoint>& out) {
@@ -101,13 +104,6 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
     return (static_cast<std::uint64_t>(ix) * ny + static_cast<std::uint64_t>(iy)) * nz +
            static_cast<std::uint64_t>(iz);
   };
-  cells_.clear();
-  for (int si : finite_) {
-    std::int64_t ix, iy, iz;
-    cell_of(shapes_[static_cast<size_t>(si)].c_W, ix, iy, iz);
-    cells_.emplace_back(key_of(ix, iy, iz), si);
-  }
-  std::sort(cells_.begin(), cells_.end());
   auto test_pair = [&](int i, int j) {
     const Shape& s1 = shapes_[static_cast<size_t>(i)];
     const Shape& s2 = shapes_[static_cast<size_t>(j)];
@@ -117,7 +113,60 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
     ++pairs_;
     narrow(s1, s2, margin, out);
   };
-  const size_t N = cells_.size();
+  auto in_grid = [&](std::int64_t jx, std::int64_t jy, std::int64_t jz) {
+    return jx >= 0 && jy >= 0 && jz >= 0 && jx < static_cast<std::int64_t>(nx) && jy < static_cast<std::int64_t>(ny) &&
+           jz < static_cast<std::int64_t>(nz);
+  };
+  const size_t N = finite_.size();
+  const double ncells = ext[0] * ext[1] * ext[2];
+  if (ncells <= static_cast<double>(dense_cell_limit())) {
+    // Dense grid: the shapes bucketed by a counting sort (cell_start_[c] … cell_start_[c + 1] − 1
+    // index cell_items_), so a neighbouring cell is found by its index, without a search.
+    const size_t nc = static_cast<size_t>(ncells);
+    cell_start_.assign(nc + 1, 0);
+    cell_items_.resize(N);
+    shape_cell_.resize(N);
+    for (size_t e = 0; e < N; ++e) {
+      std::int64_t ix, iy, iz;
+      cell_of(shapes_[static_cast<size_t>(finite_[e])].c_W, ix, iy, iz);
+      shape_cell_[e] = key_of(ix, iy, iz);
+      ++cell_start_[shape_cell_[e] + 1];
+    }
+    for (size_t c = 0; c < nc; ++c) cell_start_[c + 1] += cell_start_[c];
+    for (size_t e = 0; e < N; ++e) cell_items_[static_cast<size_t>(cell_start_[shape_cell_[e]]++)] = finite_[e];
+    for (size_t c = nc; c > 0; --c) cell_start_[c] = cell_start_[c - 1];
+    cell_start_[0] = 0;
+    for (std::uint64_t key = 0; key < nc; ++key) {
+      const int b0 = cell_start_[key], b1 = cell_start_[key + 1];
+      if (b0 == b1) continue;
+      const std::int64_t iz = static_cast<std::int64_t>(key % nz), iy = static_cast<std::int64_t>((key / nz) % ny),
+                         ix = static_cast<std::int64_t>(key / (nz * ny));
+      for (int e = b0; e < b1; ++e) {
+        const int si = cell_items_[static_cast<size_t>(e)];
+        // Same cell: the entries after this one.
+        for (int f = e + 1; f < b1; ++f) test_pair(si, cell_items_[static_cast<size_t>(f)]);
+        // Neighbouring cells with a larger index (each pair of cells is visited once).
+        for (int dx = -1; dx <= 1; ++dx)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dz = -1; dz <= 1; ++dz) {
+              const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
+              if (!in_grid(jx, jy, jz)) continue;
+              const std::uint64_t nk = key_of(jx, jy, jz);
+              if (nk <= key) continue;
+              for (int f = cell_start_[nk]; f < cell_start_[nk + 1]; ++f) test_pair(si, cell_items_[static_cast<size_t>(f)]);
+            }
+      }
+    }
+    return;
+  }
+  // Sparse grid (shapes spread over many more cells than there are shapes): sorted cell keys.
+  cells_.clear();
+  for (int si : finite_) {
+    std::int64_t ix, iy, iz;
+    cell_of(shapes_[static_cast<size_t>(si)].c_W, ix, iy, iz);
+    cells_.emplace_back(key_of(ix, iy, iz), si);
+  }
+  std::sort(cells_.begin(), cells_.end());
   for (size_t e = 0; e < N; ++e) {
     const auto [key, si] = cells_[e];
     // Same cell: the entries after this one.
@@ -129,9 +178,7 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
       for (int dy = -1; dy <= 1; ++dy)
         for (int dz = -1; dz <= 1; ++dz) {
           const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
-          if (jx < 0 || jy < 0 || jz < 0 || jx >= static_cast<std::int64_t>(nx) ||
-              jy >= static_cast<std::int64_t>(ny) || jz >= static_cast<std::int64_t>(nz))
-            continue;
+          if (!in_grid(jx, jy, jz)) continue;
           const std::uint64_t nk = key_of(jx, jy, jz);
           if (nk <= key) continue;
           auto it = std::lower_bound(cells_.begin(), cells_.end(), std::make_pair(nk, -1));

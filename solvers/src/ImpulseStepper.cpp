@@ -31,14 +31,54 @@ struct JRow {
   double lam = 0, lam_p = 0;
 };
 
+/// One contact point prepared for PGS. Bodies are slots of the velocity array, the ground being
+/// the extra slot nb (zero inverse mass and inertia, so its velocity stays zero and no row needs a
+/// branch). Per direction d_k (k = 0: n, 1: t1, 2: t2) the row is
+///   J_k u = d_k·((v_b + ω_b × r_b) − (v_a + ω_a × r_a)),
+/// and a unit impulse along d_k changes the velocities by Δv_b = m_b⁻¹ d_k, Δω_b = Bb_k,
+/// Δv_a = −m_a⁻¹ d_k, Δω_a = −Ba_k with Ba_k = I_a⁻¹ ja_k, Bb_k = I_b⁻¹ jb_k (world
+/// inverse inertia), so a row update is a few 3-vector dots and axpys on the compact velocity array.
+/// The rarely used data (rolling resistance, split impulse, key) sit at the end.
 struct CRow {
   int a = -1, b = -1;
-  Vec3 n, t1, t2, ra, rb;
-  double kn = 0, bn = 0, bp = 0, lam_n = 0, lam_p = 0, mu = 0, mur = 0;
-  Mat2 Kt, Kt_inv, Kr, Kr_inv;
-  Vec2 lam_t = Vec2::Zero(), lam_r = Vec2::Zero();
+  double ima = 0, imb = 0;
+  Vec3 d[3], ja[3], jb[3], Ba[3], Bb[3];
+  double kn = 0, kn_inv = 0, bn = 0, lam_n = 0, mu = 0;
+  Mat2 Kt, Kt_inv;
+  Vec2 lam_t = Vec2::Zero();
+  double mur = 0, bp = 0, lam_p = 0;
+  Mat2 Kr, Kr_inv;
+  Vec2 lam_r = Vec2::Zero();
   std::uint64_t key = 0;
 };
+
+/// J_k u for row k of contact c on the velocity set U.
+[[gnu::always_inline]] inline double row_vel(const CRow& c, const Vel* U, int k) {
+  const Vel& A = U[c.a];
+  const Vel& B = U[c.b];
+  return c.d[k].dot(B.v - A.v) + c.jb[k].dot(B.w) - c.ja[k].dot(A.w);
+}
+
+/// Applies the impulse x_0 n + x_1 t1 + x_2 t2 (components along the rows) to U.
+[[gnu::always_inline]] inline void apply_rows(const CRow& c, Vel* U, double x0, double x1, double x2) {
+  Vel& A = U[c.a];
+  Vel& B = U[c.b];
+  const Vec3 P = c.d[0] * x0 + c.d[1] * x1 + c.d[2] * x2;
+  A.v -= c.ima * P;
+  B.v += c.imb * P;
+  A.w -= c.Ba[0] * x0 + c.Ba[1] * x1 + c.Ba[2] * x2;
+  B.w += c.Bb[0] * x0 + c.Bb[1] * x1 + c.Bb[2] * x2;
+}
+
+/// Applies an impulse along the normal only.
+[[gnu::always_inline]] inline void apply_normal(const CRow& c, Vel* U, double x0) {
+  Vel& A = U[c.a];
+  Vel& B = U[c.b];
+  A.v -= (c.ima * x0) * c.d[0];
+  B.v += (c.imb * x0) * c.d[0];
+  A.w -= x0 * c.Ba[0];
+  B.w += x0 * c.Bb[0];
+}
 
 struct Prev {
   std::uint64_t key;
@@ -99,9 +139,11 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
 
   VecX q = q0, v = v0, cvec, cdvec;
   const VecX empty;
-  std::vector<Vel> u(static_cast<size_t>(nb)), up(static_cast<size_t>(nb)), u0(static_cast<size_t>(nb));
-  std::vector<double> im(static_cast<size_t>(nb));
-  std::vector<Mat3> Iw(static_cast<size_t>(nb)), Rb(static_cast<size_t>(nb));
+  // Body arrays have one more slot, nb, for the ground (zero inverse mass and inertia).
+  const size_t nslots = static_cast<size_t>(nb) + 1;
+  std::vector<Vel> u(nslots), up(nslots), u0(nslots);
+  std::vector<double> im(nslots, 0.0);
+  std::vector<Mat3> Iw(nslots, Mat3::Zero()), Rb(nslots, Mat3::Identity());
   std::vector<Vec3> xc(static_cast<size_t>(nb));
   for (int i = 0; i < nb; ++i) im[static_cast<size_t>(i)] = 1.0 / sys.mass(i);
   std::vector<JRow> jrows(static_cast<size_t>(sys.num_joint_rows()));
@@ -113,11 +155,14 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
   // Friction polygon: facet normals at angles 2πj/k; vertices between facets j−1 and j at
   // (L / cos(π/k)) (cos(2πj/k − π/k), sin(…)).
   const int ksides = opt.pyramid_sides;
-  std::vector<Vec2> vert(static_cast<size_t>(std::max(ksides, 3)));
+  std::vector<Vec2> vert(static_cast<size_t>(std::max(ksides, 3))), facet(static_cast<size_t>(std::max(ksides, 3)));
   for (int j = 0; j < ksides; ++j) {
     const double ang = 2 * M_PI * j / ksides - M_PI / ksides;
     vert[static_cast<size_t>(j)] = Vec2(std::cos(ang), std::sin(ang)) / std::cos(M_PI / ksides);
+    facet[static_cast<size_t>(j)] = Vec2(std::cos(2 * M_PI * j / ksides), std::sin(2 * M_PI * j / ksides));
   }
+  // k = 4: the facets are t1 = ±L, t2 = ±L, a square, whose nearest point is the clamped one.
+  const bool box_pyramid = opt.friction == FrictionModel::Pyramid && ksides == 4;
   auto project_friction = [&](Vec2& x, double L) {
     if (L <= 0) {
       x.setZero();
@@ -128,11 +173,14 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
       if (nx > L) x *= L / nx;
       return;
     }
-    bool inside = true;
-    for (int j = 0; j < ksides && inside; ++j) {
-      const double a = 2 * M_PI * j / ksides;
-      if (std::cos(a) * x.x() + std::sin(a) * x.y() > L) inside = false;
+    if (box_pyramid) {
+      x.x() = std::clamp(x.x(), -L, L);
+      x.y() = std::clamp(x.y(), -L, L);
+      return;
     }
+    bool inside = true;
+    for (int j = 0; j < ksides && inside; ++j)
+      if (facet[static_cast<size_t>(j)].dot(x) > L) inside = false;
     if (inside) return;
     Vec2 best = Vec2::Zero();
     double bd = 1e300;
@@ -150,30 +198,14 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
     x = best;
   };
 
-  // Velocity helpers on a velocity set U (u or up).
-  auto point_vel = [&](const std::vector<Vel>& U, int body, const Vec3& r) -> Vec3 {
-    if (body < 0) return Vec3::Zero();
-    const Vel& b = U[static_cast<size_t>(body)];
+  auto slot = [&](int body) { return body < 0 ? nb : body; };
+  auto point_vel = [&](const std::vector<Vel>& U, int sl, const Vec3& r) -> Vec3 {
+    const Vel& b = U[static_cast<size_t>(sl)];
     return b.v + b.w.cross(r);
   };
-  auto ang_vel = [&](const std::vector<Vel>& U, int body) -> Vec3 {
-    return body < 0 ? Vec3::Zero() : U[static_cast<size_t>(body)].w;
-  };
-  auto apply_impulse = [&](std::vector<Vel>& U, const CRow& c, const Vec3& P) {
-    if (c.b >= 0) {
-      Vel& b = U[static_cast<size_t>(c.b)];
-      b.v += im[static_cast<size_t>(c.b)] * P;
-      b.w += Iw[static_cast<size_t>(c.b)] * c.rb.cross(P);
-    }
-    if (c.a >= 0) {
-      Vel& a = U[static_cast<size_t>(c.a)];
-      a.v -= im[static_cast<size_t>(c.a)] * P;
-      a.w -= Iw[static_cast<size_t>(c.a)] * c.ra.cross(P);
-    }
-  };
   auto apply_torque = [&](std::vector<Vel>& U, const CRow& c, const Vec3& T) {
-    if (c.b >= 0) U[static_cast<size_t>(c.b)].w += Iw[static_cast<size_t>(c.b)] * T;
-    if (c.a >= 0) U[static_cast<size_t>(c.a)].w -= Iw[static_cast<size_t>(c.a)] * T;
+    U[static_cast<size_t>(c.b)].w += Iw[static_cast<size_t>(c.b)] * T;
+    U[static_cast<size_t>(c.a)].w -= Iw[static_cast<size_t>(c.a)] * T;
   };
   auto apply_joint = [&](std::vector<Vel>& U, const JRow& r, double dl) {
     if (r.a >= 0) {
@@ -193,19 +225,6 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
     if (r.b >= 0) s += r.jb_v.dot(U[static_cast<size_t>(r.b)].v) + r.jb_w.dot(U[static_cast<size_t>(r.b)].w);
     return s;
   };
-  auto k_dir = [&](const CRow& c, const Vec3& d1, const Vec3& d2) {
-    double k = 0;
-    if (c.a >= 0) k += im[static_cast<size_t>(c.a)] * d1.dot(d2) + c.ra.cross(d1).dot(Iw[static_cast<size_t>(c.a)] * c.ra.cross(d2));
-    if (c.b >= 0) k += im[static_cast<size_t>(c.b)] * d1.dot(d2) + c.rb.cross(d1).dot(Iw[static_cast<size_t>(c.b)] * c.rb.cross(d2));
-    return k;
-  };
-  auto k_ang = [&](const CRow& c, const Vec3& d1, const Vec3& d2) {
-    double k = 0;
-    if (c.a >= 0) k += d1.dot(Iw[static_cast<size_t>(c.a)] * d2);
-    if (c.b >= 0) k += d1.dot(Iw[static_cast<size_t>(c.b)] * d2);
-    return k;
-  };
-
   auto record = [&](double t) -> bool {
     if (nj > 0) {
       sys.joint_violation(q, cvec);
@@ -282,55 +301,78 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
       for (size_t ci = 0; ci < cps.size(); ++ci) {
         const ContactPoint& cp = cps[ci];
         CRow& c = crows[ci];
-        c.a = cp.a;
-        c.b = cp.b;
-        c.n = cp.n;
-        c.ra = cp.a >= 0 ? Vec3(cp.p - xc[static_cast<size_t>(cp.a)]) : Vec3::Zero();
-        c.rb = cp.b >= 0 ? Vec3(cp.p - xc[static_cast<size_t>(cp.b)]) : Vec3::Zero();
+        c.a = slot(cp.a);
+        c.b = slot(cp.b);
+        const size_t sa = static_cast<size_t>(c.a), sb = static_cast<size_t>(c.b);
+        const Vec3 n = cp.n;
+        const Vec3 ra = cp.a >= 0 ? Vec3(cp.p - xc[sa]) : Vec3::Zero();
+        const Vec3 rb = cp.b >= 0 ? Vec3(cp.p - xc[sb]) : Vec3::Zero();
+
+        c.ima = im[sa];
+        c.imb = im[sb];
         c.key = cp.key();
         c.mu = cp.friction;
         c.mur = cp.rolling_resistance * cp.r_eff;
         max_pen = std::max(max_pen, -cp.depth);
         // Tangent basis: t1 along the slip after the free update, else along the carried friction.
-        const Vec3 rv = point_vel(u, c.b, c.rb) - point_vel(u, c.a, c.ra);
-        Vec3 vt = rv - c.n * c.n.dot(rv);
+        const Vec3 rv = point_vel(u, c.b, rb) - point_vel(u, c.a, ra);
+        const Vec3 vt = rv - n * n.dot(rv);
         const Prev* pv = nullptr;
         if (opt.warm_start && !prev.empty()) {
           auto it = std::lower_bound(prev.begin(), prev.end(), Prev{c.key, 0, Vec3::Zero(), Vec3::Zero()});
           if (it != prev.end() && it->key == c.key) pv = &*it;
         }
-        if (vt.norm() > 1e-9) c.t1 = vt.normalized();
-        else if (pv && (pv->P_t - c.n * c.n.dot(pv->P_t)).norm() > 0)
-          c.t1 = -(pv->P_t - c.n * c.n.dot(pv->P_t)).normalized();
-        else c.t1 = any_orthogonal(c.n);
-        c.t2 = c.n.cross(c.t1);
-        c.kn = k_dir(c, c.n, c.n);
-        c.Kt << k_dir(c, c.t1, c.t1), k_dir(c, c.t1, c.t2), k_dir(c, c.t2, c.t1), k_dir(c, c.t2, c.t2);
+        Vec3 t1;
+        if (vt.norm() > 1e-9) t1 = vt.normalized();
+        else if (pv && (pv->P_t - n * n.dot(pv->P_t)).norm() > 0) t1 = -(pv->P_t - n * n.dot(pv->P_t)).normalized();
+        else t1 = any_orthogonal(n);
+        c.d[0] = n;
+        c.d[1] = t1;
+        c.d[2] = n.cross(t1);
+        Vec3* ja = c.ja;
+        Vec3* jb = c.jb;
+        for (int k = 0; k < 3; ++k) {
+          ja[k] = ra.cross(c.d[k]);
+          jb[k] = rb.cross(c.d[k]);
+          c.Ba[k] = Iw[sa] * ja[k];
+          c.Bb[k] = Iw[sb] * jb[k];
+        }
+        // Effective masses J_i M⁻¹ J_jᵀ (d_i·d_j = δ_ij).
+        auto kij = [&](int i, int j) {
+          return (i == j ? c.ima + c.imb : 0.0) + ja[i].dot(c.Ba[j]) + jb[i].dot(c.Bb[j]);
+        };
+        c.kn = kij(0, 0);
+        c.kn_inv = 1.0 / c.kn;
+        c.Kt << kij(1, 1), kij(1, 2), kij(2, 1), kij(2, 2);
         c.Kt_inv = c.Kt.inverse();
         if (c.mur > 0) {
-          c.Kr << k_ang(c, c.t1, c.t1), k_ang(c, c.t1, c.t2), k_ang(c, c.t2, c.t1), k_ang(c, c.t2, c.t2);
+          const Mat3 Isum = Iw[sa] + Iw[sb];
+          c.Kr << c.d[1].dot(Isum * c.d[1]), c.d[1].dot(Isum * c.d[2]), c.d[2].dot(Isum * c.d[1]),
+              c.d[2].dot(Isum * c.d[2]);
           c.Kr_inv = c.Kr.inverse();
         }
         // Normal target: Newton restitution from the pre-step approach speed, or closing a gap.
-        const double vn_pre = c.n.dot(point_vel(u0, c.b, c.rb) - point_vel(u0, c.a, c.ra));
+        const double vn_pre = n.dot(point_vel(u0, c.b, rb) - point_vel(u0, c.a, ra));
         if (vn_pre < -opt.restitution_threshold && cp.restitution > 0) c.bn = -cp.restitution * vn_pre;
         else c.bn = cp.depth > 0 ? -cp.depth / h : 0.0;
         c.bp = opt.split_impulse ? opt.position_beta * std::max(-cp.depth - opt.slop, 0.0) / h : 0.0;
         c.lam_n = pv ? pv->lam_n : 0.0;
-        c.lam_t = pv ? Vec2(c.t1.dot(pv->P_t), c.t2.dot(pv->P_t)) : Vec2::Zero();
-        c.lam_r = (pv && c.mur > 0) ? Vec2(c.t1.dot(pv->P_r), c.t2.dot(pv->P_r)) : Vec2::Zero();
+        c.lam_t = pv ? Vec2(c.d[1].dot(pv->P_t), c.d[2].dot(pv->P_t)) : Vec2::Zero();
+        c.lam_r = (pv && c.mur > 0) ? Vec2(c.d[1].dot(pv->P_r), c.d[2].dot(pv->P_r)) : Vec2::Zero();
         c.lam_p = 0;
       }
+      Vel* const U = u.data();
+      Vel* const UP = up.data();
       // ---- warm start ----
       if (opt.warm_start) {
         for (const JRow& jr : jrows) apply_joint(u, jr, jr.lam);
         for (CRow& c : crows) {
           project_friction(c.lam_t, c.mu * c.lam_n);
-          apply_impulse(u, c, c.n * c.lam_n + c.t1 * c.lam_t.x() + c.t2 * c.lam_t.y());
+          apply_rows(c, U, c.lam_n, c.lam_t.x(), c.lam_t.y());
           if (c.mur > 0) {
             const double L = c.mur * c.lam_n;
             if (c.lam_r.norm() > L) c.lam_r *= L / c.lam_r.norm();
-            apply_torque(u, c, c.t1 * c.lam_r.x() + c.t2 * c.lam_r.y());
+            apply_torque(u, c, c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y());
           }
         }
       }
@@ -346,31 +388,31 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
           res = std::max(res, std::abs(dl) * jr.k);
         }
         for (CRow& c : crows) {
-          const double vn = c.n.dot(point_vel(u, c.b, c.rb) - point_vel(u, c.a, c.ra));
-          const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) / c.kn);
+          const double vn = row_vel(c, U, 0);
+          const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) * c.kn_inv);
           const double dn = ln - c.lam_n;
           c.lam_n = ln;
-          apply_impulse(u, c, c.n * dn);
+          apply_normal(c, U, dn);
           res = std::max(res, std::abs(dn) * c.kn);
-          if (c.mu > 0) {
-            const Vec3 rv = point_vel(u, c.b, c.rb) - point_vel(u, c.a, c.ra);
-            const Vec2 vt(c.t1.dot(rv), c.t2.dot(rv));
+          // Without normal impulse the friction set is {0}: nothing to do if λ_t is already 0.
+          if (c.mu > 0 && (c.lam_n > 0 || c.lam_t.x() != 0 || c.lam_t.y() != 0)) {
+            const Vec2 vt(row_vel(c, U, 1), row_vel(c, U, 2));
             Vec2 cand = c.lam_t - omega * (c.Kt_inv * vt);
             project_friction(cand, c.mu * c.lam_n);
             const Vec2 dt = cand - c.lam_t;
             c.lam_t = cand;
-            apply_impulse(u, c, c.t1 * dt.x() + c.t2 * dt.y());
+            apply_rows(c, U, 0.0, dt.x(), dt.y());
             res = std::max(res, (c.Kt * dt).cwiseAbs().maxCoeff());
           }
           if (c.mur > 0) {
-            const Vec3 wr = ang_vel(u, c.b) - ang_vel(u, c.a);
-            const Vec2 vr(c.t1.dot(wr), c.t2.dot(wr));
+            const Vec3 wr = U[c.b].w - U[c.a].w;
+            const Vec2 vr(c.d[1].dot(wr), c.d[2].dot(wr));
             Vec2 cand = c.lam_r - omega * (c.Kr_inv * vr);
             const double L = c.mur * c.lam_n;
             if (cand.norm() > L) cand *= (L > 0 ? L / cand.norm() : 0.0);
             const Vec2 dr = cand - c.lam_r;
             c.lam_r = cand;
-            apply_torque(u, c, c.t1 * dr.x() + c.t2 * dr.y());
+            apply_torque(u, c, c.d[1] * dr.x() + c.d[2] * dr.y());
             res = std::max(res, (c.Kr * dr).cwiseAbs().maxCoeff());
           }
         }
@@ -393,11 +435,11 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
             pres = std::max(pres, std::abs(dl) * jr.k);
           }
           for (CRow& c : crows) {
-            const double vn = c.n.dot(point_vel(up, c.b, c.rb) - point_vel(up, c.a, c.ra));
-            const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) / c.kn);
+            const double vn = row_vel(c, UP, 0);
+            const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) * c.kn_inv);
             const double dp = lp - c.lam_p;
             c.lam_p = lp;
-            apply_impulse(up, c, c.n * dp);
+            apply_normal(c, UP, dp);
             pres = std::max(pres, std::abs(dp) * c.kn);
           }
           if (pres <= opt.pgs_tolerance) break;
@@ -418,8 +460,8 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
       // Keep the impulses for the next step's warm start.
       prev_next.clear();
       for (const CRow& c : crows)
-        prev_next.push_back(Prev{c.key, c.lam_n, c.t1 * c.lam_t.x() + c.t2 * c.lam_t.y(),
-                                 c.t1 * c.lam_r.x() + c.t2 * c.lam_r.y()});
+        prev_next.push_back(Prev{c.key, c.lam_n, c.d[1] * c.lam_t.x() + c.d[2] * c.lam_t.y(),
+                                 c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y()});
       std::sort(prev_next.begin(), prev_next.end());
       prev.swap(prev_next);
 

@@ -1,15 +1,19 @@
 // No heap allocation inside the step loop: malloc/calloc/realloc are interposed (glibc exports
 // __libc_malloc & co.) and counted between two output times after the first step, for every
-// implicit solver on a 16-link chain, and for the explicit Newton–Euler path (RK4 and
-// Dormand–Prince, both joint-solve methods, with and without projection). Covers C++ new (which calls malloc) and C libraries (KLU,
+// implicit solver on a 16-link chain, for the explicit Newton–Euler path (RK4 and Dormand–Prince,
+// both joint-solve methods, with and without projection), and for the impulse stepper (PGS with
+// warm start, grid broad phase, split impulse, rolling resistance) on a resting 3 × 3 × 3 block of
+// spheres. Covers C++ new (which calls malloc) and C libraries (KLU,
 // SUNDIALS). Built only without sanitizers (they interpose malloc themselves).
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include <mbdae/solvers/Explicit.h>
+#include <mbdae/solvers/ImpulseStepper.h>
 #include <mbdae/solvers/Simulation.h>
 
 extern "C" {
@@ -51,6 +55,26 @@ static System chain(int N) {
     s.add_spherical("j" + std::to_string(i), i == 0 ? "ground" : "bar" + std::to_string(i - 1),
                     "bar" + std::to_string(i), Vec3(i, 0, 0));
   }
+  return s;
+}
+
+// 27 spheres (r = 0.1 m) touching on a cubic lattice on the floor: the contact set stays the same.
+static System sphere_block() {
+  System s;
+  s.gravity = Vec3(0, 0, -9.81);
+  const double r = 0.1;
+  for (int i = 0; i < 27; ++i) {
+    RigidBody b;
+    b.name = "s" + std::to_string(i);
+    b.mass = 1;
+    b.inertia << 0.4 * r * r, 0.4 * r * r, 0.4 * r * r, 0, 0, 0;
+    b.position = Vec3(2 * r * (i % 3), 2 * r * ((i / 3) % 3), r + 2 * r * (i / 9));
+    s.add_body(b);
+    Contact c = make_sphere(b.name, b.name, r, 0.5);
+    c.rolling_resistance = 0.01;
+    s.add_contact(c);
+  }
+  s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
   return s;
 }
 
@@ -126,6 +150,34 @@ int main() {
     std::printf("explicit %s/%s%s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps)\n",
                 c.method == ExplicitMethod::RK4 ? "rk4" : "dopri5", to_string(c.joints),
                 c.project ? "/projection" : "", ok ? "ok" : "FAILED", counted, r.stats.steps);
+    ok ? ++passed : ++failures;
+  }
+  {
+    const System block = sphere_block();
+    const NewtonEulerSystem ne(block);
+    VecX q0, v0;
+    ne.initial_state(q0, v0);
+    ImpulseOptions o;
+    o.t_end = 0.5;
+    o.step = 1e-3;
+    o.output_every = 0.1;
+    long counted = -1;
+    int outputs = 0, contacts = 0;
+    const ImpulseResult r = solve_impulse(ne, 0, q0, v0, o, [&](const StateView&) {
+      ++outputs;
+      if (outputs == 2) {
+        g_allocs = 0;
+        g_counting = true;
+      } else if (outputs == 3) {
+        g_counting = false;
+        counted = g_allocs;
+      }
+      return true;
+    });
+    for (const PgsStepStats& st : r.pgs.per_step) contacts = std::max(contacts, st.contacts);
+    const bool ok = r.ok() && counted == 0 && contacts > 27;
+    std::printf("%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps, up to %d contacts)\n",
+                "impulse", ok ? "ok" : "FAILED", counted, r.result.stats.steps, contacts);
     ok ? ++passed : ++failures;
   }
   std::printf("%d passed, %d failed\n", passed, failures);

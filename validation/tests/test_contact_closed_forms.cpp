@@ -269,3 +269,76 @@ TEST_CASE("Newton's cradle passes the momentum through the row", "[validation][c
   CHECK(std::abs(vf[6 * (n - 1)] - v0) < 1e-6);
   CHECK(ne.linear_momentum(vf).x() == Approx(0.2 * v0).epsilon(1e-12));
 }
+
+TEST_CASE("Rolling resistance: a rolling sphere decelerates at 5 mu_r g / 7 and stops at 7 v0 / (5 mu_r g)",
+          "[validation][contact][impulse]") {
+  // A sphere (I = 2/5 m r²) rolling without slip with a resisting torque M = μ_r r m g about the
+  // contact: m v̇ = F, I ω̇ = −r F − M, v = r ω give v̇ = −M r / (I + m r²) = −(5/7) μ_r g (a
+  // friction force of (5/7) μ_r m g ≤ μ m g keeps it rolling), so it stops at t_s = 7 v0 / (5 μ_r g)
+  // after v0² / (2 · (5/7) μ_r g), and stays at rest.
+  const double v0 = 1.0, mu = 0.5, mur = 0.02, r = 0.1;
+  const double a = 5.0 / 7.0 * mur * g, t_stop = v0 / a, x_stop = v0 * v0 / (2 * a);
+  for (const double h : {2e-3, 1e-3}) {
+    System s;
+    s.gravity = Vec3(0, 0, -g);
+    RigidBody b = sphere_body("ball", 1.0, r, Vec3(0, 0, r), Vec3(v0, 0, 0));
+    b.angular_velocity = Vec3(0, v0 / r, 0);  // rolling without slip from the start
+    s.add_body(b);
+    Contact ball = make_sphere("ball", "ball", r, mu);
+    ball.rolling_resistance = mur;
+    s.add_contact(ball);
+    s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
+    const Run R = run(s, h, t_stop + 1.0);
+    double t_rest = -1;
+    for (size_t i = 0; i < R.t.size(); ++i) {
+      const double t = R.t[i];
+      if (t_rest < 0 && R.v[i][0] < 1e-12) t_rest = t;
+      if (t <= t_stop - 2 * h) CHECK(std::abs(R.v[i][0] - (v0 - a * t)) < 2 * a * h);
+    }
+    INFO("h = " << h << ": at rest from t = " << t_rest << " s (exact " << t_stop << "), x = " << R.q.back()[0]
+                << " m (exact " << x_stop << "), final speed " << R.v.back()[0]);
+    CHECK(std::abs(t_rest - t_stop) <= 2 * h);
+    CHECK(std::abs(R.q.back()[0] - x_stop) < 2 * v0 * h);
+    CHECK(std::abs(R.v.back()[0]) < 1e-12);
+    CHECK(R.v.back().segment<3>(3).norm() < 1e-10);
+  }
+}
+
+TEST_CASE("Warm start: a resting stack keeps its impulses from step to step", "[contact][impulse]") {
+  // Ten spheres stacked on the floor, touching (d = 0). Once the impulses are found, the warm start
+  // (matched per contact from the previous step) is already the solution: one sweep per step,
+  // where a cold start needs many (the support of the top sphere reaches the floor one contact per
+  // sweep at best). The normal impulses equal the weight above each contact, so nothing moves.
+  const double r = 0.1;
+  const int n = 10;
+  System s;
+  s.gravity = Vec3(0, 0, -g);
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "s" + std::to_string(i);
+    s.add_body(sphere_body(name, 1.0, r, Vec3(0, 0, r + 2 * r * i), Vec3::Zero()));
+    s.add_contact(make_sphere(name, name, r, 0.5));
+  }
+  s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
+  auto sweeps_after = [&](bool warm, double t_from) {
+    ImpulseOptions o;
+    o.warm_start = warm;
+    o.pgs_tolerance = 1e-9;
+    o.pgs_max_iterations = 1000;
+    const Run R = run(s, 1e-3, 1.0, o);
+    long sweeps = 0, steps = 0;
+    for (const PgsStepStats& p : R.r.pgs.per_step)
+      if (p.t > t_from) {
+        sweeps += p.iterations;
+        ++steps;
+        CHECK(p.contacts == n);
+        CHECK(p.residual <= 1e-9);
+      }
+    const double top = R.q.back()[7 * (n - 1) + 2];
+    CHECK(std::abs(top - (r + 2 * r * (n - 1))) < 1e-6);  // the stack neither sinks nor jumps
+    return double(sweeps) / double(steps);
+  };
+  const double warm = sweeps_after(true, 0.5), cold = sweeps_after(false, 0.5);
+  INFO("mean PGS sweeps per step over the last 0.5 s: warm start " << warm << ", cold start " << cold);
+  CHECK(warm <= 2.0);
+  CHECK(cold >= 5 * warm);
+}

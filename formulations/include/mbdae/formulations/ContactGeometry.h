@@ -2,9 +2,10 @@
 /// @file ContactGeometry.h
 /// Collision detection for the contact shapes of a model (model/Contact.h) on Newton–Euler bodies:
 /// a broad phase on a uniform grid (cell = 2 × the largest bounding radius of the finite shapes;
-/// shapes are sorted by cell key and each one meets the shapes of its own and its 26 neighbouring
-/// cells, so the cost is O(n log n) for n shapes instead of O(n²)); ground planes are tested
-/// against every shape. Narrow phase: sphere–plane, sphere–sphere, box–plane (8 corners),
+/// each shape meets the shapes of its own and its 26 neighbouring cells). The shapes are bucketed
+/// by a counting sort into a dense array of cells (O(n) for n shapes, buffers reused between
+/// calls) when the grid has at most 4 n + 1024 cells, else sorted by cell key (O(n log n)); ground
+/// planes are tested against every shape. Narrow phase: sphere–plane, sphere–sphere, box–plane (8 corners),
 /// capsule–plane (2 cap spheres), box–sphere. Other pairs are ignored.
 ///
 /// A contact point has a unit normal n pointing from body a to body b (a may be ground), a signed
@@ -80,7 +81,11 @@ class ContactDetector {
   const NewtonEulerSystem& sys_;
   std::vector<Shape> shapes_;
   std::vector<int> planes_, finite_;
+  /// Largest grid (cells) bucketed densely; larger grids use the sorted keys of cells_.
+  size_t dense_cell_limit() const { return 4 * finite_.size() + 1024; }
   std::vector<std::pair<std::uint64_t, int>> cells_;
+  std::vector<int> cell_start_, cell_items_;
+  std::vector<std::uint64_t> shape_cell_;
   long pairs_ = 0;
 };
 

@@ -38,6 +38,14 @@
 /// Failures (non-finite state, step limit) stop the run with a message naming the time.
 /// No heap allocation in the step loop once the number of contacts has reached its maximum
 /// (buffers only grow); per-step statistics are reserved up front.
+///
+/// Cost: each contact row stores its directions, angular Jacobian rows r × d and M⁻¹Jᵀ (the
+/// velocity change per unit impulse), so a PGS block update is a few 3-vector dots and axpys on a
+/// compact velocity array (the ground is a fixed slot with zero inverse mass). Warm starting matches
+/// contacts by ContactPoint::key() (shape pair and feature). For piles and stacks the velocity
+/// sweeps rarely reach a tight tolerance while bodies still collide; a cap of about 20 velocity
+/// and 20 split-impulse sweeps keeps the settling and the penetration of 100 sweeps at a fraction
+/// of the cost (docs/benchmarks.md, sphere pile).
 
 #include <vector>
 
