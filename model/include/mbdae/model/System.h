@@ -257,6 +257,9 @@ class System {
 
   std::string name;  ///< model name, for output only
   Vec3 gravity = Vec3::Zero();  ///< m/s², world
+  /// Penalty parameters of every contact pair whose shapes have none of their own (Contact.h);
+  /// without any, the implicit formulation rejects a model with contacts.
+  std::optional<PenaltyParameters> contact_penalty;
 
   /// Adds a body; returns its index. Checks happen in check(), not here, so that every problem of
   /// a model can be reported at once.
