@@ -1,6 +1,8 @@
 // Rigid-body formulation in absolute coordinates; see Multibody.h for the equations.
 // Sources: Exudyn ObjectRigidBody documentation (Eq. 52–54, seed 001); Nikravesh, Computer-Aided
 // Analysis of Mechanical Systems (1988), for the G matrices and the γ terms of joint constraints.
+// Penalty contacts: Hunt & Crossley (J. Appl. Mech. 42, 1975) and the damping factor of Flores,
+// Machado, Silva & Martins (Multibody Syst. Dyn. 25, 2011); see docs/joints_forces_analyses.md.
 
 #include <mbdae/formulations/Multibody.h>
 
@@ -675,7 +677,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
           if (cp.pen.damping_factor) {
             cp.chi = *cp.pen.damping_factor;
           } else if (cp.pen.impact_velocity) {
-            // Flores, Machado, Seabra & Ambrósio (2011): χ = 8 (1 − e) / (5 e v⁻).
+            // Flores, Machado, Silva & Martins (Multibody Syst. Dyn. 25, 2011): χ = 8 (1 − e) / (5 e v⁻).
             if (!(e > 0))
               problems.push_back(cp.name + ": a hunt_crossley penalty with impact_velocity needs restitution > 0 "
                                  "(χ = 8 (1 − e) / (5 e v) is infinite for e = 0); give damping_factor instead");

@@ -444,7 +444,7 @@ class Loader {
   std::optional<Placed> first_joint_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_;
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
-  std::optional<Placed> contact_penalty_;
+  bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
   bool solver_ok_ = true;
   YAML::Mark solver_type_mark_ = YAML::Mark::null_mark();
 };
@@ -1586,7 +1586,7 @@ void Loader::solver_checks() {
     for (const Placed& c : contacts_)
       error(c.mark, c.path, "contacts are handled only by solver.type impulse and, as penalty forces, by the "
                             "implicit solvers; " + sname + " has no contact model" + why);
-  if (k == SolverKind::Implicit && !m_.system.contact_penalty) {
+  if (k == SolverKind::Implicit && !contact_penalty_given_) {
     // Every pair of shapes on different bodies that can touch needs penalty parameters, from one
     // of its two shapes (MultibodySystem takes those of the pair's sphere, capsule or box first).
     const auto& cs = m_.system.contacts();
@@ -1599,11 +1599,11 @@ void Loader::solver_checks() {
         const bool sphere = (a == ShapeType::Sphere && (b == ShapeType::Sphere || b == ShapeType::Box)) ||
                             (b == ShapeType::Sphere && a == ShapeType::Box);
         if (!plane && !sphere) continue;
-        const std::string who = "contact '" + cs[i].name + "'";
+        const bool same_item = contact_items_[i].path == contact_items_[j].path;  // sphere_plane
+        const std::string where = same_item ? "on this contact" : "on this contact or on contact '" + cs[i].name + "'";
         error(contact_items_[j].mark, contact_items_[j].path,
-              "with an implicit solver contacts are penalty forces and need their parameters: a penalty block "
-              "on this contact or on " + who + ", or a model-wide contact_penalty (or use solver.type impulse)" +
-                  why);
+              "with an implicit solver contacts are penalty forces and need their parameters: a penalty block " +
+                  where + ", or a model-wide contact_penalty (or use solver.type impulse)" + why);
         break;
       }
   }
@@ -1813,8 +1813,10 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("joints")) joints(e->value);
   if (const Entry* e = top.find("forces")) forces(e->value);
   if (const Entry* e = top.find("contacts")) contacts(e->value);
-  if (const Entry* e = top.find("contact_penalty"))
+  if (const Entry* e = top.find("contact_penalty")) {
+    contact_penalty_given_ = true;
     if (auto pp = penalty(e->value, "contact_penalty")) m_.system.contact_penalty = *pp;
+  }
   if (const Entry* e = top.find("solver")) solver(e->value);
   else error(root, "", "missing required key 'solver' (at least solver: {end_time: ...})");
   if (const Entry* e = top.find("output")) output(e->value);
