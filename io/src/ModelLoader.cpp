@@ -1586,6 +1586,13 @@ void Loader::solver_checks() {
     for (const Placed& c : contacts_)
       error(c.mark, c.path, "contacts are handled only by solver.type impulse and, as penalty forces, by the "
                             "implicit solvers; " + sname + " has no contact model" + why);
+  std::set<std::string> rolling_reported;  // a sphere_plane item is two shapes
+  if (k == SolverKind::Implicit)
+    for (size_t j = 0; j < m_.system.contacts().size() && j < contact_items_.size(); ++j)
+      if (m_.system.contacts()[j].rolling_resistance > 0 && rolling_reported.insert(contact_items_[j].path).second)
+        error(contact_items_[j].mark, contact_items_[j].path + ".rolling_resistance",
+              "rolling resistance is handled only by solver.type impulse; the penalty contacts of the implicit "
+              "solvers do not model it" + why);
   if (k == SolverKind::Implicit && !contact_penalty_given_) {
     // Every pair of shapes on different bodies that can touch needs penalty parameters, from one
     // of its two shapes (MultibodySystem takes those of the pair's sphere, capsule or box first).
