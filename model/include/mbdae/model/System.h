@@ -310,6 +310,8 @@ class System {
   void add_contact(Contact contact) { contacts_.push_back(std::move(contact)); }
   /// The contact shapes, in the order added.
   const std::vector<Contact>& contacts() const { return contacts_; }
+  /// Writable contact shapes (e.g. to remove them for a formulation that should not see them).
+  std::vector<Contact>& contacts() { return contacts_; }
   /// The force elements, in the order added.
   const std::vector<ForceElement>& forces() const { return forces_; }
   /// Writable force elements.
