@@ -448,6 +448,10 @@ solver: {end_time: 0.1}
     CHECK(out[i] == Approx(ref[i]).margin(1e-12));
   }
   // Accelerations and reactions are not on this path.
-  std::vector<SensorSpec> bad{SensorSpec{"a", SensorOutput::Acceleration, "b"}};
+  SensorSpec acc;
+  acc.name = "a";
+  acc.output = SensorOutput::Acceleration;
+  acc.body = "b";
+  std::vector<SensorSpec> bad{acc};
   CHECK_THROWS_AS(ExplicitSensorSet(bad, ne, ExplicitSensorSet::Layout::NewtonEuler, q), std::invalid_argument);
 }
