@@ -103,6 +103,11 @@ TEST_CASE("io: what a solver cannot handle is rejected at the item, not ignored"
   CHECK(c.line == 12);
   CHECK_THAT(c.message, Catch::Contains("impulse"));
   CHECK(problems(with_contact, {{"solver.type", "impulse"}}).empty());
+  // The implicit solvers take them as penalty forces once they have penalty parameters.
+  CHECK(problems(replace(with_contact, "radius: 0.1,", "radius: 0.1, penalty: {stiffness: 1.0e5, damping: 10},"))
+            .empty());
+  CHECK(problems(replace(with_contact, "contacts:", "contact_penalty: {stiffness: 1.0e5}\ncontacts:")).empty());
+  CHECK(first(with_contact, {{"solver.type", "rk4"}}).key_path == "contacts[0]");
   // lie_rk4 has no joints; the explicit path no reactions; the impulse stepper no spring-dampers
   // or driven joints (rk4 and dopri5 have them).
   const Diagnostic lj = first(kPendulum, {{"solver.type", "lie_rk4"}});

@@ -322,3 +322,103 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
           }
         }
 }
+
+TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite differences",
+          "[formulation][jacobian][penalty]") {
+  // A sphere (body A) and a tilted box (body B) pressed into the ground plane and into each
+  // other: sphere–plane, four box corners–plane and box–sphere points, all with penetration and
+  // sliding, for every rotation parametrization and both force laws.
+  std::mt19937 gen(7);
+  for (PenaltyLaw law : {PenaltyLaw::Linear, PenaltyLaw::HuntCrossley})
+    for (RotationParametrization pa : kParams)
+      for (RotationParametrization pb : kParams)
+        DYNAMIC_SECTION(to_string(law) << " " << to_string(pa) << "/" << to_string(pb)) {
+          PenaltyParameters pen;
+          pen.law = law;
+          pen.stiffness = law == PenaltyLaw::Linear ? 1e4 : 1e6;
+          if (law == PenaltyLaw::Linear) pen.damping = 10;
+          else pen.damping_factor = 0.5;
+          pen.friction_velocity = 0.05;
+          System s;
+          s.gravity = Vec3(0, 0, -9.81);
+          RigidBody A = make_body("A", pa, gen), B = make_body("B", pb, gen);
+          A.position = Vec3(0, 0, 0.09);
+          A.orientation = math::rxyz_to_matrix(Vec3(0.1, -0.2, 0.3));
+          A.velocity = rnd3(gen, 0.3);
+          A.angular_velocity = rnd3(gen, 1.0);
+          B.position = Vec3(0.15, 0, 0.04);
+          B.orientation = math::rxyz_to_matrix(Vec3(0.02, 0.05, 0.1));
+          B.velocity = rnd3(gen, 0.3);
+          B.angular_velocity = rnd3(gen, 1.0);
+          s.add_body(A);
+          s.add_body(B);
+          // Shapes at the bodies' reference points (position 0 in body axes).
+          Contact sa = make_sphere("ball", "A", 0.1, 0.4);
+          Contact sb = make_box("brick", "B", Vec3(0.1, 0.1, 0.05), 0.6);
+          s.add_contact(sa);
+          s.add_contact(sb);
+          s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
+          s.contact_penalty = pen;
+          const MultibodySystem mb(s);
+          const int n = mb.num_coordinates(), m = mb.num_constraints();
+          VecX q(n), v(n);
+          mb.initial_state(q, v);
+          const VecX a = VecX::NullaryExpr(n, [&]() { return std::normal_distribution<double>(0, 1)(gen); });
+          const VecX lam = VecX::NullaryExpr(m, [&]() { return std::normal_distribution<double>(0, 5)(gen); });
+          const double t = 0.1, h = 1e-7;
+          // The contacts are active: the contact forces make forces() differ from gravity alone.
+          VecX f(n), r0(n);
+          mb.forces(t, q, v, f);
+          mb.residual(t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
+          CHECK((f + r0).cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, f.cwiseAbs().maxCoeff()));
+          CHECK(f.segment<3>(0).z() > 0);  // the floor carries the sphere
+          // Coupling of A and B (the box–sphere pair) in the pattern, fixed at construction.
+          SparseMatrix Ap = mb.tangent_pattern();
+          bool coupled = false;
+          for (SparseMatrix::InnerIterator it(Ap, mb.body_offset(1)); it; ++it) coupled = coupled || it.row() == 0;
+          CHECK(coupled);
+          // Tangent against global central differences of the residual.
+          SparseMatrix T = mb.tangent_pattern();
+          const double cq = 0.7, cvv = 1.3, ca = 0.4;
+          mb.assemble_tangent(t, q, v, a, lam, cq, cvv, ca, T);
+          MatX Tfd(n, n);
+          VecX rp(n), rm(n);
+          for (int k = 0; k < n; ++k) {
+            VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
+            ap[k] += h;
+            am[k] -= h;
+            mb.residual(t, q, v, ap, lam, rp);
+            mb.residual(t, q, v, am, lam, rm);
+            Tfd.col(k) = ca * (rp - rm) / (2 * h);
+            qp[k] += h;
+            qm[k] -= h;
+            mb.residual(t, qp, v, a, lam, rp);
+            mb.residual(t, qm, v, a, lam, rm);
+            Tfd.col(k) += cq * (rp - rm) / (2 * h);
+            vp[k] += h;
+            vm[k] -= h;
+            mb.residual(t, q, vp, a, lam, rp);
+            mb.residual(t, q, vm, a, lam, rm);
+            Tfd.col(k) += cvv * (rp - rm) / (2 * h);
+          }
+          CHECK((MatX(T) - Tfd).cwiseAbs().maxCoeff() < 1e-5 * Tfd.cwiseAbs().maxCoeff());
+          // At rest and without friction or damping the contact force is conservative:
+          // forces(q, 0) = −∂V/∂q with V = gravity + the elastic energy of the penetrations.
+          System s0 = s;
+          PenaltyParameters el = pen;
+          el.damping = 0;
+          if (law == PenaltyLaw::HuntCrossley) el.damping_factor = 0.0;
+          s0.contact_penalty = el;
+          const MultibodySystem m0(s0);
+          const VecX v0 = VecX::Zero(n);
+          VecX f0(n), gradV(n);
+          m0.forces(t, q, v0, f0);
+          for (int k = 0; k < n; ++k) {
+            VecX qp = q, qm = q;
+            qp[k] += h;
+            qm[k] -= h;
+            gradV[k] = (m0.potential_energy(t, qp) - m0.potential_energy(t, qm)) / (2 * h);
+          }
+          CHECK((f0 + gradV).cwiseAbs().maxCoeff() < 1e-5 * f0.cwiseAbs().maxCoeff());
+        }
+}

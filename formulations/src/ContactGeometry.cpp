@@ -19,6 +19,114 @@ void fill_material(const Contact& ca, const Contact& cb, ContactPoint& cp) {
 
 }  // namespace
 
+PlacedShape placed_shape(const Contact& c) {
+  PlacedShape g;
+  g.type = c.shape;
+  g.radius = c.radius;
+  g.half_length = c.half_length;
+  g.half = c.half_extents;
+  g.normal = c.normal.norm() > 0 ? Vec3(c.normal.normalized()) : Vec3::UnitZ();
+  g.offset = c.offset;
+  g.c_W = c.position;
+  g.R_WS = c.orientation;
+  return g;
+}
+
+int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, PairPoint* out,
+                 bool& swapped) {
+  // Order the pair: plane first, then box, then capsule, then sphere (a is the "lower" type).
+  auto rank = [](ShapeType t) {
+    switch (t) {
+      case ShapeType::Plane: return 0;
+      case ShapeType::Box: return 1;
+      case ShapeType::Capsule: return 2;
+      case ShapeType::Sphere: return 3;
+    }
+    return 4;
+  };
+  swapped = !(rank(s1.type) <= rank(s2.type));
+  const PlacedShape& A = swapped ? s2 : s1;
+  const PlacedShape& B = swapped ? s1 : s2;
+  int count = 0;
+  auto emit = [&](const Vec3& p, const Vec3& n, double depth, int feature, double r_eff) {
+    out[count++] = PairPoint{p, n, depth, feature, r_eff};
+  };
+  // Sphere of radius r at c against a plane.
+  auto sphere_plane = [&](const PlacedShape& pl, const Vec3& c, double r, int feature) {
+    const double dist = pl.normal.dot(c) - pl.offset;
+    const double d = dist - r;
+    if (d < margin) emit(c - pl.normal * (r + 0.5 * d), pl.normal, d, feature, r);
+  };
+  if (A.type == ShapeType::Plane) {
+    switch (B.type) {
+      case ShapeType::Sphere: sphere_plane(A, B.c_W, B.radius, 0); break;
+      case ShapeType::Capsule: {
+        const Vec3 ax = B.R_WS.col(2) * B.half_length;
+        sphere_plane(A, B.c_W + ax, B.radius, 0);
+        sphere_plane(A, B.c_W - ax, B.radius, 1);
+        break;
+      }
+      case ShapeType::Box:
+        for (int k = 0; k < 8; ++k) {
+          const Vec3 corner_S((k & 1 ? 1 : -1) * B.half.x(), (k & 2 ? 1 : -1) * B.half.y(),
+                              (k & 4 ? 1 : -1) * B.half.z());
+          const Vec3 x = B.c_W + B.R_WS * corner_S;
+          const double d = A.normal.dot(x) - A.offset;
+          if (d < margin) emit(x - A.normal * (0.5 * d), A.normal, d, k, 0);
+        }
+        break;
+      case ShapeType::Plane: break;
+    }
+    return count;
+  }
+  if (A.type == ShapeType::Sphere && B.type == ShapeType::Sphere) {
+    const Vec3 dc = B.c_W - A.c_W;
+    const double L = dc.norm();
+    const double d = L - A.radius - B.radius;
+    if (d >= margin || L == 0) return count;
+    const Vec3 n = dc / L;
+    emit(A.c_W + n * (A.radius + 0.5 * d), n, d, 0, A.radius * B.radius / (A.radius + B.radius));
+    return count;
+  }
+  if (A.type == ShapeType::Box && B.type == ShapeType::Sphere) {
+    const Vec3 cl = A.R_WS.transpose() * (B.c_W - A.c_W);
+    const Vec3 clamped = cl.cwiseMax(-A.half).cwiseMin(A.half);
+    const Vec3 diff = cl - clamped;
+    const double dist = diff.norm();
+    Vec3 n_S, s_S;
+    double sd;
+    if (dist > 0) {
+      n_S = diff / dist;
+      s_S = clamped;
+      sd = dist;
+    } else {
+      // Centre inside the box: leave through the nearest face.
+      int k = 0;
+      double best = 1e300;
+      for (int i = 0; i < 3; ++i) {
+        const double gap = A.half[i] - std::abs(cl[i]);
+        if (gap < best) {
+          best = gap;
+          k = i;
+        }
+      }
+      n_S = Vec3::Zero();
+      n_S[k] = cl[k] >= 0 ? 1 : -1;
+      s_S = cl;
+      s_S[k] = n_S[k] * A.half[k];
+      sd = -best;
+    }
+    const double d = sd - B.radius;
+    if (d >= margin) return count;
+    const Vec3 n = A.R_WS * n_S;
+    const Vec3 s_W = A.c_W + A.R_WS * s_S;
+    emit(s_W + n * (0.5 * d), n, d, 0, B.radius);
+    return count;
+  }
+  // Other pairs (box–box, capsule–sphere, …) are not handled.
+  return count;
+}
+
 ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
   const System& m = sys.model();
   std::vector<std::string> problems;
@@ -33,20 +141,12 @@ ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
     Shape s{};
     s.index = static_cast<int>(k);
     s.body = *bi;
-    s.type = c.shape;
     s.pos_B = c.position - (s.body == kGround ? Vec3::Zero() : sys.com_offset(s.body));
     s.R_BS = c.orientation;
-    s.radius = c.radius;
-    s.half_length = c.half_length;
-    s.half = c.half_extents;
-    s.normal = c.normal.norm() > 0 ? Vec3(c.normal.normalized()) : Vec3::UnitZ();
-    s.offset = c.offset;
-    s.friction = c.friction;
-    s.restitution = c.restitution;
-    s.rolling = c.rolling_resistance;
+    s.g = placed_shape(c);
     s.bound = c.bounding_radius();
-    s.c_W = s.pos_B;
-    s.R_WS = s.R_BS;
+    s.g.c_W = s.pos_B;
+    s.g.R_WS = s.R_BS;
     shapes_.push_back(s);
     if (c.shape == ShapeType::Plane) planes_.push_back(static_cast<int>(shapes_.size()) - 1);
     else finite_.push_back(static_cast<int>(shapes_.size()) - 1);
@@ -66,8 +166,8 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
     Shape& s = shapes_[static_cast<size_t>(si)];
     if (s.body == kGround) continue;  // fixed shapes keep their body-frame pose as world pose
     const Mat3 R = sys_.rotation(s.body, q);
-    s.c_W = sys_.com_position(s.body, q) + R * s.pos_B;
-    s.R_WS = R * s.R_BS;
+    s.g.c_W = sys_.com_position(s.body, q) + R * s.pos_B;
+    s.g.R_WS = R * s.R_BS;
   }
   // Planes against every finite shape on a body.
   for (int pi : planes_)
@@ -75,7 +175,7 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
       const Shape& s = shapes_[static_cast<size_t>(si)];
       if (s.body == kGround) continue;
       const Shape& pl = shapes_[static_cast<size_t>(pi)];
-      if (pl.normal.dot(s.c_W) - pl.offset - s.bound >= margin) continue;
+      if (pl.g.normal.dot(s.g.c_W) - pl.g.offset - s.bound >= margin) continue;
       ++pairs_;
       narrow(pl, s, margin, out);
     }
@@ -87,8 +187,8 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
   for (int si : finite_) {
     const Shape& s = shapes_[static_cast<size_t>(si)];
     rmax = std::max(rmax, s.bound);
-    lo = lo.cwiseMin(s.c_W);
-    hi = hi.cwiseMax(s.c_W);
+    lo = lo.cwiseMin(s.g.c_W);
+    hi = hi.cwiseMax(s.g.c_W);
   }
   const double cell = 2 * rmax + std::max(margin, 0.0) + 1e-12;
   const Eigen::Array3d ext = ((hi - lo) / cell).array().floor() + 1;
@@ -109,7 +209,7 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
     const Shape& s2 = shapes_[static_cast<size_t>(j)];
     if (s1.body == s2.body) return;
     const double r = s1.bound + s2.bound + std::max(margin, 0.0);
-    if ((s1.c_W - s2.c_W).squaredNorm() > r * r) return;
+    if ((s1.g.c_W - s2.g.c_W).squaredNorm() > r * r) return;
     ++pairs_;
     narrow(s1, s2, margin, out);
   };
@@ -128,7 +228,7 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
     shape_cell_.resize(N);
     for (size_t e = 0; e < N; ++e) {
       std::int64_t ix, iy, iz;
-      cell_of(shapes_[static_cast<size_t>(finite_[e])].c_W, ix, iy, iz);
+      cell_of(shapes_[static_cast<size_t>(finite_[e])].g.c_W, ix, iy, iz);
       shape_cell_[e] = key_of(ix, iy, iz);
       ++cell_start_[shape_cell_[e] + 1];
     }
@@ -163,7 +263,7 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
   cells_.clear();
   for (int si : finite_) {
     std::int64_t ix, iy, iz;
-    cell_of(shapes_[static_cast<size_t>(si)].c_W, ix, iy, iz);
+    cell_of(shapes_[static_cast<size_t>(si)].g.c_W, ix, iy, iz);
     cells_.emplace_back(key_of(ix, iy, iz), si);
   }
   std::sort(cells_.begin(), cells_.end());
@@ -172,7 +272,7 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
     // Same cell: the entries after this one.
     for (size_t f = e + 1; f < N && cells_[f].first == key; ++f) test_pair(si, cells_[f].second);
     std::int64_t ix, iy, iz;
-    cell_of(shapes_[static_cast<size_t>(si)].c_W, ix, iy, iz);
+    cell_of(shapes_[static_cast<size_t>(si)].g.c_W, ix, iy, iz);
     // Neighbouring cells with a larger key (each pair of cells is visited once).
     for (int dx = -1; dx <= 1; ++dx)
       for (int dy = -1; dy <= 1; ++dy)
@@ -190,105 +290,25 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
 void ContactDetector::narrow(const Shape& s1, const Shape& s2, double margin,
                              std::vector<ContactPoint>& out) const {
   const System& m = sys_.model();
-  // Order the pair: plane first, then box, then capsule, then sphere (a is the "lower" type).
-  auto rank = [](ShapeType t) {
-    switch (t) {
-      case ShapeType::Plane: return 0;
-      case ShapeType::Box: return 1;
-      case ShapeType::Capsule: return 2;
-      case ShapeType::Sphere: return 3;
-    }
-    return 4;
-  };
-  const Shape& A = rank(s1.type) <= rank(s2.type) ? s1 : s2;
-  const Shape& B = (&A == &s1) ? s2 : s1;
-  auto emit = [&](const Vec3& p, const Vec3& n, double depth, int feature, double r_eff) {
+  PairPoint pts[kMaxPairPoints];
+  bool swapped = false;
+  const int k = narrow_phase(s1.g, s2.g, margin, pts, swapped);
+  const Shape& A = swapped ? s2 : s1;
+  const Shape& B = swapped ? s1 : s2;
+  for (int i = 0; i < k; ++i) {
     ContactPoint cp;
     cp.shape_a = A.index;
     cp.shape_b = B.index;
     cp.a = A.body;
     cp.b = B.body;
-    cp.p = p;
-    cp.n = n;
-    cp.depth = depth;
-    cp.feature = feature;
-    cp.r_eff = r_eff;
+    cp.p = pts[i].p;
+    cp.n = pts[i].n;
+    cp.depth = pts[i].depth;
+    cp.feature = pts[i].feature;
+    cp.r_eff = pts[i].r_eff;
     fill_material(m.contacts()[static_cast<size_t>(A.index)], m.contacts()[static_cast<size_t>(B.index)], cp);
     out.push_back(cp);
-  };
-  // Sphere of radius r at c against a plane.
-  auto sphere_plane = [&](const Shape& pl, const Vec3& c, double r, int feature) {
-    const double dist = pl.normal.dot(c) - pl.offset;
-    const double d = dist - r;
-    if (d < margin) emit(c - pl.normal * (r + 0.5 * d), pl.normal, d, feature, r);
-  };
-  if (A.type == ShapeType::Plane) {
-    switch (B.type) {
-      case ShapeType::Sphere: sphere_plane(A, B.c_W, B.radius, 0); break;
-      case ShapeType::Capsule: {
-        const Vec3 ax = B.R_WS.col(2) * B.half_length;
-        sphere_plane(A, B.c_W + ax, B.radius, 0);
-        sphere_plane(A, B.c_W - ax, B.radius, 1);
-        break;
-      }
-      case ShapeType::Box:
-        for (int k = 0; k < 8; ++k) {
-          const Vec3 corner_S((k & 1 ? 1 : -1) * B.half.x(), (k & 2 ? 1 : -1) * B.half.y(),
-                              (k & 4 ? 1 : -1) * B.half.z());
-          const Vec3 x = B.c_W + B.R_WS * corner_S;
-          const double d = A.normal.dot(x) - A.offset;
-          if (d < margin) emit(x - A.normal * (0.5 * d), A.normal, d, k, 0);
-        }
-        break;
-      case ShapeType::Plane: break;
-    }
-    return;
   }
-  if (A.type == ShapeType::Sphere && B.type == ShapeType::Sphere) {
-    const Vec3 dc = B.c_W - A.c_W;
-    const double L = dc.norm();
-    const double d = L - A.radius - B.radius;
-    if (d >= margin || L == 0) return;
-    const Vec3 n = dc / L;
-    emit(A.c_W + n * (A.radius + 0.5 * d), n, d, 0, A.radius * B.radius / (A.radius + B.radius));
-    return;
-  }
-  if (A.type == ShapeType::Box && B.type == ShapeType::Sphere) {
-    const Vec3 cl = A.R_WS.transpose() * (B.c_W - A.c_W);
-    const Vec3 clamped = cl.cwiseMax(-A.half).cwiseMin(A.half);
-    const Vec3 diff = cl - clamped;
-    const double dist = diff.norm();
-    Vec3 n_S, s_S;
-    double sd;
-    if (dist > 0) {
-      n_S = diff / dist;
-      s_S = clamped;
-      sd = dist;
-    } else {
-      // Centre inside the box: leave through the nearest face.
-      int k = 0;
-      double best = 1e300;
-      for (int i = 0; i < 3; ++i) {
-        const double gap = A.half[i] - std::abs(cl[i]);
-        if (gap < best) {
-          best = gap;
-          k = i;
-        }
-      }
-      n_S = Vec3::Zero();
-      n_S[k] = cl[k] >= 0 ? 1 : -1;
-      s_S = cl;
-      s_S[k] = n_S[k] * A.half[k];
-      sd = -best;
-    }
-    const double d = sd - B.radius;
-    if (d >= margin) return;
-    const Vec3 n = A.R_WS * n_S;
-    const Vec3 s_W = A.c_W + A.R_WS * s_S;
-    emit(s_W + n * (0.5 * d), n, d, 0, B.radius);
-    return;
-  }
-  // Other pairs (box–box, capsule–sphere, …) are not handled.
 }
 
 }  // namespace mbdae

@@ -1,6 +1,8 @@
 // Rigid-body formulation in absolute coordinates; see Multibody.h for the equations.
 // Sources: Exudyn ObjectRigidBody documentation (Eq. 52–54, seed 001); Nikravesh, Computer-Aided
 // Analysis of Mechanical Systems (1988), for the G matrices and the γ terms of joint constraints.
+// Penalty contacts: Hunt & Crossley (J. Appl. Mech. 42, 1975) and the damping factor of Flores,
+// Machado, Silva & Martins (Multibody Syst. Dyn. 25, 2011); see docs/joints_forces_analyses.md.
 
 #include <mbdae/formulations/Multibody.h>
 
@@ -11,6 +13,7 @@
 
 #include <Eigen/LU>
 
+#include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/model/math/Rotation.h>
 
 #include "ForceKernels.h"
@@ -67,6 +70,19 @@ struct ForceData : detail::ForceGeometry {  // markers fixed at set-up
   BlockMap tangent_map;
 };
 
+/// A pair of contact shapes on different bodies, handled as a penalty force element.
+struct ContactPairData {
+  std::string name;       // "contacts 'x' and 'y'", for messages
+  BodyIndex a = kGround, b = kGround;  // bodies of shapes 1 and 2 (model order)
+  PlacedShape g1, g2;     // geometry, pose in the body frame (from the reference point)
+  PenaltyParameters pen;  // the pair's parameters
+  double mu = 0;          // pair friction √(μ_a μ_b)
+  double chi = 0;         // Hunt–Crossley damping factor χ, s/m
+  std::vector<int> coords;  // coordinates of a then b
+  int na = 0, nb = 0;
+  BlockMap tangent_map;
+};
+
 struct FullRow {
   int body = -1;   // Euler-parameter norm row of this body
   int joint = -1;  // or row `local` of this joint
@@ -85,6 +101,7 @@ struct MultibodySystem::Impl {
   std::vector<BodyData> bodies;
   std::vector<JointData> joints;
   std::vector<ForceData> forces;
+  std::vector<ContactPairData> contact_pairs;
   std::vector<FullRow> all_rows;
   std::vector<char> vel_row;  // per active row: velocity-level (nonholonomic)
   std::vector<int> active_to_full;
@@ -270,6 +287,94 @@ struct MultibodySystem::Impl {
     }
   }
 
+  // ---- penalty contacts ----
+  /// Wrenches (at the reference points, world) of contact pair cp on its two bodies from their
+  /// kinematics; adds the elastic energy of the penetrations to *V if V is given. The points
+  /// come from the same narrow phase as the impulse stepper's (ContactGeometry.h). No allocation.
+  void contact_wrenches(const ContactPairData& cp, const Kin& k1, const Kin& k2, Wrench& w1,
+                        Wrench& w2, double* V) const {
+    w1 = Wrench{};
+    w2 = Wrench{};
+    PlacedShape s1 = cp.g1, s2 = cp.g2;
+    s1.c_W = k1.p + k1.R * cp.g1.c_W;
+    s1.R_WS = k1.R * cp.g1.R_WS;
+    s2.c_W = k2.p + k2.R * cp.g2.c_W;
+    s2.R_WS = k2.R * cp.g2.R_WS;
+    PairPoint pts[kMaxPairPoints];
+    bool swapped = false;
+    const int np = narrow_phase(s1, s2, 0.0, pts, swapped);
+    // Shape a of the narrow phase is on body A, the normal points from A to B.
+    const Kin& kA = swapped ? k2 : k1;
+    const Kin& kB = swapped ? k1 : k2;
+    Wrench& wA = swapped ? w2 : w1;
+    Wrench& wB = swapped ? w1 : w2;
+    const PenaltyParameters& pen = cp.pen;
+    for (int i = 0; i < np; ++i) {
+      const PairPoint& pt = pts[i];
+      const double delta = -pt.depth;
+      if (!(delta > 0)) continue;
+      const Vec3 rA = pt.p - kA.p, rB = pt.p - kB.p;
+      const Vec3 vrel = kB.v + kB.w.cross(rB) - kA.v - kA.w.cross(rA);
+      const double vn = pt.n.dot(vrel);
+      const double deltad = -vn;  // penetration rate
+      double Fn;
+      if (pen.law == PenaltyLaw::Linear) {
+        Fn = pen.stiffness * delta + pen.damping * deltad;
+        if (!pen.tensile) Fn = std::max(Fn, 0.0);
+        if (V) *V += 0.5 * pen.stiffness * delta * delta;
+      } else {
+        const double dn = std::pow(delta, pen.exponent);
+        Fn = std::max(pen.stiffness * dn * (1.0 + cp.chi * deltad), 0.0);
+        if (V) *V += pen.stiffness * dn * delta / (pen.exponent + 1.0);
+      }
+      Vec3 F = Fn * pt.n;
+      if (cp.mu > 0) {
+        // Regularised Coulomb friction on the sliding velocity v_t.
+        const Vec3 vt = vrel - vn * pt.n;
+        const double ve = pen.friction_velocity;
+        F -= (cp.mu * Fn / std::sqrt(vt.squaredNorm() + ve * ve)) * vt;
+      }
+      wB.force += F;
+      wB.torque += rB.cross(F);
+      wA.force -= F;
+      wA.torque -= rA.cross(F);
+    }
+  }
+
+  /// Generalised force of contact pair cp on its coordinates [q_a, q_b] (local vectors).
+  void contact_generalized(const ContactPairData& cp, const double* qloc, const double* vloc,
+                           VecN& out) const {
+    const Kin k1 = kin(cp.a, qloc, vloc);
+    const Kin k2 = kin(cp.b, qloc + cp.na, vloc + cp.na);
+    Wrench w1, w2;
+    contact_wrenches(cp, k1, k2, w1, w2, nullptr);
+    out.setZero(cp.na + cp.nb);
+    if (cp.na) {
+      out.segment<3>(0) = w1.force;
+      out.segment(3, cp.na - 3) = k1.RG.transpose() * w1.torque;
+    }
+    if (cp.nb) {
+      out.segment<3>(cp.na) = w2.force;
+      out.segment(cp.na + 3, cp.nb - 3) = k2.RG.transpose() * w2.torque;
+    }
+  }
+
+  /// Adds every contact pair's generalised force times `sign` to the global vector r.
+  void add_contact_forces(ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+    VecN ql, vl, g;
+    for (const ContactPairData& cp : contact_pairs) {
+      const int nc = cp.na + cp.nb;
+      ql.resize(nc);
+      vl.resize(nc);
+      for (int k = 0; k < nc; ++k) {
+        ql[k] = q[cp.coords[static_cast<size_t>(k)]];
+        vl[k] = v[cp.coords[static_cast<size_t>(k)]];
+      }
+      contact_generalized(cp, ql.data(), vl.data(), g);
+      for (int k = 0; k < nc; ++k) r[cp.coords[static_cast<size_t>(k)]] += sign * g[k];
+    }
+  }
+
   // ---- body equations ----
   /// Applied force F (world) and torque τ about the reference point (world) on body i.
   void applied(BodyIndex i, double t, const Kin& k, Vec3& F, Vec3& tau) const {
@@ -446,6 +551,88 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     I.forces.push_back(std::move(fd));
   }
 
+  // Contacts: every pair of shapes on different bodies that the narrow phase handles becomes a
+  // penalty force element (its coupling of the two bodies is in the pattern from the start).
+  {
+    const auto& cs = I.model.contacts();
+    std::vector<std::string> problems;
+    std::vector<BodyIndex> cb(cs.size(), kGround);
+    for (size_t k = 0; k < cs.size(); ++k) {
+      for (auto& p : contact_problems(cs[k])) problems.push_back(std::move(p));
+      cb[k] = I.model.body_index(cs[k].body);
+    }
+    if (I.model.contact_penalty)
+      for (auto& p : penalty_problems(*I.model.contact_penalty, "contact_penalty: "))
+        problems.push_back(std::move(p));
+    auto rank = [](ShapeType t) {
+      switch (t) {
+        case ShapeType::Plane: return 0;
+        case ShapeType::Box: return 1;
+        case ShapeType::Capsule: return 2;
+        case ShapeType::Sphere: return 3;
+      }
+      return 4;
+    };
+    auto handled = [&](ShapeType x, ShapeType y) {
+      if (rank(x) > rank(y)) std::swap(x, y);
+      if (x == ShapeType::Plane) return y != ShapeType::Plane;
+      return y == ShapeType::Sphere && (x == ShapeType::Sphere || x == ShapeType::Box);
+    };
+    for (size_t i = 0; i < cs.size(); ++i)
+      for (size_t j = i + 1; j < cs.size(); ++j) {
+        if (cb[i] == cb[j] || !handled(cs[i].shape, cs[j].shape)) continue;
+        const Contact& ci = cs[i];
+        const Contact& cj = cs[j];
+        ContactPairData cp;
+        cp.name = "contacts '" + ci.name + "' and '" + cj.name + "'";
+        cp.a = cb[i];
+        cp.b = cb[j];
+        // Body-frame poses relative to the reference point (ground: world).
+        cp.g1 = placed_shape(ci);
+        cp.g2 = placed_shape(cj);
+        // Parameters: those of the pair's shape b (the sphere, else the capsule, else the box),
+        // else of its shape a, else the model's.
+        const Contact& sb = rank(ci.shape) <= rank(cj.shape) ? cj : ci;
+        const Contact& sa = &sb == &cj ? ci : cj;
+        const std::optional<PenaltyParameters>& pen =
+            sb.penalty ? sb.penalty : sa.penalty ? sa.penalty : I.model.contact_penalty;
+        if (!pen) {
+          problems.push_back(cp.name + ": no penalty parameters (give a penalty block on a contact or a "
+                             "model-wide contact_penalty) for the implicit formulation");
+          continue;
+        }
+        cp.pen = *pen;
+        cp.mu = std::sqrt(ci.friction * cj.friction);
+        const double e = std::max(ci.restitution, cj.restitution);
+        if (ci.rolling_resistance > 0 || cj.rolling_resistance > 0)
+          problems.push_back(cp.name + ": rolling_resistance is not modelled by penalty contacts; set it to 0");
+        if (cp.pen.law == PenaltyLaw::HuntCrossley) {
+          if (cp.pen.damping_factor) {
+            cp.chi = *cp.pen.damping_factor;
+          } else if (cp.pen.impact_velocity) {
+            // Flores, Machado, Silva & Martins (Multibody Syst. Dyn. 25, 2011): χ = 8 (1 − e) / (5 e v⁻).
+            if (!(e > 0))
+              problems.push_back(cp.name + ": a hunt_crossley penalty with impact_velocity needs restitution > 0 "
+                                 "(χ = 8 (1 − e) / (5 e v) is infinite for e = 0); give damping_factor instead");
+            else
+              cp.chi = 8.0 * (1.0 - e) / (5.0 * e * *cp.pen.impact_velocity);
+          }
+        }
+        if (cp.a != kGround) {
+          const BodyData& bd = I.bodies[static_cast<size_t>(cp.a)];
+          cp.na = bd.n;
+          for (int k = 0; k < bd.n; ++k) cp.coords.push_back(bd.off + k);
+        }
+        if (cp.b != kGround) {
+          const BodyData& bd = I.bodies[static_cast<size_t>(cp.b)];
+          cp.nb = bd.n;
+          for (int k = 0; k < bd.n; ++k) cp.coords.push_back(bd.off + k);
+        }
+        I.contact_pairs.push_back(std::move(cp));
+      }
+    if (!problems.empty()) throw ModelError(problems);
+  }
+
   // Active rows.
   std::vector<bool> disabled(I.all_rows.size(), false);
   for (int r : options.disabled_rows) {
@@ -482,6 +669,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jp.add_block(jd.active_global, jd.coords);
   }
   for (const ForceData& fd : I.forces) tp.add_block(fd.coords, fd.coords);
+  for (const ContactPairData& cp : I.contact_pairs) tp.add_block(cp.coords, cp.coords);
   I.tangent_pattern = tp.build();
   I.jacobian_pattern = jp.build();
   for (BodyData& bd : I.bodies) {
@@ -497,6 +685,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jd.tangent_map = BlockMap::make(I.tangent_pattern, jd.coords, jd.coords);
   }
   for (ForceData& fd : I.forces) fd.tangent_map = BlockMap::make(I.tangent_pattern, fd.coords, fd.coords);
+  for (ContactPairData& cp : I.contact_pairs)
+    cp.tangent_map = BlockMap::make(I.tangent_pattern, cp.coords, cp.coords);
 }
 
 MultibodySystem::~MultibodySystem() = default;
@@ -554,6 +744,7 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
   I.add_element_forces(t, q, v, -1.0, r);
+  I.add_contact_forces(q, v, -1.0, r);
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
@@ -589,6 +780,7 @@ void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) c
     f.segment(bd.off, bd.n) *= -1.0;
   }
   I.add_element_forces(t, q, v, 1.0, f);
+  I.add_contact_forces(q, v, 1.0, f);
 }
 
 void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
@@ -721,6 +913,36 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
         }
       }
       fd.tangent_map.scatter_add(A, B);
+    }
+  }
+  // Penalty contacts: −∂f/∂q, −∂f/∂v by central differences local to the pair's two bodies.
+  if (c_q != 0 || c_v != 0) {
+    VecN ql, vl, gp, gm;
+    BlockN B;
+    for (const ContactPairData& cp : I.contact_pairs) {
+      const int nc = cp.na + cp.nb;
+      ql.resize(nc);
+      vl.resize(nc);
+      for (int k = 0; k < nc; ++k) {
+        ql[k] = q[cp.coords[static_cast<size_t>(k)]];
+        vl[k] = v[cp.coords[static_cast<size_t>(k)]];
+      }
+      B.setZero(nc, nc);
+      for (int pass = 0; pass < 2; ++pass) {
+        const double c = pass == 0 ? c_q : c_v;
+        if (c == 0) continue;
+        VecN& x = pass == 0 ? ql : vl;
+        for (int k = 0; k < nc; ++k) {
+          const double h = fd_step(x[k]), x0 = x[k];
+          x[k] = x0 + h;
+          I.contact_generalized(cp, ql.data(), vl.data(), gp);
+          x[k] = x0 - h;
+          I.contact_generalized(cp, ql.data(), vl.data(), gm);
+          x[k] = x0;
+          B.col(k) -= c * (gp - gm) / (2 * h);
+        }
+      }
+      cp.tangent_map.scatter_add(A, B);
     }
   }
   if (c_q == 0) return;
@@ -879,6 +1101,10 @@ double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
     ks.resize(fd.bodies.size());
     for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
     I.force_wrenches(fd, t, ks, w, &V);
+  }
+  for (const ContactPairData& cp : I.contact_pairs) {
+    Wrench w1, w2;
+    I.contact_wrenches(cp, I.kin_state(cp.a, q, nullptr), I.kin_state(cp.b, q, nullptr), w1, w2, &V);
   }
   return V;
 }

@@ -409,6 +409,7 @@ class Loader {
   void solver(const YAML::Node& n);
   void output(const YAML::Node& n);
   void contacts(const YAML::Node& n);
+  std::optional<PenaltyParameters> penalty(const YAML::Node& n, const std::string& path);
   std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
   void solver_checks();
   void model_checks();
@@ -442,6 +443,8 @@ class Loader {
   };
   std::optional<Placed> first_joint_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_;
+  std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
+  bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
   bool solver_ok_ = true;
   YAML::Mark solver_type_mark_ = YAML::Mark::null_mark();
 };
@@ -1340,7 +1343,7 @@ void Loader::contacts(const YAML::Node& n) {
     const std::string path = index("contacts", i);
     Map c(*this, n[i], path,
           {"name", "type", "body", "radius", "size", "length", "position", "orientation", "normal", "point",
-           "offset", "plane", "friction", "restitution", "rolling_resistance"});
+           "offset", "plane", "friction", "restitution", "rolling_resistance", "penalty"});
     if (!c.valid()) continue;
     contacts_.push_back({n[i].Mark(), path});
     bool ok = true;
@@ -1357,7 +1360,7 @@ void Loader::contacts(const YAML::Node& n) {
       type = choice(e->value, c.path("type"), types, {}, "contact type");
     if (!type) continue;
     const std::string& t = *type;
-    std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance"};
+    std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance", "penalty"};
     if (t == "sphere") applies.insert(applies.end(), {"body", "radius", "position"});
     if (t == "box") applies.insert(applies.end(), {"body", "size", "position", "orientation"});
     if (t == "capsule") applies.insert(applies.end(), {"body", "radius", "length", "position", "orientation"});
@@ -1401,6 +1404,10 @@ void Loader::contacts(const YAML::Node& n) {
     }
     if (const Entry* e = c.find("rolling_resistance")) {
       if (auto x = number(e->value, c.path("rolling_resistance"), non_negative())) k.rolling_resistance = *x;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("penalty")) {
+      if (auto pp = penalty(e->value, c.path("penalty"))) k.penalty = *pp;
       else ok = false;
     }
     // Geometry.
@@ -1481,6 +1488,7 @@ void Loader::contacts(const YAML::Node& n) {
     if (!ok) continue;
     for (const std::string& p : contact_problems(k)) error(n[i], path, p);
     m_.system.add_contact(k);
+    contact_items_.push_back({n[i].Mark(), path});
     if (extra_plane) {
       // One plane for every sphere_plane item on the same plane with the same material.
       // The material of a pair combines both shapes, so a shared plane must have the same one.
@@ -1489,9 +1497,10 @@ void Loader::contacts(const YAML::Node& n) {
         if (o.shape == ShapeType::Plane && (o.normal - extra_plane->normal).norm() < 1e-12 &&
             std::abs(o.offset - extra_plane->offset) < 1e-12)
           same = &o;
-      if (!same)
+      if (!same) {
         m_.system.add_contact(*extra_plane);
-      else if (same->friction != extra_plane->friction || same->restitution != extra_plane->restitution ||
+        contact_items_.push_back({n[i].Mark(), path});
+      } else if (same->friction != extra_plane->friction || same->restitution != extra_plane->restitution ||
                same->rolling_resistance != extra_plane->rolling_resistance)
         error(n[i], path, "the plane is also contact '" + same->name + "' with another friction, restitution or "
                           "rolling_resistance; a pair's material combines both shapes, so give one material per "
@@ -1500,16 +1509,111 @@ void Loader::contacts(const YAML::Node& n) {
   }
 }
 
+std::optional<PenaltyParameters> Loader::penalty(const YAML::Node& n, const std::string& path) {
+  Map pm(*this, n, path,
+         {"law", "stiffness", "damping", "tensile", "exponent", "damping_factor", "impact_velocity",
+          "friction_velocity"});
+  if (!pm.valid()) return std::nullopt;
+  bool ok = true;
+  PenaltyParameters p;
+  if (const Entry* e = pm.find("law")) {
+    if (auto l = choice(e->value, pm.path("law"), {"linear", "hunt_crossley"}, {}, "penalty law"))
+      p.law = *l == "linear" ? PenaltyLaw::Linear : PenaltyLaw::HuntCrossley;
+    else
+      return std::nullopt;
+  }
+  const bool hc = p.law == PenaltyLaw::HuntCrossley;
+  for (const char* key : {"damping", "tensile"})
+    if (const Entry* e = pm.find(key); e && hc) {
+      error(e->key_node, pm.path(key), "key '" + std::string(key) + "' applies to law linear only");
+      ok = false;
+    }
+  for (const char* key : {"exponent", "damping_factor", "impact_velocity"})
+    if (const Entry* e = pm.find(key); e && !hc) {
+      error(e->key_node, pm.path(key), "key '" + std::string(key) + "' applies to law hunt_crossley only");
+      ok = false;
+    }
+  if (const Entry* e = pm.require("stiffness", hc ? "N/m^exponent" : "N/m")) {
+    if (auto x = number(e->value, pm.path("stiffness"), positive())) p.stiffness = *x;
+    else ok = false;
+  } else {
+    ok = false;
+  }
+  auto opt = [&](const char* key, const Range& r, double& out) {
+    if (const Entry* e = pm.find(key)) {
+      if (auto x = number(e->value, pm.path(key), r)) out = *x;
+      else ok = false;
+    }
+  };
+  opt("damping", non_negative(), p.damping);
+  opt("exponent", positive(), p.exponent);
+  opt("friction_velocity", positive(), p.friction_velocity);
+  if (const Entry* e = pm.find("tensile")) {
+    if (auto b = flag(e->value, pm.path("tensile"))) p.tensile = *b;
+    else ok = false;
+  }
+  if (hc) {
+    const Entry* df = pm.find("damping_factor");
+    const Entry* iv = pm.find("impact_velocity");
+    if (df && iv) {
+      error(iv->key_node, pm.path("impact_velocity"), "give damping_factor or impact_velocity, not both");
+      ok = false;
+    } else if (!df && !iv) {
+      error(n, path, "law hunt_crossley needs damping_factor (s/m) or impact_velocity (m/s; the damping then "
+                     "follows from the contact's restitution)");
+      ok = false;
+    }
+    if (df) {
+      if (auto x = number(df->value, pm.path("damping_factor"), non_negative())) p.damping_factor = *x;
+      else ok = false;
+    }
+    if (iv) {
+      if (auto x = number(iv->value, pm.path("impact_velocity"), positive())) p.impact_velocity = *x;
+      else ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return p;
+}
+
 // ---- what the chosen solver cannot do --------------------------------------------------------
 void Loader::solver_checks() {
   if (!solver_ok_) return;
   const SolverKind k = m_.explicit_settings.kind;
   const std::string sname = m_.solver_name();
   const std::string why = " (solver.type " + sname + (override_of("solver.type") ? ", set on the command line)" : ")");
-  if (k != SolverKind::Impulse)
+  if (k != SolverKind::Impulse && k != SolverKind::Implicit)
     for (const Placed& c : contacts_)
-      error(c.mark, c.path, "contacts are handled only by solver.type impulse; " + sname +
-                                " has no contact model" + why);
+      error(c.mark, c.path, "contacts are handled only by solver.type impulse and, as penalty forces, by the "
+                            "implicit solvers; " + sname + " has no contact model" + why);
+  std::set<std::string> rolling_reported;  // a sphere_plane item is two shapes
+  if (k == SolverKind::Implicit)
+    for (size_t j = 0; j < m_.system.contacts().size() && j < contact_items_.size(); ++j)
+      if (m_.system.contacts()[j].rolling_resistance > 0 && rolling_reported.insert(contact_items_[j].path).second)
+        error(contact_items_[j].mark, contact_items_[j].path + ".rolling_resistance",
+              "rolling resistance is handled only by solver.type impulse; the penalty contacts of the implicit "
+              "solvers do not model it" + why);
+  if (k == SolverKind::Implicit && !contact_penalty_given_) {
+    // Every pair of shapes on different bodies that can touch needs penalty parameters, from one
+    // of its two shapes (MultibodySystem takes those of the pair's sphere, capsule or box first).
+    const auto& cs = m_.system.contacts();
+    for (size_t j = 0; j < cs.size() && j < contact_items_.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
+        if (cs[i].body == cs[j].body || cs[i].penalty || cs[j].penalty) continue;
+        // The pairs the narrow phase handles: plane–(sphere, box, capsule), sphere–sphere, box–sphere.
+        const ShapeType a = cs[i].shape, b = cs[j].shape;
+        const bool plane = (a == ShapeType::Plane) != (b == ShapeType::Plane);
+        const bool sphere = (a == ShapeType::Sphere && (b == ShapeType::Sphere || b == ShapeType::Box)) ||
+                            (b == ShapeType::Sphere && a == ShapeType::Box);
+        if (!plane && !sphere) continue;
+        const bool same_item = contact_items_[i].path == contact_items_[j].path;  // sphere_plane
+        const std::string where = same_item ? "on this contact" : "on this contact or on contact '" + cs[i].name + "'";
+        error(contact_items_[j].mark, contact_items_[j].path,
+              "with an implicit solver contacts are penalty forces and need their parameters: a penalty block " +
+                  where + ", or a model-wide contact_penalty (or use solver.type impulse)" + why);
+        break;
+      }
+  }
   if (k == SolverKind::LieRK4 && first_joint_)
     error(first_joint_->mark, first_joint_->path,
           "lie_rk4 integrates free bodies only; a model with joints needs rk4, dopri5, impulse or an implicit "
@@ -1697,8 +1801,8 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   }
 
   const Map top(*this, root, "",
-                {"name", "description", "gravity", "bodies", "joints", "forces", "contacts", "sensors",
-                 "solver", "output"});
+                {"name", "description", "gravity", "bodies", "joints", "forces", "contacts", "contact_penalty",
+                 "sensors", "solver", "output"});
   if (const Entry* e = top.find("name")) {
     if (auto s = string(e->value, "name")) m_.system.name = *s;
   }
@@ -1717,6 +1821,10 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("joints")) joints(e->value);
   if (const Entry* e = top.find("forces")) forces(e->value);
   if (const Entry* e = top.find("contacts")) contacts(e->value);
+  if (const Entry* e = top.find("contact_penalty")) {
+    contact_penalty_given_ = true;
+    if (auto pp = penalty(e->value, "contact_penalty")) m_.system.contact_penalty = *pp;
+  }
   if (const Entry* e = top.find("solver")) solver(e->value);
   else error(root, "", "missing required key 'solver' (at least solver: {end_time: ...})");
   if (const Entry* e = top.find("output")) output(e->value);

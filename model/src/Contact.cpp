@@ -16,6 +16,49 @@ const char* to_string(ShapeType t) {
   return "?";
 }
 
+const char* to_string(PenaltyLaw l) {
+  switch (l) {
+    case PenaltyLaw::Linear: return "linear";
+    case PenaltyLaw::HuntCrossley: return "hunt_crossley";
+  }
+  return "?";
+}
+
+std::vector<std::string> penalty_problems(const PenaltyParameters& p, const std::string& prefix) {
+  std::vector<std::string> out;
+  auto num = [](double x) {
+    std::ostringstream s;
+    s << x;
+    return s.str();
+  };
+  if (!(p.stiffness > 0 && std::isfinite(p.stiffness)))
+    out.push_back(prefix + "penalty stiffness must be > 0, got " + num(p.stiffness));
+  if (!(p.damping >= 0 && std::isfinite(p.damping)))
+    out.push_back(prefix + "penalty damping must be >= 0, got " + num(p.damping));
+  if (!(p.friction_velocity > 0 && std::isfinite(p.friction_velocity)))
+    out.push_back(prefix + "penalty friction_velocity must be > 0, got " + num(p.friction_velocity));
+  if (p.law == PenaltyLaw::HuntCrossley) {
+    if (!(p.exponent > 0 && std::isfinite(p.exponent)))
+      out.push_back(prefix + "penalty exponent must be > 0, got " + num(p.exponent));
+    if (p.damping_factor && p.impact_velocity)
+      out.push_back(prefix + "give penalty damping_factor or impact_velocity, not both");
+    if (!p.damping_factor && !p.impact_velocity)
+      out.push_back(prefix + "a hunt_crossley penalty needs damping_factor (s/m) or impact_velocity (m/s, "
+                             "with the restitution)");
+    if (p.damping_factor && !(*p.damping_factor >= 0 && std::isfinite(*p.damping_factor)))
+      out.push_back(prefix + "penalty damping_factor must be >= 0, got " + num(*p.damping_factor));
+    if (p.impact_velocity && !(*p.impact_velocity > 0 && std::isfinite(*p.impact_velocity)))
+      out.push_back(prefix + "penalty impact_velocity must be > 0, got " + num(*p.impact_velocity));
+    if (p.damping != 0) out.push_back(prefix + "penalty damping applies to the linear law only");
+    if (p.tensile) out.push_back(prefix + "penalty tensile applies to the linear law only");
+  } else {
+    if (p.exponent != 1.5) out.push_back(prefix + "penalty exponent applies to the hunt_crossley law only");
+    if (p.damping_factor || p.impact_velocity)
+      out.push_back(prefix + "penalty damping_factor and impact_velocity apply to the hunt_crossley law only");
+  }
+  return out;
+}
+
 double Contact::bounding_radius() const {
   switch (shape) {
     case ShapeType::Sphere: return radius;
@@ -50,6 +93,8 @@ std::vector<std::string> contact_problems(const Contact& c) {
     p.push_back(pre + "restitution must be in [0, 1], got " + num(c.restitution));
   if (!(c.rolling_resistance >= 0))
     p.push_back(pre + "rolling_resistance must be >= 0, got " + num(c.rolling_resistance));
+  if (c.penalty)
+    for (auto& s : penalty_problems(*c.penalty, pre)) p.push_back(std::move(s));
   return p;
 }
 

@@ -1,9 +1,10 @@
 // No heap allocation inside the step loop: malloc/calloc/realloc are interposed (glibc exports
 // __libc_malloc & co.) and counted between two output times after the first step, for every
-// implicit solver on a 16-link chain, for the explicit Newton–Euler path (RK4 and Dormand–Prince,
-// both joint-solve methods, with and without projection), and for the impulse stepper (PGS with
-// warm start, grid broad phase, split impulse, rolling resistance) on a resting 3 × 3 × 3 block of
-// spheres. Covers C++ new (which calls malloc) and C libraries (KLU,
+// implicit solver on a 16-link chain and on a sphere bouncing and rolling on a plane with penalty
+// contacts (Hunt–Crossley normal force, regularised friction), for the explicit Newton–Euler path
+// (RK4 and Dormand–Prince, both joint-solve methods, with and without projection), and for the
+// impulse stepper (PGS with warm start, grid broad phase, split impulse, rolling resistance) on a
+// resting 3 × 3 × 3 block of spheres. Covers C++ new (which calls malloc) and C libraries (KLU,
 // SUNDIALS). Built only without sanitizers (they interpose malloc themselves).
 
 #include <algorithm>
@@ -78,33 +79,59 @@ static System sphere_block() {
   return s;
 }
 
+static System bouncing_sphere() {
+  System s;
+  s.gravity = Vec3(0, 0, -9.81);
+  RigidBody b;
+  b.name = "ball";
+  b.mass = 1;
+  b.inertia << 0.001, 0.001, 0.001, 0, 0, 0;
+  b.position = Vec3(0, 0, 0.1);
+  b.velocity = Vec3(1, 0, 0);
+  s.add_body(b);
+  Contact ball = make_sphere("ball", "ball", 0.05, 0.5, 0.8);
+  PenaltyParameters pen;
+  pen.law = PenaltyLaw::HuntCrossley;
+  pen.stiffness = 1e7;
+  pen.impact_velocity = 1.0;
+  ball.penalty = pen;
+  s.add_contact(ball);
+  s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5, 0.8));
+  return s;
+}
+
 int main() {
   int failures = 0, passed = 0;
-  const PreparedSystem p = prepare(chain(16));
-  for (SolverType type : {SolverType::GeneralizedAlpha, SolverType::TrapezoidalIndex2, SolverType::Ida}) {
-    SimulationSettings s;
-    s.solver = type;
-    s.t_end = 0.5;
-    s.step = 1e-3;
-    s.output_every = 0.1;
-    long counted = -1;
-    int outputs = 0;
-    const SolveResult r = simulate(*p.system, 0, p.q0, p.v0, s, [&](const StateView&) {
-      // Count over the interval between the 2nd and 3rd output times (0.1 s → 0.2 s).
-      ++outputs;
-      if (outputs == 2) {
-        g_allocs = 0;
-        g_counting = true;
-      } else if (outputs == 3) {
-        g_counting = false;
-        counted = g_allocs;
-      }
-      return true;
-    });
-    const bool ok = r.ok() && counted == 0;
-    std::printf("%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps in the run)\n",
-                to_string(type), ok ? "ok" : "FAILED", counted, r.stats.steps);
-    ok ? ++passed : ++failures;
+  for (int model = 0; model < 2; ++model) {
+    const PreparedSystem p = prepare(model == 0 ? chain(16) : bouncing_sphere());
+    std::printf("%s\n", model == 0 ? "16-link chain" : "bouncing sphere, penalty contacts");
+    for (SolverType type :
+         {SolverType::GeneralizedAlpha, SolverType::TrapezoidalIndex2, SolverType::Ida}) {
+      SimulationSettings s;
+      s.solver = type;
+      s.t_end = 0.5;
+      s.step = 1e-3;
+      s.output_every = 0.1;
+      long counted = -1;
+      int outputs = 0;
+      const SolveResult r = simulate(*p.system, 0, p.q0, p.v0, s, [&](const StateView&) {
+        // Count over the interval between the 2nd and 3rd output times (0.1 s → 0.2 s).
+        ++outputs;
+        if (outputs == 2) {
+          g_allocs = 0;
+          g_counting = true;
+        } else if (outputs == 3) {
+          g_counting = false;
+          counted = g_allocs;
+        }
+        return true;
+      });
+      const bool ok = r.ok() && counted == 0;
+      std::printf(
+          "%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps in the run)\n",
+          to_string(type), ok ? "ok" : "FAILED", counted, r.stats.steps);
+      ok ? ++passed : ++failures;
+    }
   }
   // Explicit Newton–Euler path: sparse joint solve, projections.
   struct Case {

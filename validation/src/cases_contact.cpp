@@ -3,7 +3,9 @@
 /// stepper (ImpulseStepper.h), with the setups of validation/tests/test_contact_closed_forms.cpp
 /// (validation/contact/README.md). The stepper is first order (symplectic Euler with impulses):
 /// each case runs three steps h, h/2, h/4; the tolerances are the O(h) bounds of the tests
-/// (e.g. a stop distance within 3 v0 h) and the error must shrink as h does.
+/// (e.g. a stop distance within 3 v0 h) and the error must shrink as h does. The penalty cases
+/// run the same kind of models through the implicit solvers (penalty contacts of
+/// MultibodySystem), with the setups of validation/tests/test_contact_penalty.cpp.
 
 #include <algorithm>
 #include <array>
@@ -12,6 +14,7 @@
 
 #include <mbdae/model/Contact.h>
 #include <mbdae/solvers/ImpulseStepper.h>
+#include <mbdae/solvers/Simulation.h>
 #include <mbdae/validation/Models.h>
 #include <mbdae/validation/References.h>
 
@@ -286,6 +289,169 @@ void NewtonsCradle(Context& ctx) {
           "rel", wall);
 }
 
+// ---- penalty contacts (implicit solvers) ----------------------------------------------------
+
+/// A sphere (I = 2/5 m r²) on the plane z = 0 with penalty `pen` on the sphere.
+System PenaltySphere(double m, double r, const Vec3& pos, const Vec3& vel, const PenaltyParameters& pen,
+                     double gravity, double mu = 0, double e = 0) {
+  System s;
+  s.gravity = Vec3(0, 0, -gravity);
+  s.add_body(models::SphereBody("ball", m, r, pos, vel));
+  Contact ball = make_sphere("ball", "ball", r, mu, e);
+  ball.penalty = pen;
+  s.add_contact(ball);
+  s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu, e));
+  return s;
+}
+
+struct ImplicitTraj {
+  std::vector<double> t, z, vz;
+  SolveResult r;
+  double wall = 0;
+};
+
+ImplicitTraj RunImplicit(const System& model, SolverType type, double h, double t_end, double every) {
+  Stopwatch w;
+  const PreparedSystem p = prepare(model);
+  SimulationSettings st;
+  st.solver = type;
+  st.step = h;
+  st.t_end = t_end;
+  st.output_every = every;
+  st.rtol = 1e-8;
+  st.atol = 1e-10;
+  ImplicitTraj out;
+  out.r = simulate(*p.system, 0, p.q0, p.v0, st, [&](const StateView& x) {
+    out.t.push_back(x.t);
+    out.z.push_back(x.q[2]);
+    out.vz.push_back(x.v[2]);
+    return true;
+  });
+  out.wall = w.seconds();
+  return out;
+}
+
+std::string SolverLabel(SolverType type, double h) {
+  return std::string(to_string(type)) + (type == SolverType::Ida ? " rtol=1e-08" : " h=" + Num(h, 3)) + ", penalty";
+}
+
+// Penalty contacts against the closed forms of their force laws: resting penetration m g / k
+// (1e-9 relative, every implicit solver); linear spring–damper impact without the clamp
+// (tensile): duration π/ω_d, restitution exp(−ζπ/√(1 − ζ²)) (tolerances: duration 1e-4
+// relative at h = 5e-5; e within one step's worth of the force jumps c (1 + e) h / m); Hunt–
+// Crossley with χ = 8(1 − e)/(5 e v⁻) (Flores et al. 2011): rebound within 2 % of e = 0.8 (the
+// formula's own accuracy there is −1.4 %).
+void PenaltyClosedForms(Context& ctx) {
+  const double m = 2.0, r = 0.05;
+  {
+    PenaltyParameters pen;
+    pen.stiffness = 1e5;
+    pen.damping = std::sqrt(1e5 * m);  // ζ = 0.5
+    const double delta = m * g / pen.stiffness;
+    for (SolverType type : {SolverType::GeneralizedAlpha, SolverType::Ida, SolverType::TrapezoidalIndex2}) {
+      const ImplicitTraj T = RunImplicit(PenaltySphere(m, r, Vec3(0, 0, r), Vec3::Zero(), pen, g, 0.3), type, 1e-3,
+                                         1.0, 0.1);
+      if (!T.r.ok()) {
+        ctx.add_failure(SolverLabel(type, 1e-3), "resting sphere", T.r.message, T.wall);
+        continue;
+      }
+      const double got = r - T.z.back();
+      ctx.add(SolverLabel(type, 1e-3), "resting penetration m g / k [m]", Num(delta, 10), Num(got, 10),
+              std::abs(got / delta - 1), 1e-9, "rel", T.wall);
+    }
+  }
+  {
+    const double mm = 1.0, k = 1e4, zeta = 0.2, v0 = 1.0, h = 5e-5;
+    const double w = std::sqrt(k / mm), wd = w * std::sqrt(1 - zeta * zeta);
+    PenaltyParameters pen;
+    pen.stiffness = k;
+    pen.damping = 2 * zeta * std::sqrt(k * mm);
+    pen.tensile = true;
+    const double T_exact = M_PI / wd, e_exact = std::exp(-zeta * M_PI / std::sqrt(1 - zeta * zeta));
+    const ImplicitTraj T =
+        RunImplicit(PenaltySphere(mm, r, Vec3(0, 0, r), Vec3(0, 0, -v0), pen, 0), SolverType::GeneralizedAlpha, h,
+                    0.05, h);
+    if (!T.r.ok()) {
+      ctx.add_failure(SolverLabel(SolverType::GeneralizedAlpha, h), "linear impact", T.r.message, T.wall);
+    } else {
+      double t_end = std::nan("");
+      for (size_t i = 1; i < T.t.size(); ++i)
+        if (T.t[i] > 0.5 * T_exact && T.z[i - 1] < r && T.z[i] >= r) {
+          t_end = T.t[i - 1] + (r - T.z[i - 1]) / (T.z[i] - T.z[i - 1]) * h;
+          break;
+        }
+      const double e = T.vz.back() / v0;
+      ctx.add(SolverLabel(SolverType::GeneralizedAlpha, h), "linear, tensile: contact duration π/ω_d [s]",
+              Num(T_exact, 8), Num(t_end, 8), std::abs(t_end / T_exact - 1), 1e-4, "rel", T.wall);
+      ctx.add(SolverLabel(SolverType::GeneralizedAlpha, h), "linear, tensile: restitution exp(−ζπ/√(1−ζ²))",
+              Num(e_exact, 8), Num(e, 8), std::abs(e - e_exact), pen.damping * (1 + e_exact) * h / mm,
+              "abs (≤ c (1 + e) h / m)", T.wall);
+    }
+  }
+  {
+    const double mm = 1.0, v0 = 2.0, e = 0.8;
+    PenaltyParameters pen;
+    pen.law = PenaltyLaw::HuntCrossley;
+    pen.stiffness = 1e7;
+    pen.impact_velocity = v0;
+    for (SolverType type : {SolverType::GeneralizedAlpha, SolverType::Ida}) {
+      const ImplicitTraj T =
+          RunImplicit(PenaltySphere(mm, r, Vec3(0, 0, r), Vec3(0, 0, -v0), pen, 0, 0, e), type, 2e-5, 0.02, 0.02);
+      if (!T.r.ok()) {
+        ctx.add_failure(SolverLabel(type, 2e-5), "Hunt–Crossley impact", T.r.message, T.wall);
+        continue;
+      }
+      const double got = T.vz.back() / v0;
+      ctx.add(SolverLabel(type, 2e-5), "Hunt–Crossley (Flores χ) rebound ratio vs e at v⁻ = v_ref", Num(e), Num(got, 6),
+              std::abs(got / e - 1), 0.02, "rel", T.wall);
+    }
+  }
+}
+
+// The sphere launched without spin (t*, 5 v0/7) through generalized-α with penalty contacts
+// (k = 1e6 N/m, critically damped, v_ε = 1 mm/s) at h = 2e-4: the slip falls below 2 % of v0 at
+// 0.98 t* (1 % tolerance) and the final speed is 5 v0/7 (2e-3 relative).
+void PenaltySlipRoll(Context& ctx) {
+  const double m = 1.0, r = 0.05, v0 = 2.0, mu = 0.3, k = 1e6, h = 2e-4;
+  const double t_star = cf::SphereSlipToRollTime(v0, mu, g), v_roll = cf::SphereRollingSpeed(v0);
+  PenaltyParameters pen;
+  pen.stiffness = k;
+  pen.damping = 2 * std::sqrt(k * m);
+  pen.friction_velocity = 1e-3;
+  const System s = PenaltySphere(m, r, Vec3(0, 0, r - m * g / k), Vec3(v0, 0, 0), pen, g, mu);
+  Stopwatch w;
+  const PreparedSystem p = prepare(s);
+  SimulationSettings st;
+  st.step = h;
+  st.t_end = 0.5;
+  st.output_every = h;
+  std::vector<double> t, slip;
+  double v_end = 0;
+  const SolveResult res = simulate(*p.system, 0, p.q0, p.v0, st, [&](const StateView& x) {
+    const Vec3 vel = p.system->velocity(0, x.q, x.v), om = p.system->angular_velocity(0, x.q, x.v);
+    t.push_back(x.t);
+    slip.push_back(vel.x() - om.y() * r);
+    v_end = vel.x();
+    return true;
+  });
+  const double wall = w.seconds();
+  const std::string label = SolverLabel(SolverType::GeneralizedAlpha, h);
+  if (!res.ok()) {
+    ctx.add_failure(label, "slip to roll", res.message, wall);
+    return;
+  }
+  double t2 = std::nan("");
+  for (size_t i = 1; i < t.size(); ++i)
+    if (slip[i] < 0.02 * v0) {
+      t2 = t[i - 1] + (slip[i - 1] - 0.02 * v0) / (slip[i - 1] - slip[i]) * h;
+      break;
+    }
+  ctx.add(label, "slip below 2 % of v0 at 0.98 · 2v0/(7μg) [s]", Num(0.98 * t_star, 8), Num(t2, 8),
+          std::abs(t2 / (0.98 * t_star) - 1), 0.01, "rel", wall);
+  ctx.add(label, "rolling speed 5v0/7 [m/s]", Num(v_roll, 10), Num(v_end, 10), std::abs(v_end / v_roll - 1), 2e-3,
+          "rel", wall);
+}
+
 }  // namespace
 
 void AddContactCases(std::vector<Case>& cases) {
@@ -300,6 +466,11 @@ void AddContactCases(std::vector<Case>& cases) {
   cases.push_back({"contact_resting_box", "Box resting on a plane (4 contacts): no drift over 10 s", false, RestingBox});
   cases.push_back({"contact_newtons_cradle", "Newton's cradle (e = 1): momentum passes through the row", false,
                    NewtonsCradle});
+  cases.push_back({"contact_penalty_closed_forms",
+                   "Penalty contacts (implicit solvers): resting penetration, linear and Hunt–Crossley impacts", false,
+                   PenaltyClosedForms});
+  cases.push_back({"contact_penalty_slip_roll", "Sphere launched without spin through penalty contacts: 5 v0/7", false,
+                   PenaltySlipRoll});
 }
 
 }  // namespace mbdae::validation::suite

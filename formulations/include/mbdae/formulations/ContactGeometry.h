@@ -43,6 +43,42 @@ struct ContactPoint {
   }
 };
 
+/// A contact shape at a world pose, as the narrow phase needs it (no body, no material).
+struct PlacedShape {
+  ShapeType type = ShapeType::Sphere;  ///< which of the fields below apply
+  double radius = 0;                   ///< m: sphere, capsule
+  double half_length = 0;              ///< m: capsule
+  Vec3 half = Vec3::Zero();            ///< m: box half extents
+  Vec3 normal = Vec3::UnitZ();         ///< plane: unit outward normal, world
+  double offset = 0;                   ///< plane: n·x = offset on the surface, m
+  Vec3 c_W = Vec3::Zero();             ///< shape origin, world, m
+  Mat3 R_WS = Mat3::Identity();        ///< shape axes in world axes
+};
+
+/// The geometric part of a ContactPoint, as the narrow phase yields it.
+struct PairPoint {
+  Vec3 p = Vec3::Zero();   ///< world, m
+  Vec3 n = Vec3::UnitZ();  ///< unit normal from shape a to shape b
+  double depth = 0;        ///< signed distance, m
+  int feature = 0;         ///< point within the pair
+  double r_eff = 0;        ///< effective rolling radius, m
+};
+
+/// Largest number of points narrow_phase() yields for one pair (the 8 corners of a box).
+inline constexpr int kMaxPairPoints = 8;
+
+/// The shape of contact c at the pose it has in its body frame (c_W = c.position, R_WS =
+/// c.orientation; a ground shape keeps it as its world pose). The plane normal is normalised
+/// (a zero normal becomes +z; contact_problems() reports it). No throw.
+PlacedShape placed_shape(const Contact& c);
+
+/// Narrow phase of one pair: orders it (shape a is the plane, else the box, else the capsule,
+/// else the first sphere; `swapped` is set when a is s2), writes every point with depth < margin
+/// to out[0..k) and returns k ≤ kMaxPairPoints. Pairs that are not handled (box–box,
+/// capsule–sphere, …) yield none. No allocation, no throw.
+int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, PairPoint* out,
+                 bool& swapped);
+
 /// Broad and narrow phase for the shapes of sys.model().contacts(). Keeps a reference to `sys`,
 /// which must outlive the detector. detect() reuses internal buffers: not for concurrent use.
 class ContactDetector {
@@ -63,18 +99,10 @@ class ContactDetector {
   struct Shape {
     int index;
     BodyIndex body;
-    ShapeType type;
     Vec3 pos_B;  ///< shape origin relative to the COM, body axes
     Mat3 R_BS;
-    double radius, half_length;
-    Vec3 half;
-    Vec3 normal;
-    double offset;
-    double friction, restitution, rolling;
     double bound;
-    // World pose at the current detection.
-    Vec3 c_W;
-    Mat3 R_WS;
+    PlacedShape g;  ///< geometry with the world pose at the current detection
   };
   void narrow(const Shape& s1, const Shape& s2, double margin, std::vector<ContactPoint>& out) const;
 

@@ -30,6 +30,13 @@
 /// Tangents: ∂r/∂v and ∂r/∂q of each body's inertia and applied forces, and the derivative of
 /// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block),
 /// so the cost of a tangent is linear in the number of bodies and joints; M and C_q are analytic.
+///
+/// Contacts: every pair of the model's contact shapes on different bodies that the narrow phase
+/// of ContactGeometry.h handles is a penalty force element (PenaltyParameters in Contact.h:
+/// linear spring–damper or Hunt–Crossley normal force, regularised Coulomb friction), with its
+/// tangent by central differences local to the pair's two bodies and its block in the tangent
+/// pattern from construction. The constructor throws ModelError for a pair without penalty
+/// parameters or with a rolling resistance.
 
 #include <memory>
 #include <string>
@@ -77,8 +84,9 @@ class MultibodySystem final : public ConstrainedSystem {
  public:
   /// Builds the formulation. Calls model.validate() first: throws ModelError listing every
   /// problem of the model. The model is copied; the System object may be discarded afterwards.
-  /// @throws ModelError for an invalid model; std::out_of_range if options.disabled_rows holds a
-  /// row outside [0, num_all_rows()).
+  /// @throws ModelError for an invalid model (also an invalid contact or a contact pair without
+  /// penalty parameters); std::out_of_range if options.disabled_rows holds a row outside
+  /// [0, num_all_rows()).
   explicit MultibodySystem(const System& model, MultibodyOptions options = {});
   ~MultibodySystem() override;
   MultibodySystem(const MultibodySystem&) = delete;
@@ -114,8 +122,8 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Kinetic energy of all bodies, J. q, v of size n.
   double kinetic_energy(ConstVecRef q, ConstVecRef v) const;
   /// Potential of gravity (zero at the world origin) plus the potential of the spring elements
-  /// (spring_damper, torsional, rigid-body and Cartesian spring-dampers), J. User forces and loads
-  /// have none.
+  /// (spring_damper, torsional, rigid-body and Cartesian spring-dampers) and the elastic energy
+  /// of the penalty contacts, J. User forces and loads have none.
   double potential_energy(double t, ConstVecRef q) const;
   /// Largest position and velocity constraint violations of the active rows.
   ConstraintViolation constraint_violation(double t, ConstVecRef q, ConstVecRef v) const;

@@ -2,8 +2,9 @@
 /// @file Contact.h
 /// Contact geometry and material of a body, as a user describes it. A `Contact` attaches one
 /// shape to a body (or to "ground"); every pair of shapes on different bodies may touch. Which
-/// pairs are handled, and how, is up to the formulation (ImpulseStepper: sphere–plane,
-/// sphere–sphere, box–plane, capsule–plane, box–sphere).
+/// pairs are handled, and how, is up to the formulation (both the ImpulseStepper, with impulses,
+/// and MultibodySystem, with penalty forces: sphere–plane, sphere–sphere, box–plane,
+/// capsule–plane, box–sphere).
 ///
 /// Conventions: shapes are placed in the body frame (relative to the body's REFERENCE point, body
 /// axes), like loads. A plane is a half-space: the solid side is behind the normal, n·x ≤ offset
@@ -11,6 +12,7 @@
 /// Material of a pair (as Box2D, Catto 2009): friction μ = √(μ_a μ_b), restitution
 /// e = max(e_a, e_b), rolling resistance μ_r = max(μ_r,a, μ_r,b).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,44 @@ enum class ShapeType {
 /// Name of `t` as in the model file ("sphere", "box", "capsule", "plane"). No throw.
 const char* to_string(ShapeType t);
 
+/// Normal force law of a penalty contact (used by the implicit formulation, MultibodySystem).
+enum class PenaltyLaw {
+  /// Linear spring–damper F_n = k δ + c δ̇, clamped to F_n ≥ 0 unless `tensile`.
+  Linear,
+  /// Hunt & Crossley (1975): F_n = k δⁿ (1 + χ δ̇), clamped to F_n ≥ 0.
+  HuntCrossley,
+};
+/// Name of `l` as in the model file ("linear", "hunt_crossley"). No throw.
+const char* to_string(PenaltyLaw l);
+
+/// Parameters of a penalty contact (compliant normal force and regularised Coulomb friction),
+/// used when a model with contacts is run by an implicit solver. δ = −depth ≥ 0 is the
+/// penetration, δ̇ its rate. Checked by penalty_problems().
+///
+/// Hunt–Crossley damping factor χ: either given (`damping_factor`, s/m) or from the pair's
+/// restitution e and a reference impact speed v_ref (`impact_velocity`) by Flores, Machado,
+/// Silva & Martins (Multibody Syst. Dyn. 25, 2011), χ = 8 (1 − e) / (5 e v_ref); a contact hit at v⁻ = v_ref then
+/// rebounds with a ratio close to e (0.986 e at e = 0.8, 0.993 e at 0.9, 0.94 e at 0.5 for
+/// n = 1.5); slower impacts rebound with a larger ratio, faster ones with a smaller one (the
+/// Hunt–Crossley dissipation grows with the impact speed). e must then be > 0.
+///
+/// Friction: F_t = −μ F_n v_t / √(|v_t|² + v_ε²) with the pair's μ and v_ε =
+/// `friction_velocity` (regularised Coulomb; below v_ε the friction acts like a viscous damper,
+/// so a body on a slope creeps at a speed of order v_ε). μ = 0 disables it.
+struct PenaltyParameters {
+  PenaltyLaw law = PenaltyLaw::Linear;  ///< normal force law
+  double stiffness = 0;         ///< k: N/m (linear), N/mⁿ (Hunt–Crossley); > 0
+  double damping = 0;           ///< c, N s/m (linear); ≥ 0
+  bool tensile = false;         ///< linear: allow F_n < 0 while δ > 0 (no clamp)
+  double exponent = 1.5;        ///< n (Hunt–Crossley; 1.5 = Hertz), > 0
+  std::optional<double> damping_factor;   ///< χ, s/m (Hunt–Crossley), ≥ 0
+  std::optional<double> impact_velocity;  ///< v_ref, m/s (Hunt–Crossley with e), > 0
+  double friction_velocity = 0.01;        ///< v_ε, m/s; > 0
+};
+
+/// Every problem of penalty parameters (empty if none), each prefixed with `prefix`.
+std::vector<std::string> penalty_problems(const PenaltyParameters& p, const std::string& prefix);
+
 /// One contact shape fixed to a body (or to ground), with its material. Checked by
 /// contact_problems(), not on construction.
 struct Contact {
@@ -44,6 +84,9 @@ struct Contact {
   double friction = 0.5;          ///< Coulomb μ (sticking = sliding), ≥ 0
   double restitution = 0;         ///< Newton's e in [0, 1]
   double rolling_resistance = 0;  ///< μ_r ≥ 0 (dimensionless; torque ≤ μ_r r_eff λ_n)
+  /// Penalty parameters of this shape for the implicit solvers (see PenaltyParameters; a pair
+  /// uses those of its shape b, else of its shape a, else System::contact_penalty).
+  std::optional<PenaltyParameters> penalty;
 
   /// Radius of a sphere about the shape origin that contains the shape, m (planes: infinity).
   /// No checks, no throw.

@@ -257,6 +257,9 @@ class System {
 
   std::string name;  ///< model name, for output only
   Vec3 gravity = Vec3::Zero();  ///< m/s², world
+  /// Penalty parameters of every contact pair whose shapes have none of their own (Contact.h);
+  /// without any, the implicit formulation rejects a model with contacts.
+  std::optional<PenaltyParameters> contact_penalty;
 
   /// Adds a body; returns its index. Checks happen in check(), not here, so that every problem of
   /// a model can be reported at once.
@@ -307,6 +310,8 @@ class System {
   void add_contact(Contact contact) { contacts_.push_back(std::move(contact)); }
   /// The contact shapes, in the order added.
   const std::vector<Contact>& contacts() const { return contacts_; }
+  /// Writable contact shapes (e.g. to remove them for a formulation that should not see them).
+  std::vector<Contact>& contacts() { return contacts_; }
   /// The force elements, in the order added.
   const std::vector<ForceElement>& forces() const { return forces_; }
   /// Writable force elements.
