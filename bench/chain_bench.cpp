@@ -12,7 +12,8 @@
 // Jacobian evaluations, rejected steps, max constraint violation.
 //
 // Usage: chain_bench [--csv FILE] [--repeats R] [--large] [--sizes 4,16,...]
-//   --large adds N = 4096.
+//                    [--solvers generalized_alpha,trapezoidal_index2,ida] [--joints spherical,revolute]
+//   --large adds N = 4096; --solvers and --joints pick a subset (default: all).
 
 #include <algorithm>
 #include <chrono>
@@ -102,14 +103,21 @@ int main(int argc, char** argv) {
   int repeats = 3;
   std::vector<int> sizes = {4, 16, 64, 256, 1024};
   bool large = false;
+  std::string solvers = "generalized_alpha,trapezoidal_index2,ida", joints = "spherical,revolute";
+  auto listed = [](const std::string& list, const std::string& name) {
+    return ("," + list + ",").find("," + name + ",") != std::string::npos;
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--repeats" && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
     else if (a == "--sizes" && i + 1 < argc) sizes = ParseSizes(argv[++i]);
     else if (a == "--large") large = true;
+    else if (a == "--solvers" && i + 1 < argc) solvers = argv[++i];
+    else if (a == "--joints" && i + 1 < argc) joints = argv[++i];
     else {
-      std::cerr << "usage: chain_bench [--csv FILE] [--repeats R] [--large] [--sizes 4,16,...]\n";
+      std::cerr << "usage: chain_bench [--csv FILE] [--repeats R] [--large] [--sizes 4,16,...]\n"
+                   "                   [--solvers generalized_alpha,trapezoidal_index2,ida] [--joints spherical,revolute]\n";
       return a == "--help" || a == "-h" ? 0 : 2;
     }
   }
@@ -123,6 +131,7 @@ int main(int argc, char** argv) {
   for (const auto joint : {models::ChainJoint::Spherical, models::ChainJoint::Revolute})
     for (const int n : sizes)
       for (const auto solver : {SolverType::GeneralizedAlpha, SolverType::TrapezoidalIndex2, SolverType::Ida}) {
+        if (!listed(joints, models::to_string(joint)) || !listed(solvers, to_string(solver))) continue;
         const Row r = Measure(joint, n, solver, repeats);
         std::printf("%-9s %6d %-18s %7ld %10.4f %12.2f %9.2f %8ld %8ld %5ld %9.2e%s%s\n", r.joint.c_str(), r.n,
                     r.solver.c_str(), r.steps, r.median_wall, r.per_step_us, r.newton_per_step,

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <Eigen/LU>
 
@@ -170,6 +172,25 @@ struct MultibodySystem::Impl {
     if (i == kGround) return kin(i, nullptr, nullptr);
     const int off = bodies[static_cast<size_t>(i)].off;
     return kin(i, q.data() + off, v ? v + off : nullptr);
+  }
+  /// Kinematics of every body at (q, v) (v may be null), evaluated once per call of residual()
+  /// or constraints() instead of once per joint. The storage is per thread (a system may be used
+  /// from several threads at once) and keeps its capacity, so only the first call allocates.
+  const std::vector<Kin>& all_kin(ConstVecRef q, const double* v) const {
+    thread_local std::vector<Kin> ks;
+    if (ks.size() < bodies.size()) ks.resize(bodies.size());
+    for (size_t i = 0; i < bodies.size(); ++i) {
+      const int off = bodies[i].off;
+      ks[i] = kin(static_cast<BodyIndex>(i), q.data() + off, v ? v + off : nullptr);
+    }
+    return ks;
+  }
+  const Kin& ground_kin() const {
+    static const Kin g = kin(kGround, nullptr, nullptr);
+    return g;
+  }
+  const Kin& cached(const std::vector<Kin>& ks, BodyIndex i) const {
+    return i == kGround ? ground_kin() : ks[static_cast<size_t>(i)];
   }
 
   detail::DriveState drive(const JointData& jd, double t) const {
@@ -399,8 +420,12 @@ struct MultibodySystem::Impl {
   template <class Out>
   void body_residual(BodyIndex i, double t, const double* q, const double* v, const double* a,
                      Out&& r) const {
+    body_residual_kin(i, t, kin(i, q, v), a, std::forward<Out>(r));
+  }
+  /// The same from the body's kinematics k = kin(i, q, v), already evaluated.
+  template <class Out>
+  void body_residual_kin(BodyIndex i, double t, const Kin& k, const double* a, Out&& r) const {
     const BodyData& bd = bodies[static_cast<size_t>(i)];
-    const Kin k = kin(i, q, v);
     Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 4, 1>> thdd(a + 3, bd.nr);
     const Vec3 ap(a[0], a[1], a[2]);
     const Vec3 alB = k.G * thdd + k.gdB;
@@ -737,10 +762,12 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
 void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                ConstVecRef lambda, VecRef r) const {
   const Impl& I = *impl_;
+  // Kinematics with velocities: the joints below use only their position parts (R, G, RG, p),
+  // which are the same as without velocities (eval_joint reads velocities only for γ).
+  const std::vector<Kin>& ks = I.all_kin(q, v.data());
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
-    I.body_residual(static_cast<BodyIndex>(i), t, q.data() + bd.off, v.data() + bd.off,
-                    a.data() + bd.off, r.segment(bd.off, bd.n));
+    I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
   I.add_element_forces(t, q, v, -1.0, r);
@@ -748,7 +775,8 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
+    const Kin& ka = I.cached(ks, jd.a);
+    const Kin& kb = I.cached(ks, jd.b);
     detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     Row6 fa = Row6::Zero(), fb = Row6::Zero();
     for (size_t k = 0; k < jd.active.size(); ++k) {
@@ -789,9 +817,10 @@ void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) c[bd.ep_row] = q.segment<4>(bd.off + 3).squaredNorm() - 1.0;
   detail::JointEval e;
+  const std::vector<Kin>& ks = I.all_kin(q, nullptr);
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    detail::eval_joint(jd, I.kin_state(jd.a, q, nullptr), I.kin_state(jd.b, q, nullptr), false, I.drive(jd, t), e);
+    detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), false, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       c[jd.active_global[k]] = e.c[static_cast<size_t>(jd.active[k])];
   }

@@ -123,14 +123,6 @@ std::string num(double x) {
 // Skew, elementary rotations
 // ------------------------------------------------------------------------------------------------
 
-Mat3 skew(const Vec3& v) {
-  Mat3 S;
-  S << 0.0, -v.z(), v.y(),  //
-      v.z(), 0.0, -v.x(),   //
-      -v.y(), v.x(), 0.0;
-  return S;
-}
-
 Vec3 unskew(const Mat3& S) {
   return Vec3(0.5 * (S(2, 1) - S(1, 2)), 0.5 * (S(0, 2) - S(2, 0)), 0.5 * (S(1, 0) - S(0, 1)));
 }
@@ -171,15 +163,6 @@ bool is_rotation(const Mat3& R, double tol) {
 // ------------------------------------------------------------------------------------------------
 // Euler parameters
 // ------------------------------------------------------------------------------------------------
-
-Mat3 ep_to_matrix(const Vec4& theta) {
-  // R = (w^2 - e.e) I + 2 e e^T + 2 w e~  (Nikravesh Eq. 6.19; Shabana Eq. 2.43), not normalised.
-  const double w = theta[0];
-  const Vec3 e = theta.tail<3>();
-  Mat3 R = (w * w - e.squaredNorm()) * Mat3::Identity() + 2.0 * e * e.transpose();
-  R += 2.0 * w * skew(e);
-  return R;
-}
 
 Vec4 ep_normalized(const Vec4& theta) {
   const double n = theta.norm();
@@ -258,16 +241,6 @@ Vec4 ep_multiply(const Vec4& p, const Vec4& q) {
 }
 
 Vec4 ep_conjugate(const Vec4& theta) { return Vec4(theta[0], -theta[1], -theta[2], -theta[3]); }
-
-Mat34 ep_G_local(const Vec4& theta) {
-  // Nikravesh's L = [-e, -e~ + w I]: w_B = 2 L theta_dot.
-  const double w = theta[0];
-  const Vec3 e = theta.tail<3>();
-  Mat34 G;
-  G.col(0) = -2.0 * e;
-  G.rightCols<3>() = 2.0 * (w * Mat3::Identity() - skew(e));
-  return G;
-}
 
 Mat34 ep_G_global(const Vec4& theta) {
   // Nikravesh's E = [-e, e~ + w I]: w_W = 2 E theta_dot.

@@ -34,7 +34,15 @@ namespace mbdae::math {
 // ------------------------------------------------------------------------------------------------
 
 /// Cross-product matrix (3x3): skew(v) * x == v.cross(x). Written v~ in the docs. Never throws.
-Mat3 skew(const Vec3& v);
+/// (Inline, like ep_to_matrix() and ep_G_local(): they sit in the innermost loops of the
+/// formulations.)
+inline Mat3 skew(const Vec3& v) {
+  Mat3 S;
+  S << 0.0, -v.z(), v.y(),  //
+      v.z(), 0.0, -v.x(),   //
+      -v.y(), v.x(), 0.0;
+  return S;
+}
 
 /// Inverse of skew(): the axial vector of a skew-symmetric S. Each component is the average of
 /// the two entries that hold it, e.g. x = (S(2,1) - S(1,2)) / 2, so for a general S this returns
@@ -62,7 +70,14 @@ bool is_rotation(const Mat3& R, double tol = 1e-9);
 /// form the implicit (index-3 / index-2) formulation differentiates while the norm constraint
 /// theta^T theta - 1 = 0 holds (Exudyn doc Eq. 53). Use ep_normalized() first when theta may
 /// have drifted. Never throws.
-Mat3 ep_to_matrix(const Vec4& theta);
+inline Mat3 ep_to_matrix(const Vec4& theta) {
+  // R = (w^2 - e.e) I + 2 e e^T + 2 w e~  (Nikravesh Eq. 6.19; Shabana Eq. 2.43), not normalised.
+  const double w = theta[0];
+  const Vec3 e = theta.tail<3>();
+  Mat3 R = (w * w - e.squaredNorm()) * Mat3::Identity() + 2.0 * e * e.transpose();
+  R += 2.0 * w * skew(e);
+  return R;
+}
 
 /// theta / |theta|. @throws std::invalid_argument if |theta| is zero or not finite.
 Vec4 ep_normalized(const Vec4& theta);
@@ -97,7 +112,15 @@ Vec4 ep_conjugate(const Vec4& theta);
 ///     G_local = 2 [-e, -skew(e) + w I],      w_B = G_local theta_dot.
 /// Exact when |theta| = 1 and theta^T theta_dot = 0. For Euler parameters
 /// d/dt(G_local) theta_dot == 0 identically. Never throws.
-Mat34 ep_G_local(const Vec4& theta);
+inline Mat34 ep_G_local(const Vec4& theta) {
+  // Nikravesh's L = [-e, -e~ + w I]: w_B = 2 L theta_dot.
+  const double w = theta[0];
+  const Vec3 e = theta.tail<3>();
+  Mat34 G;
+  G.col(0) = -2.0 * e;
+  G.rightCols<3>() = 2.0 * (w * Mat3::Identity() - skew(e));
+  return G;
+}
 
 /// Global G matrix (3x4) of Euler parameters (Nikravesh's 2 E):
 ///     G_global = 2 [-e, skew(e) + w I],      w_W = G_global theta_dot.
