@@ -7,8 +7,9 @@
 //
 // Integrators: Euler (MuJoCo's semi-implicit Euler), RK4 and "implicit" (implicit in velocity) at
 // fixed dt = 1e-2 … 1e-5 s (… 5e-6 s for damped_revolute), mj_step to T = 1 s. Wall time covers
-// the mj_step loop (mj_resetData and the model compilation are not timed). A setting whose predicted time (from a probe of 20 steps)
-// exceeds --budget is skipped and recorded with the probe's time per step.
+// the mj_step loop (mj_resetData and the model compilation are not timed). A setting whose
+// predicted time (from a probe of 20 steps) exceeds --budget is skipped and recorded with the
+// probe's time per step.
 // Tip error against the reference file (mbdae IDA rtol 1e-12) — see PeerCommon.h.
 //
 // Usage: mujoco_chain [--sizes ...] [--cases ...] [--reference FILE] [--csv FILE] [--budget S]
@@ -35,7 +36,8 @@ std::string ChainXml(const std::string& problem, int n) {
     if (peers::IsRevolute(problem)) {
       x << "<joint type=\"hinge\" axis=\"0 1 0\" pos=\"0 0 0\"";
       if (peers::IsStiff(problem))
-        x << " stiffness=\"" << peers::kStiffK << "\" damping=\"" << peers::SpringDamping(problem) << "\" springref=\"0\"";
+        x << " stiffness=\"" << peers::kStiffK << "\" damping=\"" << peers::SpringDamping(problem)
+          << "\" springref=\"0\"";
       x << "/>";
     } else {
       x << "<joint type=\"ball\" pos=\"0 0 0\"/>";
