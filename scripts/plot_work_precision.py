@@ -31,7 +31,7 @@ def main():
                 key = (r["problem"], int(r["n"]))
                 data.setdefault(key, {}).setdefault((r["engine"], r["method"]), []).append(
                     (float(r["setting"]), wall, err))
-    order = ["spherical", "revolute", "stiff_revolute"]
+    order = ["spherical", "revolute", "stiff_revolute", "damped_revolute"]
     panels = sorted(data, key=lambda k: (order.index(k[0]) if k[0] in order else 9, k[1]))
     panels = [k for k in panels if k[0] != "revolute"]  # same motion as spherical; keep the figure readable
     if not panels:

@@ -9,7 +9,18 @@
 //   spherical       all joints spherical
 //   revolute        all joints revolute, axis y
 //   stiff_revolute  revolute chain with a torsional spring-damper in parallel to every joint,
-//                   k = 1e5 N m/rad, d = 1e2 N m s/rad, reference angle 0 (the stiff case)
+//                   k = 1e5 N m/rad, d = 1e2 N m s/rad, reference angle 0. Under-damped
+//                   (damping ratio ~0.27, ~550 rad/s): a fast oscillation that every method,
+//                   explicit or implicit, has to resolve to reach the accuracy target, so it
+//                   limits the step size of all methods alike.
+//   damped_revolute revolute chain with k = 1e5 N m/rad, d = 1e4 N m s/rad, reference angle 0:
+//                   over-damped, i.e. numerically stiff. The joint-space eigenvalues split into
+//                   fast modes ~ −d/I ≈ −3e4 1/s and faster (I ≈ 0.33 kg m², a bar about its joint;
+//                   the fastest, −d·λmax(M⁻¹) of the chain linearized at rest, is ≈ −3.3e5 1/s at
+//                   N = 4 and ≈ −4.6e5 1/s at N = 16), which decay within ~1e-4 s and bound the step
+//                   size of explicit methods (|λ h| ≲ 3, so h ≲ 1e-5 s), and slow modes ~ −k/d =
+//                   −10 1/s that the solution follows. A-/L-stable implicit methods may take steps
+//                   sized by the slow modes only.
 // Tip = the free end of the last bar, (N, 0, 0) at t = 0. Tip error = Euclidean distance (m) to the
 // reference tip position at T (chain_reference.csv, written by mbdae_chain_wp --make-reference).
 
@@ -37,13 +48,21 @@ constexpr double kBarMass = 1.0;           // kg
 constexpr double kBarIxx = 1.0 * (0.1 * 0.1 + 0.1 * 0.1) / 12.0;  // kg m², about the COM
 constexpr double kBarIyy = 1.0 * (1.0 * 1.0 + 0.1 * 0.1) / 12.0;
 constexpr double kStiffK = 1e5;            // N m/rad
-constexpr double kStiffD = 1e2;            // N m s/rad
+constexpr double kStiffD = 1e2;            // N m s/rad, stiff_revolute
+constexpr double kDampedD = 1e4;           // N m s/rad, damped_revolute
 /// A sweep stops refining once a run is this close to the reference (m): finer settings would
 /// add nothing at the 1e-6 m target.
 constexpr double kErrorFloor = 1e-8;
 
-inline bool IsRevolute(const std::string& c) { return c == "revolute" || c == "stiff_revolute"; }
-inline bool IsStiff(const std::string& c) { return c == "stiff_revolute"; }
+inline bool IsRevolute(const std::string& c) {
+  return c == "revolute" || c == "stiff_revolute" || c == "damped_revolute";
+}
+/// The case has a torsional spring-damper (kStiffK, SpringDamping(c)) parallel to every joint.
+inline bool IsStiff(const std::string& c) { return c == "stiff_revolute" || c == "damped_revolute"; }
+/// Damping (N m s/rad) of the case's spring-dampers (0 for the cases without them).
+inline double SpringDamping(const std::string& c) {
+  return c == "stiff_revolute" ? kStiffD : c == "damped_revolute" ? kDampedD : 0.0;
+}
 
 inline double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

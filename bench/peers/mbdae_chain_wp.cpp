@@ -20,7 +20,7 @@
 // Wall time: std::chrono::steady_clock around the solve only (model building, prepare() and the
 // projection of the initial state are not timed), median of up to 5 runs while their sum < 0.3 s.
 //
-// Usage: mbdae_chain_wp [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute]
+// Usage: mbdae_chain_wp [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute,damped_revolute]
 //                       [--reference FILE] [--csv FILE] [--budget SECONDS]
 //                       [--methods generalized_alpha,trapezoidal_index2,ida,dopri5,rk4,...]
 //        mbdae_chain_wp --make-reference FILE [--sizes ...] [--cases ...]
@@ -53,7 +53,7 @@ System ChainModel(const std::string& problem, int n) {
       f.point = Vec3(i, 0, 0);
       f.axis = Vec3::UnitY();
       f.stiffness = peers::kStiffK;
-      f.damping = peers::kStiffD;
+      f.damping = peers::SpringDamping(problem);
       s.add_force(f);
     }
   }
@@ -161,7 +161,7 @@ int MakeReference(const peers::ChainArgs& a) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: mbdae_chain_wp [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute] "
+      "usage: mbdae_chain_wp [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute,damped_revolute] "
       "[--reference FILE] [--csv FILE] [--budget S] [--methods m1,m2,...]\n"
       "       mbdae_chain_wp --make-reference FILE [--sizes ...] [--cases ...]\n";
   const peers::ChainArgs a = peers::ParseChainArgs(argc, argv, usage);

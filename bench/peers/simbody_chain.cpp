@@ -3,8 +3,8 @@
 // there are no constraint equations; each bar's body frame is at its inboard joint, COM at
 // (0.5, 0, 0), inertia of the 1 × 0.1 × 0.1 m box shifted to the joint. Pin mobilizers turn about
 // their frame's z axis: the mobilizer frames are rotated by −90° about x so that z is world y.
-// The stiff case adds Force::MobilityLinearSpring (k, reference angle 0) and
-// Force::MobilityLinearDamper (d) on every pin.
+// The cases with spring-dampers (stiff_revolute, damped_revolute) add Force::MobilityLinearSpring
+// (k, reference angle 0) and Force::MobilityLinearDamper (d of the case) on every pin.
 //
 // Integrators: RungeKuttaMersonIntegrator and CPodesIntegrator (BDF, Newton) at accuracies
 // 1e-3 … 1e-8 (also 1e-10 for the reference check), driven by a TimeStepper to T = 1 s. Wall time
@@ -41,7 +41,7 @@ struct Chain {
         MobilizedBody::Pin pin(parent, Transform(z_to_y, joint_in_parent), body, Transform(z_to_y, Vec3(0)));
         if (peers::IsStiff(problem)) {
           Force::MobilityLinearSpring(forces, pin, 0, peers::kStiffK, 0.0);
-          Force::MobilityLinearDamper(forces, pin, 0, peers::kStiffD);
+          Force::MobilityLinearDamper(forces, pin, 0, peers::SpringDamping(problem));
         }
         parent = pin;
       } else {
@@ -62,7 +62,7 @@ struct Chain {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: simbody_chain [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute] "
+      "usage: simbody_chain [--sizes 4,16,64] [--cases spherical,revolute,stiff_revolute,damped_revolute] "
       "[--reference FILE] [--csv FILE] [--budget S]\n";
   const peers::ChainArgs a = peers::ParseChainArgs(argc, argv, usage);
   if (!a.make_reference.empty()) {
