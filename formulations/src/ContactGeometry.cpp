@@ -5,6 +5,7 @@
 #include <mbdae/formulations/ContactGeometry.h>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 namespace mbdae {
@@ -32,19 +33,26 @@ PlacedShape placed_shape(const Contact& c) {
   return g;
 }
 
+int shape_order(ShapeType t) {
+  switch (t) {
+    case ShapeType::Plane: return 0;
+    case ShapeType::Box: return 1;
+    case ShapeType::Capsule: return 2;
+    case ShapeType::Sphere: return 3;
+  }
+  return 4;
+}
+
+bool narrow_phase_handles(ShapeType x, ShapeType y) {
+  if (shape_order(x) > shape_order(y)) std::swap(x, y);
+  if (x == ShapeType::Plane) return y != ShapeType::Plane;
+  return y == ShapeType::Sphere && (x == ShapeType::Sphere || x == ShapeType::Box);
+}
+
 int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, PairPoint* out,
                  bool& swapped) {
   // Order the pair: plane first, then box, then capsule, then sphere (a is the "lower" type).
-  auto rank = [](ShapeType t) {
-    switch (t) {
-      case ShapeType::Plane: return 0;
-      case ShapeType::Box: return 1;
-      case ShapeType::Capsule: return 2;
-      case ShapeType::Sphere: return 3;
-    }
-    return 4;
-  };
-  swapped = !(rank(s1.type) <= rank(s2.type));
+  swapped = !(shape_order(s1.type) <= shape_order(s2.type));
   const PlacedShape& A = swapped ? s2 : s1;
   const PlacedShape& B = swapped ? s1 : s2;
   int count = 0;

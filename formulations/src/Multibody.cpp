@@ -185,6 +185,13 @@ struct MultibodySystem::Impl {
     }
     return ks;
   }
+  /// Appends the coordinate indices of body i (none for ground) to `coords`; returns their count.
+  int append_coords(BodyIndex i, std::vector<int>& coords) const {
+    if (i == kGround) return 0;
+    const BodyData& bd = bodies[static_cast<size_t>(i)];
+    for (int k = 0; k < bd.n; ++k) coords.push_back(bd.off + k);
+    return bd.n;
+  }
   const Kin& ground_kin() const {
     static const Kin g = kin(kGround, nullptr, nullptr);
     return g;
@@ -542,16 +549,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
 
     for (size_t r = 0; r < jd.rows.size(); ++r)
       I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});
-    if (jd.a != kGround) {
-      const BodyData& bd = I.bodies[static_cast<size_t>(jd.a)];
-      jd.na = bd.n;
-      for (int k = 0; k < bd.n; ++k) jd.coords.push_back(bd.off + k);
-    }
-    if (jd.b != kGround) {
-      const BodyData& bd = I.bodies[static_cast<size_t>(jd.b)];
-      jd.nb = bd.n;
-      for (int k = 0; k < bd.n; ++k) jd.coords.push_back(bd.off + k);
-    }
+    jd.na = I.append_coords(jd.a, jd.coords);
+    jd.nb = I.append_coords(jd.b, jd.coords);
     I.joints.push_back(std::move(jd));
   }
 
@@ -589,23 +588,9 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     if (I.model.contact_penalty)
       for (auto& p : penalty_problems(*I.model.contact_penalty, "contact_penalty: "))
         problems.push_back(std::move(p));
-    auto rank = [](ShapeType t) {
-      switch (t) {
-        case ShapeType::Plane: return 0;
-        case ShapeType::Box: return 1;
-        case ShapeType::Capsule: return 2;
-        case ShapeType::Sphere: return 3;
-      }
-      return 4;
-    };
-    auto handled = [&](ShapeType x, ShapeType y) {
-      if (rank(x) > rank(y)) std::swap(x, y);
-      if (x == ShapeType::Plane) return y != ShapeType::Plane;
-      return y == ShapeType::Sphere && (x == ShapeType::Sphere || x == ShapeType::Box);
-    };
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j) {
-        if (cb[i] == cb[j] || !handled(cs[i].shape, cs[j].shape)) continue;
+        if (cb[i] == cb[j] || !narrow_phase_handles(cs[i].shape, cs[j].shape)) continue;
         const Contact& ci = cs[i];
         const Contact& cj = cs[j];
         ContactPairData cp;
@@ -617,7 +602,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         cp.g2 = placed_shape(cj);
         // Parameters: those of the pair's shape b (the sphere, else the capsule, else the box),
         // else of its shape a, else the model's.
-        const Contact& sb = rank(ci.shape) <= rank(cj.shape) ? cj : ci;
+        const Contact& sb = shape_order(ci.shape) <= shape_order(cj.shape) ? cj : ci;
         const Contact& sa = &sb == &cj ? ci : cj;
         const std::optional<PenaltyParameters>& pen =
             sb.penalty ? sb.penalty : sa.penalty ? sa.penalty : I.model.contact_penalty;
@@ -643,16 +628,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
               cp.chi = 8.0 * (1.0 - e) / (5.0 * e * *cp.pen.impact_velocity);
           }
         }
-        if (cp.a != kGround) {
-          const BodyData& bd = I.bodies[static_cast<size_t>(cp.a)];
-          cp.na = bd.n;
-          for (int k = 0; k < bd.n; ++k) cp.coords.push_back(bd.off + k);
-        }
-        if (cp.b != kGround) {
-          const BodyData& bd = I.bodies[static_cast<size_t>(cp.b)];
-          cp.nb = bd.n;
-          for (int k = 0; k < bd.n; ++k) cp.coords.push_back(bd.off + k);
-        }
+        cp.na = I.append_coords(cp.a, cp.coords);
+        cp.nb = I.append_coords(cp.b, cp.coords);
         I.contact_pairs.push_back(std::move(cp));
       }
     if (!problems.empty()) throw ModelError(problems);

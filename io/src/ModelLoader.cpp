@@ -21,6 +21,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/io/Expression.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/model/math/Rotation.h>
@@ -1600,12 +1601,7 @@ void Loader::solver_checks() {
     for (size_t j = 0; j < cs.size() && j < contact_items_.size(); ++j)
       for (size_t i = 0; i < j; ++i) {
         if (cs[i].body == cs[j].body || cs[i].penalty || cs[j].penalty) continue;
-        // The pairs the narrow phase handles: plane–(sphere, box, capsule), sphere–sphere, box–sphere.
-        const ShapeType a = cs[i].shape, b = cs[j].shape;
-        const bool plane = (a == ShapeType::Plane) != (b == ShapeType::Plane);
-        const bool sphere = (a == ShapeType::Sphere && (b == ShapeType::Sphere || b == ShapeType::Box)) ||
-                            (b == ShapeType::Sphere && a == ShapeType::Box);
-        if (!plane && !sphere) continue;
+        if (!narrow_phase_handles(cs[i].shape, cs[j].shape)) continue;
         const bool same_item = contact_items_[i].path == contact_items_[j].path;  // sphere_plane
         const std::string where = same_item ? "on this contact" : "on this contact or on contact '" + cs[i].name + "'";
         error(contact_items_[j].mark, contact_items_[j].path,

@@ -79,6 +79,12 @@ PlacedShape placed_shape(const Contact& c);
 int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, PairPoint* out,
                  bool& swapped);
 
+/// Order of shapes in a pair for narrow_phase(): plane 0, box 1, capsule 2, sphere 3.
+int shape_order(ShapeType t);
+/// Whether narrow_phase() handles the pair (x, y), in either order: a plane with any other shape,
+/// sphere–sphere and box–sphere. No throw.
+bool narrow_phase_handles(ShapeType x, ShapeType y);
+
 /// Broad and narrow phase for the shapes of sys.model().contacts(). Keeps a reference to `sys`,
 /// which must outlive the detector. detect() reuses internal buffers: not for concurrent use.
 class ContactDetector {
