@@ -59,6 +59,17 @@ struct DriveState {
   double s = 0, sd = 0, sdd = 0;
 };
 
+/// s(t), ṡ, s̈ of a driven joint's motion (all zero for a null or empty motion).
+inline DriveState drive_state(const TimeFunction* motion, double t) {
+  DriveState d;
+  if (motion && *motion) {
+    d.s = (*motion)(t);
+    d.sd = motion->derivative(t);
+    d.sdd = motion->second_derivative(t);
+  }
+  return d;
+}
+
 /// Markers and equations of one joint, fixed at model set-up.
 struct JointGeometry {
   Vec3 xa = Vec3::Zero(), xb = Vec3::Zero();  ///< marker points, body axes

@@ -201,13 +201,7 @@ struct MultibodySystem::Impl {
   }
 
   detail::DriveState drive(const JointData& jd, double t) const {
-    detail::DriveState d;
-    if (jd.motion && *jd.motion) {
-      d.s = (*jd.motion)(t);
-      d.sd = jd.motion->derivative(t);
-      d.sdd = jd.motion->second_derivative(t);
-    }
-    return d;
+    return detail::drive_state(jd.motion, t);
   }
 
   // ---- force elements ----

@@ -133,13 +133,7 @@ struct NewtonEulerSystem::Impl {
 
   /// s(t), ṡ, s̈ of a driven joint (zero otherwise).
   static detail::DriveState drive(const JointNE& jd, double t) {
-    detail::DriveState d;
-    if (jd.motion && *jd.motion) {
-      d.s = (*jd.motion)(t);
-      d.sd = jd.motion->derivative(t);
-      d.sdd = jd.motion->second_derivative(t);
-    }
-    return d;
+    return detail::drive_state(jd.motion, t);
   }
 
   /// Joint blocks JA/JB, C, ∂C/∂t and γ at (t, q, v) (v may be null: then γ is not formed).

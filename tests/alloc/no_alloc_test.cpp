@@ -100,6 +100,27 @@ static System bouncing_sphere() {
   return s;
 }
 
+
+/// Observer that counts the heap allocations between the 2nd and 3rd output times (0.1 s → 0.2 s
+/// with outputs every 0.1 s): after the first step, inside the step loop.
+struct AllocWindow {
+  long counted = -1;
+  int outputs = 0;
+  Observer observer() {
+    return [this](const StateView&) {
+      ++outputs;
+      if (outputs == 2) {
+        g_allocs = 0;
+        g_counting = true;
+      } else if (outputs == 3) {
+        g_counting = false;
+        counted = g_allocs;
+      }
+      return true;
+    };
+  }
+};
+
 int main() {
   int failures = 0, passed = 0;
   for (int model = 0; model < 2; ++model) {
@@ -112,20 +133,9 @@ int main() {
       s.t_end = 0.5;
       s.step = 1e-3;
       s.output_every = 0.1;
-      long counted = -1;
-      int outputs = 0;
-      const SolveResult r = simulate(*p.system, 0, p.q0, p.v0, s, [&](const StateView&) {
-        // Count over the interval between the 2nd and 3rd output times (0.1 s → 0.2 s).
-        ++outputs;
-        if (outputs == 2) {
-          g_allocs = 0;
-          g_counting = true;
-        } else if (outputs == 3) {
-          g_counting = false;
-          counted = g_allocs;
-        }
-        return true;
-      });
+      AllocWindow window;
+      const SolveResult r = simulate(*p.system, 0, p.q0, p.v0, s, window.observer());
+      const long counted = window.counted;
       const bool ok = r.ok() && counted == 0;
       std::printf(
           "%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps in the run)\n",
@@ -160,19 +170,9 @@ int main() {
     eo.output_every = 0.1;
     eo.project_positions = c.project;
     eo.project_velocities = c.project;
-    long counted = -1;
-    int outputs = 0;
-    const SolveResult r = solve_explicit(ne, 0, q0, v0, eo, [&](const StateView&) {
-      ++outputs;
-      if (outputs == 2) {
-        g_allocs = 0;
-        g_counting = true;
-      } else if (outputs == 3) {
-        g_counting = false;
-        counted = g_allocs;
-      }
-      return true;
-    });
+    AllocWindow window;
+    const SolveResult r = solve_explicit(ne, 0, q0, v0, eo, window.observer());
+    const long counted = window.counted;
     const bool ok = r.ok() && counted == 0;
     std::printf("explicit %s/%s%s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps)\n",
                 c.method == ExplicitMethod::RK4 ? "rk4" : "dopri5", to_string(c.joints),
@@ -188,19 +188,10 @@ int main() {
     o.t_end = 0.5;
     o.step = 1e-3;
     o.output_every = 0.1;
-    long counted = -1;
-    int outputs = 0, contacts = 0;
-    const ImpulseResult r = solve_impulse(ne, 0, q0, v0, o, [&](const StateView&) {
-      ++outputs;
-      if (outputs == 2) {
-        g_allocs = 0;
-        g_counting = true;
-      } else if (outputs == 3) {
-        g_counting = false;
-        counted = g_allocs;
-      }
-      return true;
-    });
+    AllocWindow window;
+    int contacts = 0;
+    const ImpulseResult r = solve_impulse(ne, 0, q0, v0, o, window.observer());
+    const long counted = window.counted;
     for (const PgsStepStats& st : r.pgs.per_step) contacts = std::max(contacts, st.contacts);
     const bool ok = r.ok() && counted == 0 && contacts > 27;
     std::printf("%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps, up to %d contacts)\n",
