@@ -209,7 +209,7 @@ struct MultibodySystem::Impl {
   /// bodies' kinematics; adds the element's potential energy to *V if V is given.
   void force_wrenches(const ForceData& fd, double t, const std::vector<Kin>& ks,
                       std::vector<Wrench>& out, double* V) const {
-    std::vector<BodyMotion> bm;
+    thread_local std::vector<BodyMotion> bm;  // user forces only; grows once
     detail::force_wrenches(*fd.src, fd, t, ks, out, V, bm);
   }
 
@@ -222,20 +222,23 @@ struct MultibodySystem::Impl {
       o += fd.sizes[k];
     }
   }
-  /// Generalised force of the element on its coordinates (local vector, size coords.size()).
+  /// Generalised force of the element on its coordinates (local vector of size coords.size(),
+  /// written to out). The work vectors are per thread and only grow: no allocation in the step
+  /// loop.
   void force_generalized(const ForceData& fd, double t, const double* qloc, const double* vloc,
-                         VecX& out) const {
-    std::vector<Kin> ks;
+                         double* out) const {
+    thread_local std::vector<Kin> ks;
+    thread_local std::vector<Wrench> w;
     force_kin(fd, qloc, vloc, ks);
-    std::vector<Wrench> w;
     force_wrenches(fd, t, ks, w, nullptr);
-    out.setZero(static_cast<int>(fd.coords.size()));
+    Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
+    g.setZero();
     int o = 0;
     for (size_t k = 0; k < fd.bodies.size(); ++k) {
       const int nb = fd.sizes[k];
       if (nb) {
-        out.segment<3>(o) += w[k].force;
-        out.segment(o + 3, nb - 3) += ks[k].RG.transpose() * w[k].torque;
+        g.segment<3>(o) += w[k].force;
+        g.segment(o + 3, nb - 3) += ks[k].RG.transpose() * w[k].torque;
       }
       o += nb;
     }
@@ -294,18 +297,19 @@ struct MultibodySystem::Impl {
 
   /// Adds every force element's generalised force times `sign` to the global vector r.
   void add_element_forces(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
-    VecX ql, vl, g;
+    thread_local std::vector<double> ql, vl, g;  // grow once, no allocation in the step loop
     for (const ForceData& fd : forces) {
       if (fd.coords.empty()) continue;
       const int nc = static_cast<int>(fd.coords.size());
-      ql.resize(nc);
-      vl.resize(nc);
+      ql.resize(static_cast<size_t>(nc));
+      vl.resize(static_cast<size_t>(nc));
+      g.resize(static_cast<size_t>(nc));
       for (int k = 0; k < nc; ++k) {
-        ql[k] = q[fd.coords[static_cast<size_t>(k)]];
-        vl[k] = v[fd.coords[static_cast<size_t>(k)]];
+        ql[static_cast<size_t>(k)] = q[fd.coords[static_cast<size_t>(k)]];
+        vl[static_cast<size_t>(k)] = v[fd.coords[static_cast<size_t>(k)]];
       }
-      force_generalized(fd, t, ql.data(), vl.data(), g);
-      for (int k = 0; k < nc; ++k) r[fd.coords[static_cast<size_t>(k)]] += sign * g[k];
+      force_generalized(fd, t, ql.data(), vl.data(), g.data());
+      for (int k = 0; k < nc; ++k) r[fd.coords[static_cast<size_t>(k)]] += sign * g[static_cast<size_t>(k)];
     }
   }
 
@@ -882,32 +886,46 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   }
   // Force elements: −∂f/∂q, −∂f/∂v by central differences local to the element's bodies.
   if (c_q != 0 || c_v != 0) {
-    VecX ql, vl, gp, gm;
+    // Per-thread work arrays that only grow: no allocation in the step loop (the user-Jacobian
+    // branch excepted: it calls user code with Eigen matrices of its own).
+    thread_local std::vector<double> qbuf, vbuf, gpbuf, gmbuf, Bbuf;
     for (const ForceData& fd : I.forces) {
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
-      ql.resize(nc);
-      vl.resize(nc);
-      for (int k = 0; k < nc; ++k) {
-        ql[k] = q[fd.coords[static_cast<size_t>(k)]];
-        vl[k] = v[fd.coords[static_cast<size_t>(k)]];
-      }
-      MatX B = MatX::Zero(nc, nc);
+      const size_t snc = static_cast<size_t>(nc);
       if (fd.src->type == ForceType::User && fd.src->user_jacobian) {
+        VecX ql(nc), vl(nc);
+        for (int k = 0; k < nc; ++k) {
+          ql[k] = q[fd.coords[static_cast<size_t>(k)]];
+          vl[k] = v[fd.coords[static_cast<size_t>(k)]];
+        }
+        MatX B = MatX::Zero(nc, nc);
         I.user_force_tangent(fd, t, ql, vl, c_q, c_v, B);
         fd.tangent_map.scatter_add(A, B);
         continue;
       }
+      qbuf.resize(snc);
+      vbuf.resize(snc);
+      gpbuf.resize(snc);
+      gmbuf.resize(snc);
+      Bbuf.resize(snc * snc);
+      for (size_t k = 0; k < snc; ++k) {
+        qbuf[k] = q[fd.coords[k]];
+        vbuf[k] = v[fd.coords[k]];
+      }
+      Eigen::Map<MatX> B(Bbuf.data(), nc, nc);
+      Eigen::Map<const VecX> gp(gpbuf.data(), nc), gm(gmbuf.data(), nc);
+      B.setZero();
       for (int pass = 0; pass < 2; ++pass) {
         const double c = pass == 0 ? c_q : c_v;
         if (c == 0) continue;
-        VecX& x = pass == 0 ? ql : vl;
+        double* x = pass == 0 ? qbuf.data() : vbuf.data();
         for (int k = 0; k < nc; ++k) {
           const double h = fd_step(x[k]), x0 = x[k];
           x[k] = x0 + h;
-          I.force_generalized(fd, t, ql.data(), vl.data(), gp);
+          I.force_generalized(fd, t, qbuf.data(), vbuf.data(), gpbuf.data());
           x[k] = x0 - h;
-          I.force_generalized(fd, t, ql.data(), vl.data(), gm);
+          I.force_generalized(fd, t, qbuf.data(), vbuf.data(), gmbuf.data());
           x[k] = x0;
           B.col(k) -= c * (gp - gm) / (2 * h);
         }
@@ -1094,8 +1112,8 @@ double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
     const Kin k = I.kin(static_cast<BodyIndex>(i), q.data() + bd.off, nullptr);
     V -= bd.m * I.model.gravity.dot(k.p + k.R * bd.b);
   }
-  std::vector<Kin> ks;
-  std::vector<Wrench> w;
+  thread_local std::vector<Kin> ks;  // per thread, grow once
+  thread_local std::vector<Wrench> w;
   for (const ForceData& fd : I.forces) {
     if (fd.src->type == ForceType::User) continue;
     ks.resize(fd.bodies.size());

@@ -1,8 +1,10 @@
 // No heap allocation inside the step loop: malloc/calloc/realloc are interposed (glibc exports
 // __libc_malloc & co.) and counted between two output times after the first step, for every
-// implicit solver on a 16-link chain and on a sphere bouncing and rolling on a plane with penalty
-// contacts (Hunt–Crossley normal force, regularised friction), for the explicit Newton–Euler path
-// (RK4 and Dormand–Prince, both joint-solve methods, with and without projection), and for the
+// implicit solver on a 16-link chain, on an 8-link chain with force elements (torsional and
+// linear spring-dampers) and on a sphere bouncing and rolling on a plane with penalty contacts
+// (Hunt–Crossley normal force, regularised friction), for the explicit Newton–Euler path (RK4 and
+// Dormand–Prince, both joint-solve methods, with and without projection, with and without force
+// elements), and for the
 // impulse stepper (PGS with warm start, grid broad phase, split impulse, rolling resistance) on a
 // resting 3 × 3 × 3 block of spheres. Covers C++ new (which calls malloc) and C libraries (KLU,
 // SUNDIALS). Built only without sanitizers (they interpose malloc themselves).
@@ -56,6 +58,33 @@ static System chain(int N) {
     s.add_spherical("j" + std::to_string(i), i == 0 ? "ground" : "bar" + std::to_string(i - 1),
                     "bar" + std::to_string(i), Vec3(i, 0, 0));
   }
+  return s;
+}
+
+// The chain with force elements: a torsional spring-damper parallel to every joint and a linear
+// spring-damper from the ground to the tip.
+static System chain_with_forces(int N) {
+  System s = chain(N);
+  for (int i = 0; i < N; ++i) {
+    ForceElement f;
+    f.name = "torsion" + std::to_string(i);
+    f.type = ForceType::TorsionalSpringDamper;
+    f.bodies = {i == 0 ? "ground" : "bar" + std::to_string(i - 1), "bar" + std::to_string(i)};
+    f.point = Vec3(i, 0, 0);
+    f.axis = Vec3::UnitY();
+    f.stiffness = 1e3;
+    f.damping = 10;
+    s.add_force(f);
+  }
+  ForceElement spring;
+  spring.name = "tip_spring";
+  spring.type = ForceType::SpringDamper;
+  spring.bodies = {"ground", "bar" + std::to_string(N - 1)};
+  spring.point = Vec3(N, 0, 1);
+  spring.point_b = Vec3(N, 0, 0);
+  spring.stiffness = 100;
+  spring.damping = 1;
+  s.add_force(spring);
   return s;
 }
 
@@ -123,9 +152,12 @@ struct AllocWindow {
 
 int main() {
   int failures = 0, passed = 0;
-  for (int model = 0; model < 2; ++model) {
-    const PreparedSystem p = prepare(model == 0 ? chain(16) : bouncing_sphere());
-    std::printf("%s\n", model == 0 ? "16-link chain" : "bouncing sphere, penalty contacts");
+  for (int model = 0; model < 3; ++model) {
+    const PreparedSystem p =
+        prepare(model == 0 ? chain(16) : model == 1 ? bouncing_sphere() : chain_with_forces(8));
+    std::printf("%s\n", model == 0   ? "16-link chain"
+                         : model == 1 ? "bouncing sphere, penalty contacts"
+                                      : "8-link chain with force elements");
     for (SolverType type :
          {SolverType::GeneralizedAlpha, SolverType::TrapezoidalIndex2, SolverType::Ida}) {
       SimulationSettings s;
@@ -149,16 +181,17 @@ int main() {
     JointSolveMethod joints;
     bool project;
   };
-  const System model = chain(16);
+  const System plain_chain = chain(16), forced_chain = chain_with_forces(8);
   for (const Case& c : {Case{ExplicitMethod::RK4, JointSolveMethod::Schur, false},
                         Case{ExplicitMethod::RK4, JointSolveMethod::EquationSystem, true},
                         Case{ExplicitMethod::Dopri5, JointSolveMethod::Schur, true},
-                        Case{ExplicitMethod::Dopri5, JointSolveMethod::EquationSystem, false}}) {
+                        Case{ExplicitMethod::Dopri5, JointSolveMethod::EquationSystem, false}})
+  for (const System* model : {&plain_chain, &forced_chain}) {
     NewtonEulerOptions no;
     no.joint_solve = c.joints;
     no.baumgarte_alpha = c.project ? 0.0 : 5.0;
     no.baumgarte_beta = c.project ? 0.0 : 5.0;
-    const NewtonEulerSystem ne(model, no);
+    const NewtonEulerSystem ne(*model, no);
     VecX q0, v0;
     ne.initial_state(q0, v0);
     ExplicitOptions eo;
@@ -174,9 +207,10 @@ int main() {
     const SolveResult r = solve_explicit(ne, 0, q0, v0, eo, window.observer());
     const long counted = window.counted;
     const bool ok = r.ok() && counted == 0;
-    std::printf("explicit %s/%s%s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps)\n",
+    std::printf("explicit %s/%s%s%s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps)\n",
                 c.method == ExplicitMethod::RK4 ? "rk4" : "dopri5", to_string(c.joints),
-                c.project ? "/projection" : "", ok ? "ok" : "FAILED", counted, r.stats.steps);
+                c.project ? "/projection" : "", model == &forced_chain ? " (force elements)" : "",
+                ok ? "ok" : "FAILED", counted, r.stats.steps);
     ok ? ++passed : ++failures;
   }
   {
