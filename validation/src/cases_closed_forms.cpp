@@ -234,7 +234,10 @@ void LagrangeTopCase(Context& ctx) {
   };
   for (const Setting& st : {Setting{SolverType::GeneralizedAlpha, 1e-4, 2e-6, 4e-4},
                             Setting{SolverType::TrapezoidalIndex2, 1e-4, 2e-6, 4e-4},
-                            Setting{SolverType::Ida, 1e-10, 1e-9, 2e-7}}) {
+                            // IDA: at rtol 1e-10 and 1e-11 the error in u is ~1e-9 and moves
+                            // with rounding in the linear solves (0.4–2.6e-9 measured over four
+                            // linear-solver variants); at 1e-12 it is 1.9–2.6e-10 (README).
+                            Setting{SolverType::Ida, 1e-12, 1e-9, 2e-7}}) {
     PreparedSystem p = prepare(models::LagrangeTopModel(in.mass, in.gravity, in.com_distance, in.I1_O, in.I3,
                                                         in.theta0, in.omega3, in.phi_dot0));
     const SimulationSettings s = Settings(st.type, 2.0, st.v, 0.01, kRhoInf);
