@@ -313,6 +313,29 @@ struct MultibodySystem::Impl {
     }
   }
 
+  /// add_element_forces() from kinematics already evaluated for every body (all_kin at the same
+  /// q and v): no kinematics per element.
+  void add_element_forces(double t, const std::vector<Kin>& ks, double sign, VecRef r) const {
+    thread_local std::vector<Kin> kk;  // per thread, grow once
+    thread_local std::vector<Wrench> w;
+    for (const ForceData& fd : forces) {
+      if (fd.coords.empty()) continue;
+      kk.resize(fd.bodies.size());
+      for (size_t k = 0; k < fd.bodies.size(); ++k) kk[k] = cached(ks, fd.bodies[k]);
+      force_wrenches(fd, t, kk, w, nullptr);
+      int o = 0;
+      for (size_t k = 0; k < fd.bodies.size(); ++k) {
+        const int nb = fd.sizes[k];
+        if (nb) {  // a body's coordinates are contiguous (append_coords)
+          const int g = fd.coords[static_cast<size_t>(o)];
+          r.segment<3>(g) += sign * w[k].force;
+          r.segment(g + 3, nb - 3) += sign * (kk[k].RG.transpose() * w[k].torque);
+        }
+        o += nb;
+      }
+    }
+  }
+
   // ---- penalty contacts ----
   /// Wrenches (at the reference points, world) of contact pair cp on its two bodies from their
   /// kinematics; adds the elastic energy of the penetrations to *V if V is given. The points
@@ -745,7 +768,7 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
     I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
-  I.add_element_forces(t, q, v, -1.0, r);
+  I.add_element_forces(t, ks, -1.0, r);
   I.add_contact_forces(q, v, -1.0, r);
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
@@ -807,9 +830,11 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) cv[bd.ep_row] = 2.0 * q.segment<4>(bd.off + 3).dot(v.segment<4>(bd.off + 3));
   detail::JointEval e;
+  const std::vector<Kin>& ks = I.all_kin(q, v.data());
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    const Kin ka = I.kin_state(jd.a, q, v.data()), kb = I.kin_state(jd.b, q, v.data());
+    const Kin& ka = I.cached(ks, jd.a);
+    const Kin& kb = I.cached(ks, jd.b);
     detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     Vec6 ta, tb;
     ta << ka.v, ka.w;
@@ -827,9 +852,10 @@ void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) co
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) g[bd.ep_row] = -2.0 * v.segment<4>(bd.off + 3).squaredNorm();
   detail::JointEval e;
+  const std::vector<Kin>& ks = I.all_kin(q, v.data());
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    detail::eval_joint(jd, I.kin_state(jd.a, q, v.data()), I.kin_state(jd.b, q, v.data()), true, I.drive(jd, t), e);
+    detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), true, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       g[jd.active_global[k]] = e.gamma[static_cast<size_t>(jd.active[k])];
   }
@@ -1012,9 +1038,11 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(Cq, 2.0 * q.segment<4>(bd.off + 3).transpose());
   detail::JointEval e;
+  const std::vector<Kin>& ks = I.all_kin(q, nullptr);  // each body once, not once per joint
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
-    const Kin ka = I.kin_state(jd.a, q, nullptr), kb = I.kin_state(jd.b, q, nullptr);
+    const Kin& ka = I.cached(ks, jd.a);
+    const Kin& kb = I.cached(ks, jd.b);
     detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     jd.jac_map.scatter_add(Cq, I.joint_jacobian(jd, ka, kb, e));
   }
