@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -127,7 +128,9 @@ TEST_CASE("io: what a solver cannot handle is rejected at the item, not ignored"
       kPendulum, "sensors:",
       "forces:\n  - {type: spring_damper, bodies: [ground, rod], points: [[0, 1, 0], [1, 0, 0]], stiffness: 10}\nsensors:");
   CHECK(problems(spring).empty());
-  CHECK(first(spring, {{"solver.type", "impulse"}}).key_path == "forces[0]");
+  CHECK(problems(spring, {{"solver.type", "impulse"}}).empty());
+  const auto lie = problems(spring, {{"solver.type", "lie_rk4"}});  // joints[0] and forces[0]
+  CHECK(std::any_of(lie.begin(), lie.end(), [](const Diagnostic& d) { return d.key_path == "forces[0]"; }));
   CHECK(problems(spring, {{"solver.type", "rk4"}}).empty());
   CHECK(problems(spring, {{"solver.type", "dopri5"}}).empty());
 }

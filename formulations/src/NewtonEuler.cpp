@@ -679,6 +679,20 @@ void NewtonEulerSystem::applied_wrench(BodyIndex i, double t, const VecX& q, con
   impl_->wrench(i, t, impl_->rot(i, q), v, F_W, tau_B);
 }
 
+void NewtonEulerSystem::applied_forces(double t, const VecX& q, const VecX& v, VecX& f) const {
+  const Impl& I = *impl_;
+  f.resize(6 * I.n);
+  I.body_kinematics(q, &v);
+  for (int i = 0; i < I.n; ++i) {
+    Vec3 F, tau;
+    I.wrench(i, t, I.kin[static_cast<size_t>(i)].R, v, F, tau);
+    I.f.segment<3>(6 * i) = F;
+    I.f.segment<3>(6 * i + 3) = tau;
+  }
+  I.add_force_elements(t);  // adds to I.f from the kinematics above
+  f = I.f;
+}
+
 void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX& qdot,
                                    VecX& vdot) const {
   const Impl& I = *impl_;

@@ -1614,12 +1614,12 @@ void Loader::solver_checks() {
     error(first_joint_->mark, first_joint_->path,
           "lie_rk4 integrates free bodies only; a model with joints needs rk4, dopri5, impulse or an implicit "
           "solver" + why);
-  // rk4 and dopri5 (NewtonEulerSystem) apply spring-dampers and drives; lie_rk4 (free bodies)
-  // and the impulse stepper do not.
-  if (k == SolverKind::LieRK4 || k == SolverKind::Impulse)
+  // rk4, dopri5 (NewtonEulerSystem) and the impulse stepper apply spring-dampers; rk4 and dopri5
+  // also drives; lie_rk4 (free bodies) neither.
+  if (k == SolverKind::LieRK4)
     for (const Placed& f : force_elements_)
       error(f.mark, f.path, "spring-dampers are handled by the implicit solvers (generalized_alpha, ida, "
-                            "trapezoidal_index2) and by rk4 and dopri5, not by " + sname + why);
+                            "trapezoidal_index2) and by rk4, dopri5 and impulse, not by " + sname + why);
   if (k == SolverKind::Impulse)
     for (const Placed& d : driven_joints_)
       error(d.mark, d.path, "driven joints are handled by the implicit solvers (generalized_alpha, ida, "

@@ -113,12 +113,9 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
     throw SolverSettingsError("solve_impulse: pyramid_sides must be >= 3, got " + std::to_string(opt.pyramid_sides));
   if (q0.size() != sys.num_q() || v0.size() != sys.num_v())
     throw SolverSettingsError("solve_impulse: state size does not match the system");
-  // The impulse stepper applies gravity, loads and damping (NewtonEulerSystem::applied_wrench),
-  // not force elements, and its joints have no drive: say so instead of leaving them out.
-  if (!sys.model().forces().empty())
-    throw std::invalid_argument("solve_impulse: force elements are not supported by the impulse "
-                                "stepper: '" + sys.model().forces().front().name +
-                                "'; use an explicit or implicit solver");
+  // The impulse stepper applies gravity, loads, damping and the force elements
+  // (NewtonEulerSystem::applied_forces), explicitly at the start of the step; its joints have no
+  // drive: say so instead of leaving them out.
   for (const Joint& j : sys.model().joints())
     if (j.motion)
       throw std::invalid_argument("solve_impulse: driven joints are not supported by the impulse "
@@ -129,6 +126,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
   const int nj = static_cast<int>(sys.model().joints().size());
   const double h = opt.step, omega = opt.relaxation;
   ContactDetector detector(sys);
+  VecX fapp(6 * nb);  // applied forces per body (NewtonEulerSystem::applied_forces)
 
   ImpulseResult out;
   SolverStats& st = out.result.stats;
@@ -262,11 +260,11 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
         u0[s].w = Rb[s] * v.segment<3>(6 * i + 3);
       }
       detector.detect(q, opt.contact_margin, cps);
-      // ---- 2. free velocities ----
+      // ---- 2. free velocities (applied forces at the start of the step, explicitly) ----
+      sys.applied_forces(t, q, v, fapp);
       for (int i = 0; i < nb; ++i) {
         const size_t s = static_cast<size_t>(i);
-        Vec3 F, tau;
-        sys.applied_wrench(i, t, q, v, F, tau);
+        const Vec3 F = fapp.segment<3>(6 * i), tau = fapp.segment<3>(6 * i + 3);
         const Vec3 wB = v.segment<3>(6 * i + 3);
         const Mat3& J = sys.inertia_com(i);
         const Vec3 wB1 = wB + h * (sys.inertia_com_inv(i) * (tau - wB.cross(J * wB)));

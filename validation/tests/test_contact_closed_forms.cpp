@@ -342,3 +342,75 @@ TEST_CASE("Warm start: a resting stack keeps its impulses from step to step", "[
   CHECK(warm <= 2.0);
   CHECK(cold >= 5 * warm);
 }
+
+// Force elements on the impulse stepper (applied explicitly at the start of each step, like
+// gravity): a free damped oscillator against its closed form, and a ball pressed onto the floor
+// by a compressed spring, which must stay where it is.
+TEST_CASE("Impulse stepper applies spring-dampers: damped oscillation (closed form, first order)",
+          "[validation][contact][impulse][forces]") {
+  const double m = 1.0, k = 100.0, c = 2.0, L0 = 1.0, u0 = 0.1, T = 1.0;
+  const double w = std::sqrt(k / m), zeta = c / (2 * std::sqrt(k * m)), wd = w * std::sqrt(1 - zeta * zeta);
+  auto exact = [&](double t) {  // extension u(t), u(0) = u0, u'(0) = 0
+    return u0 * std::exp(-zeta * w * t) * (std::cos(wd * t) + zeta * w / wd * std::sin(wd * t));
+  };
+  const double steps[3] = {1e-3, 5e-4, 2.5e-4};
+  double err[3] = {0, 0, 0};
+  for (int s = 0; s < 3; ++s) {
+    System sys;
+    sys.gravity = Vec3::Zero();
+    sys.add_body(sphere_body("ball", m, 0.1, Vec3(L0 + u0, 0, 0), Vec3::Zero()));
+    ForceElement f;
+    f.name = "spring";
+    f.type = ForceType::SpringDamper;
+    f.bodies = {"ground", "ball"};
+    f.point = Vec3::Zero();
+    f.point_b = Vec3(L0 + u0, 0, 0);
+    f.stiffness = k;
+    f.damping = c;
+    f.length = L0;
+    sys.add_force(f);
+    const Run out = run(sys, steps[s], T);
+    for (size_t i = 0; i < out.t.size(); ++i)
+      err[s] = std::max(err[s], std::abs(out.q[i][0] - L0 - exact(out.t[i])));
+  }
+  INFO("max |x - x_exact| over 1 s: " << err[0] << ", " << err[1] << ", " << err[2]
+                                      << " m; order " << order(err[0], err[1]) << ", " << order(err[1], err[2]));
+  // Symplectic Euler on the oscillator (ω = 10 rad/s): its frequency is second-order accurate,
+  // the positions carry an O(h) offset of about ½ ω u0 h (5e-4 m at h = 1e-3). The error must
+  // shrink at first order and stay below twice that estimate (ω u0 h) at h/4.
+  CHECK(err[2] / err[0] < 0.35);
+  CHECK(err[2] < w * u0 * steps[2]);
+}
+
+TEST_CASE("Impulse stepper: a ball pressed onto the floor by a compressed spring stays at rest",
+          "[validation][contact][impulse][forces]") {
+  const double r = 0.1, k = 100.0, L0 = 1.2;  // anchor 0.9 m above the centre: 0.3 m compressed
+  System sys;
+  sys.gravity = Vec3(0, 0, -g);
+  sys.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, r), Vec3::Zero()));
+  sys.add_contact(make_sphere("ball", "ball", r, 0.5));
+  sys.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
+  ForceElement f;
+  f.name = "spring";
+  f.type = ForceType::SpringDamper;
+  f.bodies = {"ground", "ball"};
+  f.point = Vec3(0, 0, 1.0);
+  f.point_b = Vec3(0, 0, r);
+  f.stiffness = k;
+  f.damping = 1.0;
+  f.length = L0;
+  sys.add_force(f);
+  const Run out = run(sys, 1e-3, 1.0);
+  double drift = 0;
+  for (const VecX& q : out.q) drift = std::max(drift, (q.head<3>() - Vec3(0, 0, r)).norm());
+  INFO("max COM drift " << drift << " m");
+  CHECK(drift < 1e-6);
+  // Without the floor the same spring and gravity move the ball down: 39.81 N on 1 kg.
+  System free_sys = sys;
+  free_sys.contacts().clear();
+  const Run fall = run(free_sys, 1e-3, 0.05);
+  const double dz = fall.q.back()[2] - r;
+  INFO("free fall with the spring after 0.05 s: " << dz << " m (about -0.5 * 39.81 * 0.05^2 = -0.0498)");
+  CHECK(dz < -0.04);
+  CHECK(dz > -0.06);
+}

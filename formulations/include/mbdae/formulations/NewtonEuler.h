@@ -142,6 +142,11 @@ class NewtonEulerSystem {
   /// gravity and damping, NOT the gyroscopic term.
   void applied_wrench(BodyIndex i, double t, const VecX& q, const VecX& v, Vec3& F_W,
                       Vec3& tau_B) const;
+  /// Applied forces of every body, 6 per body: force (world, N) and torque about the COM (BODY
+  /// axes, N m), from gravity, loads, damping and the force elements (System::forces()); NOT the
+  /// gyroscopic term and no joint forces. f is resized to 6n. No heap allocation once f has its
+  /// size, except inside user force functions.
+  void applied_forces(double t, const VecX& q, const VecX& v, VecX& f) const;
   /// Right-hand side of the ODE: qdot (7n) and vdot (6n), with the force elements, joints through
   /// the chosen method with Baumgarte terms. Throws std::runtime_error if the joint system is
   /// singular (naming the first joint row found dependent on the others; redundant joints must be

@@ -8,8 +8,9 @@
 /// State: NewtonEuler.h layout (q = [x_C, Q], v = [v_C, w_B] per body). One step t → t + h:
 ///
 ///  1. contacts at q_n (ContactGeometry.h): normal n (a → b), signed distance d, point p;
-///  2. free velocities: v* = v_n + h F/m, w_B* = w_B + h J⁻¹(τ_B − w_B × J w_B) (forces, gravity,
-///     damping, gyroscopic term explicit);
+///  2. free velocities: v* = v_n + h F/m, w_B* = w_B + h J⁻¹(τ_B − w_B × J w_B) (gravity, loads,
+///     damping, force elements and the gyroscopic term, all explicit at (t_n, q_n, v_n): a stiff
+///     spring-damper needs h below its explicit stability limit, ~2/ω and ~m/c);
 ///  3. velocity solve, one mixed LCP for joints and contacts, in u = (v_C, ω_W) per body:
 ///        M (u⁺ − u*) = Σ Jᵀ λ,
 ///        joints (equalities):        J_j u⁺ = 0,                         λ free
@@ -119,7 +120,8 @@ struct ImpulseResult {
 /// at t0 and the output times (a and lambda empty).
 /// @throws SolverSettingsError unless t_end > t0 (strictly), step > 0, relaxation ∈ (0, 2),
 ///         pgs_max_iterations ≥ 1, pyramid_sides ≥ 3 (pyramid) and the state sizes match;
-///         ModelError (from ContactDetector) for invalid contacts.
+///         ModelError (from ContactDetector) for invalid contacts; std::invalid_argument for a
+///         driven joint (the stepper's joints have no time dependence).
 ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                             const ImpulseOptions& opt, const Observer& obs);
 
