@@ -76,15 +76,7 @@ static System chain_with_forces(int N) {
     f.damping = 10;
     s.add_force(f);
   }
-  ForceElement spring;
-  spring.name = "tip_spring";
-  spring.type = ForceType::SpringDamper;
-  spring.bodies = {"ground", "bar" + std::to_string(N - 1)};
-  spring.point = Vec3(N, 0, 1);
-  spring.point_b = Vec3(N, 0, 0);
-  spring.stiffness = 100;
-  spring.damping = 1;
-  s.add_force(spring);
+  s.add_spring_damper("tip_spring", "ground", "bar" + std::to_string(N - 1), Vec3(N, 0, 1), Vec3(N, 0, 0), 100, 1);
   return s;
 }
 
@@ -150,8 +142,21 @@ struct AllocWindow {
   }
 };
 
+/// Tally of the runs: one line per run, which passes iff the run succeeded, nothing was allocated
+/// in the window and `extra_ok` holds.
+struct Tally {
+  int passed = 0, failures = 0;
+  void add(const std::string& label, bool run_ok, const AllocWindow& w, long steps, bool extra_ok = true,
+           const std::string& extra = "") {
+    const bool ok = run_ok && w.counted == 0 && extra_ok;
+    std::printf("%-40s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps%s)\n", label.c_str(),
+                ok ? "ok" : "FAILED", w.counted, steps, extra.c_str());
+    ok ? ++passed : ++failures;
+  }
+};
+
 int main() {
-  int failures = 0, passed = 0;
+  Tally tally;
   for (int model = 0; model < 3; ++model) {
     const PreparedSystem p =
         prepare(model == 0 ? chain(16) : model == 1 ? bouncing_sphere() : chain_with_forces(8));
@@ -167,12 +172,7 @@ int main() {
       s.output_every = 0.1;
       AllocWindow window;
       const SolveResult r = simulate(*p.system, 0, p.q0, p.v0, s, window.observer());
-      const long counted = window.counted;
-      const bool ok = r.ok() && counted == 0;
-      std::printf(
-          "%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps in the run)\n",
-          to_string(type), ok ? "ok" : "FAILED", counted, r.stats.steps);
-      ok ? ++passed : ++failures;
+      tally.add(to_string(type), r.ok(), window, r.stats.steps);
     }
   }
   // Explicit Newton–Euler path: sparse joint solve, projections.
@@ -205,13 +205,10 @@ int main() {
     eo.project_velocities = c.project;
     AllocWindow window;
     const SolveResult r = solve_explicit(ne, 0, q0, v0, eo, window.observer());
-    const long counted = window.counted;
-    const bool ok = r.ok() && counted == 0;
-    std::printf("explicit %s/%s%s%s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps)\n",
-                c.method == ExplicitMethod::RK4 ? "rk4" : "dopri5", to_string(c.joints),
-                c.project ? "/projection" : "", model == &forced_chain ? " (force elements)" : "",
-                ok ? "ok" : "FAILED", counted, r.stats.steps);
-    ok ? ++passed : ++failures;
+    tally.add(std::string("explicit ") + (c.method == ExplicitMethod::RK4 ? "rk4/" : "dopri5/") +
+                  to_string(c.joints) + (c.project ? "/projection" : "") +
+                  (model == &forced_chain ? " (force elements)" : ""),
+              r.ok(), window, r.stats.steps);
   }
   // Lie-group integrators (free bodies: the 27 spheres falling without contacts, spinning).
   for (const LieGroupType group : {LieGroupType::SE3, LieGroupType::SO3xR3})
@@ -227,11 +224,8 @@ int main() {
       lo.output_every = 0.1;
       AllocWindow window;
       const SolveResult r = solve_lie_group(lg, 0, s0, lo, window.observer());
-      const long counted = window.counted;
-      const bool ok = r.ok() && counted == 0;
-      std::printf("lie group %s/%s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps)\n",
-                  to_string(group), to_string(method), ok ? "ok" : "FAILED", counted, r.stats.steps);
-      ok ? ++passed : ++failures;
+      tally.add(std::string("lie group ") + to_string(group) + "/" + to_string(method), r.ok(), window,
+                r.stats.steps);
     }
   {
     const System block = sphere_block();
@@ -245,13 +239,10 @@ int main() {
     AllocWindow window;
     int contacts = 0;
     const ImpulseResult r = solve_impulse(ne, 0, q0, v0, o, window.observer());
-    const long counted = window.counted;
     for (const PgsStepStats& st : r.pgs.per_step) contacts = std::max(contacts, st.contacts);
-    const bool ok = r.ok() && counted == 0 && contacts > 27;
-    std::printf("%-20s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps, up to %d contacts)\n",
-                "impulse", ok ? "ok" : "FAILED", counted, r.result.stats.steps, contacts);
-    ok ? ++passed : ++failures;
+    tally.add("impulse", r.ok(), window, r.result.stats.steps, contacts > 27,
+              ", up to " + std::to_string(contacts) + " contacts");
   }
-  std::printf("%d passed, %d failed\n", passed, failures);
-  return failures ? 1 : 0;
+  std::printf("%d passed, %d failed\n", tally.passed, tally.failures);
+  return tally.failures ? 1 : 0;
 }

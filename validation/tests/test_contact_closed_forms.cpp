@@ -359,16 +359,7 @@ TEST_CASE("Impulse stepper applies spring-dampers: damped oscillation (closed fo
     System sys;
     sys.gravity = Vec3::Zero();
     sys.add_body(sphere_body("ball", m, 0.1, Vec3(L0 + u0, 0, 0), Vec3::Zero()));
-    ForceElement f;
-    f.name = "spring";
-    f.type = ForceType::SpringDamper;
-    f.bodies = {"ground", "ball"};
-    f.point = Vec3::Zero();
-    f.point_b = Vec3(L0 + u0, 0, 0);
-    f.stiffness = k;
-    f.damping = c;
-    f.length = L0;
-    sys.add_force(f);
+    sys.add_spring_damper("spring", "ground", "ball", Vec3::Zero(), Vec3(L0 + u0, 0, 0), k, c, L0);
     const Run out = run(sys, steps[s], T);
     for (size_t i = 0; i < out.t.size(); ++i)
       err[s] = std::max(err[s], std::abs(out.q[i][0] - L0 - exact(out.t[i])));
@@ -390,16 +381,7 @@ TEST_CASE("Impulse stepper: a ball pressed onto the floor by a compressed spring
   sys.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, r), Vec3::Zero()));
   sys.add_contact(make_sphere("ball", "ball", r, 0.5));
   sys.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
-  ForceElement f;
-  f.name = "spring";
-  f.type = ForceType::SpringDamper;
-  f.bodies = {"ground", "ball"};
-  f.point = Vec3(0, 0, 1.0);
-  f.point_b = Vec3(0, 0, r);
-  f.stiffness = k;
-  f.damping = 1.0;
-  f.length = L0;
-  sys.add_force(f);
+  sys.add_spring_damper("spring", "ground", "ball", Vec3(0, 0, 1.0), Vec3(0, 0, r), k, 1.0, L0);
   const Run out = run(sys, 1e-3, 1.0);
   double drift = 0;
   for (const VecX& q : out.q) drift = std::max(drift, (q.head<3>() - Vec3(0, 0, r)).norm());
