@@ -426,14 +426,7 @@ TEST_CASE("Explicit path: torsional spring-damper on a revolute joint follows th
   b.angular_velocity = Vec3(0, 0, W);
   s.add_body(b);
   s.add_revolute("axle", "ground", "wheel", Vec3::Zero(), Vec3::UnitZ());
-  ForceElement f;
-  f.name = "torsion";
-  f.type = ForceType::TorsionalSpringDamper;
-  f.bodies = {"ground", "wheel"};
-  f.axis = Vec3::UnitZ();
-  f.stiffness = k;
-  f.damping = d;
-  s.add_force(f);
+  s.add_torsional_spring_damper("torsion", "ground", "wheel", Vec3::Zero(), Vec3::UnitZ(), k, d);
   for (JointSolveMethod method : {JointSolveMethod::Schur, JointSolveMethod::EquationSystem}) {
     INFO(to_string(method));
     NewtonEulerOptions no;

@@ -45,17 +45,10 @@ System ChainModel(const std::string& problem, int n) {
   System s = models::Chain(n, peers::IsRevolute(problem) ? models::ChainJoint::Revolute
                                                          : models::ChainJoint::Spherical);
   if (peers::IsStiff(problem)) {
-    for (int i = 0; i < n; ++i) {
-      ForceElement f;
-      f.name = "spring" + std::to_string(i);
-      f.type = ForceType::TorsionalSpringDamper;
-      f.bodies = {i == 0 ? "ground" : "bar" + std::to_string(i - 1), "bar" + std::to_string(i)};
-      f.point = Vec3(i, 0, 0);
-      f.axis = Vec3::UnitY();
-      f.stiffness = peers::kStiffK;
-      f.damping = peers::SpringDamping(problem);
-      s.add_force(f);
-    }
+    for (int i = 0; i < n; ++i)
+      s.add_torsional_spring_damper("spring" + std::to_string(i), i == 0 ? "ground" : "bar" + std::to_string(i - 1),
+                                    "bar" + std::to_string(i), Vec3(i, 0, 0), Vec3::UnitY(), peers::kStiffK,
+                                    peers::SpringDamping(problem));
   }
   return s;
 }

@@ -112,6 +112,21 @@ void System::add_spring_damper(const std::string& n, const std::string& a, const
   add_force(std::move(f));
 }
 
+void System::add_torsional_spring_damper(const std::string& n, const std::string& a, const std::string& b,
+                                         const Vec3& point, const Vec3& axis, double k, double d,
+                                         std::optional<double> reference_angle) {
+  ForceElement f;
+  f.name = n;
+  f.type = ForceType::TorsionalSpringDamper;
+  f.bodies = {a, b};
+  f.point = point;
+  f.axis = axis;
+  f.stiffness = k;
+  f.damping = d;
+  f.length = reference_angle;
+  add_force(std::move(f));
+}
+
 void System::add_spherical(const std::string& n, const std::string& a, const std::string& b,
                            const Vec3& point) {
   Joint j;

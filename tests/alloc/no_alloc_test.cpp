@@ -65,17 +65,9 @@ static System chain(int N) {
 // spring-damper from the ground to the tip.
 static System chain_with_forces(int N) {
   System s = chain(N);
-  for (int i = 0; i < N; ++i) {
-    ForceElement f;
-    f.name = "torsion" + std::to_string(i);
-    f.type = ForceType::TorsionalSpringDamper;
-    f.bodies = {i == 0 ? "ground" : "bar" + std::to_string(i - 1), "bar" + std::to_string(i)};
-    f.point = Vec3(i, 0, 0);
-    f.axis = Vec3::UnitY();
-    f.stiffness = 1e3;
-    f.damping = 10;
-    s.add_force(f);
-  }
+  for (int i = 0; i < N; ++i)
+    s.add_torsional_spring_damper("torsion" + std::to_string(i), i == 0 ? "ground" : "bar" + std::to_string(i - 1),
+                                  "bar" + std::to_string(i), Vec3(i, 0, 0), Vec3::UnitY(), 1e3, 10);
   s.add_spring_damper("tip_spring", "ground", "bar" + std::to_string(N - 1), Vec3(N, 0, 1), Vec3(N, 0, 0), 100, 1);
   return s;
 }

@@ -274,6 +274,12 @@ class System {
   void add_spring_damper(const std::string& name, const std::string& a, const std::string& b,
                          const Vec3& point_a, const Vec3& point_b, double stiffness, double damping,
                          std::optional<double> length = std::nullopt);
+  /// Torsional spring-damper about `axis` through `point` (world, t0) between bodies a and b
+  /// (see ForceElement): stiffness N m/rad, damping N m s/rad; reference_angle std::nullopt: the
+  /// initial relative angle.
+  void add_torsional_spring_damper(const std::string& name, const std::string& a, const std::string& b,
+                                   const Vec3& point, const Vec3& axis, double stiffness, double damping,
+                                   std::optional<double> reference_angle = std::nullopt);
 
   // Convenience builders that read like the model file: `a`, `b` are body names (or
   // "ground"), points (m) and axes are world coordinates at t0; nothing is checked here.
