@@ -29,8 +29,9 @@ std::string ChainXml(const std::string& problem, int n) {
   x << "<mujoco model=\"chain\">\n<compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
     << "<option gravity=\"0 0 " << -peers::kGravity << "\"><flag contact=\"disable\"/></option>\n"
     // Arena for mj_step's temporaries: the chain's joint-space mass matrix is dense (every dof has
-    // all earlier dofs as ancestors), so give room for a few nv × nv matrices.
-    << "<size nstack=\"" << 200000 + 3L * nv * nv << "\"/>\n<worldbody>\n";
+    // all earlier dofs as ancestors), so give room for several nv × nv matrices (3 nv² + 2e5 was
+    // too small for RK4 with ball joints at N = 64: "Stack overflow" in mj_step, which exits).
+    << "<size nstack=\"" << 2000000 + 10L * nv * nv << "\"/>\n<worldbody>\n";
   for (int i = 0; i < n; ++i) {
     x << "<body name=\"bar" << i << "\" pos=\"" << (i == 0 ? 0 : 1) << " 0 0\">";
     if (peers::IsRevolute(problem)) {
