@@ -1623,8 +1623,8 @@ void Loader::solver_checks() {
   if (k == SolverKind::Impulse)
     for (const Placed& d : driven_joints_)
       error(d.mark, d.path, "driven joints are handled by the implicit solvers (generalized_alpha, ida, "
-                            "trapezoidal_index2) and by rk4 and dopri5; the joints of " + sname +
-                            " have no time dependence" + why);
+                            "trapezoidal_index2) and by rk4 and dopri5; the " + sname +
+                            " stepper's joint equations do not depend on time" + why);
 }
 
 // ---- model-level checks -----------------------------------------------------------------------
