@@ -97,33 +97,36 @@ BodyIndex System::add_body(RigidBody body) {
 void System::add_joint(Joint joint) { joints_.push_back(std::move(joint)); }
 void System::add_load(Load load) { loads_.push_back(std::move(load)); }
 void System::add_force(ForceElement force) { forces_.push_back(std::move(force)); }
-void System::add_spring_damper(const std::string& n, const std::string& a, const std::string& b,
-                               const Vec3& point_a, const Vec3& point_b, double k, double d,
-                               std::optional<double> length) {
+namespace {
+// The fields every two-body spring-damper shares; the callers add their geometry.
+ForceElement two_body_force(ForceType type, const std::string& name, const std::string& a,
+                            const std::string& b, double k, double d, std::optional<double> length) {
   ForceElement f;
-  f.name = n;
-  f.type = ForceType::SpringDamper;
+  f.name = name;
+  f.type = type;
   f.bodies = {a, b};
-  f.point = point_a;
-  f.point_b = point_b;
   f.stiffness = k;
   f.damping = d;
   f.length = length;
+  return f;
+}
+}  // namespace
+
+void System::add_spring_damper(const std::string& n, const std::string& a, const std::string& b,
+                               const Vec3& point_a, const Vec3& point_b, double k, double d,
+                               std::optional<double> length) {
+  ForceElement f = two_body_force(ForceType::SpringDamper, n, a, b, k, d, length);
+  f.point = point_a;
+  f.point_b = point_b;
   add_force(std::move(f));
 }
 
 void System::add_torsional_spring_damper(const std::string& n, const std::string& a, const std::string& b,
                                          const Vec3& point, const Vec3& axis, double k, double d,
                                          std::optional<double> reference_angle) {
-  ForceElement f;
-  f.name = n;
-  f.type = ForceType::TorsionalSpringDamper;
-  f.bodies = {a, b};
+  ForceElement f = two_body_force(ForceType::TorsionalSpringDamper, n, a, b, k, d, reference_angle);
   f.point = point;
   f.axis = axis;
-  f.stiffness = k;
-  f.damping = d;
-  f.length = reference_angle;
   add_force(std::move(f));
 }
 
