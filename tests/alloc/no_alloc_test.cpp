@@ -141,7 +141,7 @@ struct Tally {
   void add(const std::string& label, bool run_ok, const AllocWindow& w, long steps, bool extra_ok = true,
            const std::string& extra = "") {
     const bool ok = run_ok && w.counted == 0 && extra_ok;
-    std::printf("%-40s %s: %ld heap allocations in 0.1 s of simulated time (%ld steps%s)\n", label.c_str(),
+    std::printf("%-40s %s: %ld heap allocations between t = 0.1 and 0.2 s (run of %ld steps%s)\n", label.c_str(),
                 ok ? "ok" : "FAILED", w.counted, steps, extra.c_str());
     ok ? ++passed : ++failures;
   }
