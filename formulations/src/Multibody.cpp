@@ -228,8 +228,12 @@ struct MultibodySystem::Impl {
   void force_generalized(const ForceData& fd, double t, const double* qloc, const double* vloc,
                          double* out) const {
     thread_local std::vector<Kin> ks;
-    thread_local std::vector<Wrench> w;
     force_kin(fd, qloc, vloc, ks);
+    force_generalized_kin(fd, t, ks, out);
+  }
+  /// The same from the bodies' kinematics (ks as force_kin fills it).
+  void force_generalized_kin(const ForceData& fd, double t, const std::vector<Kin>& ks, double* out) const {
+    thread_local std::vector<Wrench> w;
     force_wrenches(fd, t, ks, w, nullptr);
     Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
     g.setZero();
@@ -915,6 +919,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     // Per-thread work arrays that only grow: no allocation in the step loop (the user-Jacobian
     // branch excepted: it calls user code with Eigen matrices of its own).
     thread_local std::vector<double> qbuf, vbuf, gpbuf, gmbuf, Bbuf;
+    thread_local std::vector<Kin> ks0, ks;
     for (const ForceData& fd : I.forces) {
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
@@ -942,18 +947,29 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
       Eigen::Map<MatX> B(Bbuf.data(), nc, nc);
       Eigen::Map<const VecX> gp(gpbuf.data(), nc), gm(gmbuf.data(), nc);
       B.setZero();
+      // A coordinate moves one body: only that body's kinematics are recomputed.
+      I.force_kin(fd, qbuf.data(), vbuf.data(), ks0);
+      ks = ks0;
       for (int pass = 0; pass < 2; ++pass) {
         const double c = pass == 0 ? c_q : c_v;
         if (c == 0) continue;
         double* x = pass == 0 ? qbuf.data() : vbuf.data();
-        for (int k = 0; k < nc; ++k) {
-          const double h = fd_step(x[k]), x0 = x[k];
-          x[k] = x0 + h;
-          I.force_generalized(fd, t, qbuf.data(), vbuf.data(), gpbuf.data());
-          x[k] = x0 - h;
-          I.force_generalized(fd, t, qbuf.data(), vbuf.data(), gmbuf.data());
-          x[k] = x0;
-          B.col(k) -= c * (gp - gm) / (2 * h);
+        int o = 0;
+        for (size_t j = 0; j < fd.bodies.size(); ++j) {
+          const int nb = fd.sizes[j];
+          for (int k = o; k < o + nb; ++k) {
+            const double h = fd_step(x[k]), x0 = x[k];
+            x[k] = x0 + h;
+            ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
+            I.force_generalized_kin(fd, t, ks, gpbuf.data());
+            x[k] = x0 - h;
+            ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
+            I.force_generalized_kin(fd, t, ks, gmbuf.data());
+            x[k] = x0;
+            B.col(k) -= c * (gp - gm) / (2 * h);
+          }
+          ks[j] = ks0[j];
+          o += nb;
         }
       }
       fd.tangent_map.scatter_add(A, B);
@@ -1001,9 +1017,13 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     VecN ql, lam(static_cast<int>(jd.active.size()));
     I.gather(jd, q, ql);
     for (size_t k = 0; k < jd.active.size(); ++k) lam[static_cast<int>(k)] = lambda[jd.active_global[k]];
-    auto gen_force = [&](const VecN& x, VecN& out) {
-      Kin ka, kb;
-      I.joint_kin(jd, x.data(), nullptr, ka, kb);
+    // Coordinate k moves body a (k < na) or body b: only that body's kinematics are recomputed.
+    Kin ka0, kb0;
+    I.joint_kin(jd, ql.data(), nullptr, ka0, kb0);
+    auto gen_force = [&](int k, VecN& out) {
+      const bool on_a = k < jd.na;
+      const Kin ka = on_a ? I.kin(jd.a, ql.data(), nullptr) : ka0;
+      const Kin kb = on_a ? kb0 : I.kin(jd.b, ql.data() + jd.na, nullptr);
       detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
       out = I.joint_jacobian(jd, ka, kb, e).transpose() * lam;
     };
@@ -1012,9 +1032,9 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     for (int k = 0; k < nc; ++k) {
       const double h = fd_step(ql[k]), x0 = ql[k];
       ql[k] = x0 + h;
-      gen_force(ql, fp);
+      gen_force(k, fp);
       ql[k] = x0 - h;
-      gen_force(ql, fm);
+      gen_force(k, fm);
       ql[k] = x0;
       B.col(k) = (fp - fm) / (2 * h);
     }
@@ -1062,9 +1082,13 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
     VecN ql, vl;
     I.gather(jd, q, ql);
     I.gather(jd, v, vl);
-    auto cdot = [&](const VecN& x, VecN& out) {
-      Kin ka, kb;
-      I.joint_kin(jd, x.data(), vl.data(), ka, kb);
+    // Coordinate k moves body a (k < na) or body b: only that body's kinematics are recomputed.
+    Kin ka0, kb0;
+    I.joint_kin(jd, ql.data(), vl.data(), ka0, kb0);
+    auto cdot = [&](int k, VecN& out) {
+      const bool on_a = k < jd.na;
+      const Kin ka = on_a ? I.kin(jd.a, ql.data(), vl.data()) : ka0;
+      const Kin kb = on_a ? kb0 : I.kin(jd.b, ql.data() + jd.na, vl.data() + jd.na);
       detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
       Vec6 ta, tb;
       ta << ka.v, ka.w;
@@ -1080,9 +1104,9 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
     for (int k = 0; k < nc; ++k) {
       const double h = fd_step(ql[k]), x0 = ql[k];
       ql[k] = x0 + h;
-      cdot(ql, fp);
+      cdot(k, fp);
       ql[k] = x0 - h;
-      cdot(ql, fm);
+      cdot(k, fm);
       ql[k] = x0;
       B.col(k) = (fp - fm) / (2 * h);
     }
