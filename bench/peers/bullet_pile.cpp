@@ -88,13 +88,15 @@ int main(int argc, char** argv) {
 
     std::vector<std::array<double, 3>> p(K);
     double vmax = 0;
+    std::vector<double> speeds;
     int sleeping = 0;
     bool finite = true;
     for (int i = 0; i < K; ++i) {
       const btRigidBody& b = *bodies[first_sphere + i];
       const btVector3 x = b.getCenterOfMassPosition();
       p[i] = {x.x(), x.y(), x.z()};
-      vmax = std::max(vmax, double(b.getLinearVelocity().length()));
+      speeds.push_back(double(b.getLinearVelocity().length()));
+      vmax = std::max(vmax, speeds.back());
       sleeping += b.getActivationState() == ISLAND_SLEEPING;
       finite = finite && std::isfinite(x.x() + x.y() + x.z());
     }
@@ -116,7 +118,7 @@ int main(int argc, char** argv) {
     row.extra = vmax;
     row.peak_rss_kb = peers::PeakRssKb();
     row.note = "single precision; default solver (10 iterations); " + std::to_string(sleeping) +
-               " of " + std::to_string(K) + " spheres asleep at the end";
+               " of " + std::to_string(K) + " spheres asleep at the end; " + peers::PileSpeedSummary(speeds);
     out.Write(row);
   }
   return 0;

@@ -64,10 +64,12 @@ int main(int argc, char** argv) {
     const double wall = peers::Now() - t0;
     std::vector<std::array<double, 3>> p(K);
     double vmax = 0;
+    std::vector<double> speeds;
     for (int i = 0; i < K; ++i) {
       const Vec3 x = ne.com_position(i, q_end);
       p[i] = {x.x(), x.y(), x.z()};
-      vmax = std::max(vmax, ne.com_velocity(i, v_end).norm());
+      speeds.push_back(ne.com_velocity(i, v_end).norm());
+      vmax = std::max(vmax, speeds.back());
     }
     peers::Row row;
     row.engine = "mbdae";
@@ -87,7 +89,7 @@ int main(int argc, char** argv) {
     char note[160];
     std::snprintf(note, sizeof note, "PGS sweeps/step %.1f; steps at the %d-sweep cap %ld",
                   double(res.pgs.total_iterations) / std::max(1L, row.steps), sweeps, res.pgs.steps_at_cap);
-    row.note = res.ok() ? note : res.result.message;
+    row.note = res.ok() ? std::string(note) + "; " + peers::PileSpeedSummary(speeds) : res.result.message;
     out.Write(row);
   }
   return 0;
