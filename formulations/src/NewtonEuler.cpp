@@ -14,7 +14,7 @@
 
 #include "ForceKernels.h"
 #include "JointKernels.h"
-#include "SparseLdlt.h"
+#include "BlockLdlt.h"
 
 namespace mbdae {
 
@@ -59,13 +59,14 @@ struct BodyJoint {
   int joint = 0, side = 0;
 };
 
-/// Slots (indices into the value array of the sparse matrix) of one dense block, row-major.
-struct BlockSlots {
+/// Where one dense block of the joint system goes in the block factorization.
+struct BlockTarget {
   int joint_r = 0, side_r = 0;  // Schur: block (joint_r, joint_c) += Jr M⁻¹ Jcᵀ on body `body`
-  int joint_c = 0, side_c = 0;
+  int joint_c = 0, side_c = 0;  // equation system: block (joint_r, body) = Jr
   int body = 0;
-  bool diagonal = false;  // only the entries r ≤ s are stored
-  int first = 0;          // offset into Impl::slots
+  bool diag = false;        // a diagonal block of node `index`
+  bool transposed = false;  // the block is stored as (c, r) in the elimination order
+  int index = 0;            // node (diag) or off-diagonal block index (BlockLdlt::find)
 };
 
 }  // namespace
@@ -82,11 +83,10 @@ struct NewtonEulerSystem::Impl {
   // unknowns (u̇, −λ) (scalars = 6 per body, then the joint rows). perm maps a scalar (original
   // order) to its position in the elimination order.
   std::vector<int> perm;
+  std::vector<int> npos;                            // node → position in the elimination order
   std::vector<std::vector<BodyJoint>> body_joints;  // joints on each body
-  std::vector<BlockSlots> blocks;                   // Schur products / KKT J blocks
-  std::vector<int> slots;
-  std::vector<double> val;
-  mutable detail::SparseLdlt ldl;
+  std::vector<BlockTarget> blocks;                  // Schur products / KKT J blocks
+  mutable detail::BlockLdlt ldl;
 
   // Workspaces (kept so that derivative() does not allocate after the first call).
   mutable std::vector<detail::FrameKin> kin;
@@ -98,7 +98,6 @@ struct NewtonEulerSystem::Impl {
   mutable std::vector<std::vector<Wrench>> force_out;            // per force element
   mutable std::vector<BodyMotion> motion_ws;                     // user forces
   mutable detail::JointEval ev;
-  mutable std::vector<double> work_val;
 
   bool schur() const { return opt.joint_solve == JointSolveMethod::Schur; }
   int num_scalars() const { return schur() ? m : 6 * n + m; }
@@ -151,13 +150,16 @@ struct NewtonEulerSystem::Impl {
         gamma[jd.row0 + r] = ev.gamma[static_cast<size_t>(r)];
       }
       // W is with respect to (δp, δφ_world) of the COM; u has w_B: J = [W_p, W_φ R].
+      // Rows beyond the joint's rows are zero (the block factorization computes with them).
       if (jd.a != kGround) {
         JA[jj].leftCols<3>() = ev.Wa.leftCols<3>();
         JA[jj].rightCols<3>().noalias() = ev.Wa.rightCols<3>() * ka.R;
+        JA[jj].bottomRows(6 - jd.nr).setZero();
       }
       if (jd.b != kGround) {
         JB[jj].leftCols<3>() = ev.Wb.leftCols<3>();
         JB[jj].rightCols<3>().noalias() = ev.Wb.rightCols<3>() * kb.R;
+        JB[jj].bottomRows(6 - jd.nr).setZero();
       }
     }
   }
@@ -286,20 +288,23 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
   body_joints.assign(static_cast<size_t>(n), {});
   for (int j = 0; j < nj; ++j) {
     const JointNE& jd = joints[static_cast<size_t>(j)];
+    if (jd.nr == 0) continue;  // no equations: no node
     if (jd.a != kGround) body_joints[static_cast<size_t>(jd.a)].push_back({j, 0});
     if (jd.b != kGround) body_joints[static_cast<size_t>(jd.b)].push_back({j, 1});
   }
   // Nodes: Schur: the joints (node j); equation system: the bodies (0 … n−1), then the joints
   // (n + j). Elimination order by minimum degree on the node graph with its fill: a chain or a
-  // tree is eliminated from the leaves inwards without fill, so L has O(N) entries. In the
+  // tree is eliminated from the leaves inwards without fill, so L has O(N) blocks. In the
   // equation system the bodies go first (positive pivots, M), then the joints (their pivot block
   // is then −J M⁻¹ Jᵀ, negative definite for independent joints, with the fill of the Schur
   // complement). An interleaved order (Baraff 1996, a joint after the body below it) would also
   // work for trees, but not for every closed loop: two joints eliminated through the same body
-  // can have more rows than that body has freedoms.
+  // can have more rows than that body has freedoms. The neighbours a node has when it is
+  // eliminated are the block pattern of its column of L.
   const bool S = schur();
   const int nn = S ? nj : n + nj;
   auto jnode = [&](int j) { return S ? j : n + j; };
+  auto node_size = [&](int node) { return (!S && node < n) ? 6 : joints[static_cast<size_t>(S ? node : node - n)].nr; };
   std::vector<std::set<int>> adj(static_cast<size_t>(nn));
   for (int i = 0; i < n; ++i) {
     const auto& bj = body_joints[static_cast<size_t>(i)];
@@ -314,11 +319,13 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
     }
   }
   std::vector<char> done(static_cast<size_t>(nn), 0);
+  for (int v = 0; v < nn; ++v)
+    if (node_size(v) == 0) done[static_cast<size_t>(v)] = 1;  // joints without equations
   std::vector<int> order;
-  order.reserve(static_cast<size_t>(nn));
+  std::vector<std::set<int>> below_nodes;
   int bodies_left = S ? 0 : n;
   auto eligible = [&](int node) { return S || node < n || bodies_left == 0; };
-  for (int step = 0; step < nn; ++step) {
+  for (;;) {
     int best = -1;
     size_t best_deg = 0;
     for (int v = 0; v < nn; ++v) {
@@ -329,11 +336,13 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
         best_deg = deg;
       }
     }
+    if (best < 0) break;
     done[static_cast<size_t>(best)] = 1;
     if (!S && best < n) --bodies_left;
     order.push_back(best);
     // Eliminating `best` connects its remaining neighbours (fill).
     const std::set<int> nb = adj[static_cast<size_t>(best)];
+    below_nodes.push_back(nb);
     for (int u : nb) {
       adj[static_cast<size_t>(u)].erase(best);
       for (int w : nb)
@@ -341,118 +350,68 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
     }
     adj[static_cast<size_t>(best)].clear();
   }
-  // Scalar positions.
+  // Node positions, block sizes and pattern in elimination order; scalar positions (perm).
+  npos.assign(static_cast<size_t>(nn), -1);
+  for (size_t k = 0; k < order.size(); ++k) npos[static_cast<size_t>(order[k])] = static_cast<int>(k);
+  std::vector<int> sizes;
+  std::vector<std::vector<int>> below(order.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    sizes.push_back(node_size(order[k]));
+    for (int u : below_nodes[k]) below[k].push_back(npos[static_cast<size_t>(u)]);
+    std::sort(below[k].begin(), below[k].end());
+  }
+  ldl.analyze(sizes, below);
   const int ns = num_scalars();
   perm.assign(static_cast<size_t>(ns), 0);
   int pos = 0;
   for (int node : order) {
-    int first, size;
-    if (!S && node < n) {
-      first = 6 * node;
-      size = 6;
+    const int first = (!S && node < n) ? 6 * node : joint_scalar(joints[static_cast<size_t>(S ? node : node - n)].row0);
+    for (int k = 0; k < node_size(node); ++k) perm[static_cast<size_t>(first + k)] = pos++;
+  }
+  // Where each product or Jacobian block goes.
+  auto target = [&](int node_r, int node_c, BlockTarget& bt) {
+    const int pr = npos[static_cast<size_t>(node_r)], pc = npos[static_cast<size_t>(node_c)];
+    if (pr == pc) {
+      bt.diag = true;
+      bt.index = pr;
     } else {
-      const JointNE& jd = joints[static_cast<size_t>(S ? node : node - n)];
-      first = joint_scalar(jd.row0);
-      size = jd.nr;
+      bt.transposed = pr < pc;
+      bt.index = bt.transposed ? ldl.find(pc, pr) : ldl.find(pr, pc);
+      if (bt.index < 0) throw std::logic_error("NewtonEulerSystem: block missing from the joint system's pattern");
     }
-    for (int k = 0; k < size; ++k) perm[static_cast<size_t>(first + k)] = pos++;
-  }
-  // Pattern (upper triangle, permuted) of the dense node blocks: diagonal blocks of every node,
-  // and the off-diagonal blocks of the original matrix.
-  std::vector<std::vector<int>> cols(static_cast<size_t>(ns));
-  auto add = [&](int r, int s) {  // original scalar indices
-    int pr = perm[static_cast<size_t>(r)], ps = perm[static_cast<size_t>(s)];
-    if (pr > ps) std::swap(pr, ps);
-    cols[static_cast<size_t>(ps)].push_back(pr);
   };
-  auto add_block = [&](int r0, int nr, int s0, int nc, bool diagonal) {
-    for (int r = 0; r < nr; ++r)
-      for (int s = diagonal ? r : 0; s < nc; ++s) add(r0 + r, s0 + s);
-  };
-  for (const JointNE& jd : joints) add_block(joint_scalar(jd.row0), jd.nr, joint_scalar(jd.row0), jd.nr, true);
-  if (S) {
-    std::set<std::pair<int, int>> seen;
-    for (int i = 0; i < n; ++i)
-      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)])
-        for (const BodyJoint& x2 : body_joints[static_cast<size_t>(i)])
-          if (x1.joint < x2.joint && seen.insert({x1.joint, x2.joint}).second) {
-            const JointNE &j1 = joints[static_cast<size_t>(x1.joint)], &j2 = joints[static_cast<size_t>(x2.joint)];
-            add_block(j1.row0, j1.nr, j2.row0, j2.nr, false);
-          }
-  } else {
-    for (int i = 0; i < n; ++i) {
-      add_block(6 * i, 6, 6 * i, 6, true);
-      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)]) {
-        const JointNE& jd = joints[static_cast<size_t>(x1.joint)];
-        add_block(6 * n + jd.row0, jd.nr, 6 * i, 6, false);
-      }
-    }
-  }
-  std::vector<int> colptr(static_cast<size_t>(ns) + 1, 0), rowind;
-  for (int k = 0; k < ns; ++k) {
-    auto& cl = cols[static_cast<size_t>(k)];
-    std::sort(cl.begin(), cl.end());
-    cl.erase(std::unique(cl.begin(), cl.end()), cl.end());
-    rowind.insert(rowind.end(), cl.begin(), cl.end());
-    colptr[static_cast<size_t>(k) + 1] = static_cast<int>(rowind.size());
-  }
-  auto slot = [&](int r, int s) {
-    int pr = perm[static_cast<size_t>(r)], ps = perm[static_cast<size_t>(s)];
-    if (pr > ps) std::swap(pr, ps);
-    const auto b = rowind.begin() + colptr[static_cast<size_t>(ps)];
-    const auto e = rowind.begin() + colptr[static_cast<size_t>(ps) + 1];
-    return static_cast<int>(std::lower_bound(b, e, pr) - rowind.begin());
-  };
-  auto push_slots = [&](BlockSlots bs, int r0, int nr, int s0, int nc) {
-    bs.first = static_cast<int>(slots.size());
-    for (int r = 0; r < nr; ++r)
-      for (int s = 0; s < nc; ++s)
-        slots.push_back(bs.diagonal && s < r ? -1 : slot(r0 + r, s0 + s));
-    blocks.push_back(bs);
-  };
-  val.assign(rowind.size(), 0.0);
-  if (S) {
-    // Block (j1, j2) of J M⁻¹ Jᵀ gets one product per body the two joints share.
-    for (int i = 0; i < n; ++i)
-      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)])
+  blocks.clear();
+  for (int i = 0; i < n; ++i)
+    for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)]) {
+      if (S) {
+        // Block (j1, j2) of J M⁻¹ Jᵀ gets one product per body the two joints share.
         for (const BodyJoint& x2 : body_joints[static_cast<size_t>(i)]) {
           if (x1.joint > x2.joint) continue;
-          const JointNE &j1 = joints[static_cast<size_t>(x1.joint)], &j2 = joints[static_cast<size_t>(x2.joint)];
-          BlockSlots bs;
-          bs.joint_r = x1.joint;
-          bs.side_r = x1.side;
-          bs.joint_c = x2.joint;
-          bs.side_c = x2.side;
-          bs.body = i;
-          bs.diagonal = x1.joint == x2.joint;
-          push_slots(bs, j1.row0, j1.nr, j2.row0, j2.nr);
+          BlockTarget bt;
+          bt.joint_r = x1.joint;
+          bt.side_r = x1.side;
+          bt.joint_c = x2.joint;
+          bt.side_c = x2.side;
+          bt.body = i;
+          target(x1.joint, x2.joint, bt);
+          blocks.push_back(bt);
         }
-  } else {
-    // M blocks are constant: written once here.
-    for (int i = 0; i < n; ++i) {
-      const BodyNE& bd = bodies[static_cast<size_t>(i)];
-      for (int r = 0; r < 6; ++r)
-        for (int s = r; s < 6; ++s) {
-          const double mv = r < 3 ? (r == s ? bd.m : 0.0) : (s < 3 ? 0.0 : bd.J(r - 3, s - 3));
-          val[static_cast<size_t>(slot(6 * i + r, 6 * i + s))] = mv;
-        }
-      for (const BodyJoint& x1 : body_joints[static_cast<size_t>(i)]) {
-        const JointNE& jd = joints[static_cast<size_t>(x1.joint)];
-        BlockSlots bs;
-        bs.joint_r = x1.joint;
-        bs.side_r = x1.side;
-        bs.body = i;
-        push_slots(bs, 6 * n + jd.row0, jd.nr, 6 * i, 6);
+      } else {
+        // Block (joint, body) of [M Jᵀ; J 0] is the joint's Jacobian on the body.
+        BlockTarget bt;
+        bt.joint_r = x1.joint;
+        bt.side_r = x1.side;
+        bt.body = i;
+        target(jnode(x1.joint), i, bt);
+        blocks.push_back(bt);
       }
     }
-  }
-  ldl.analyze(ns, colptr, rowind);
-  work_val = val;
   x.setZero(ns);
 }
 
 void NewtonEulerSystem::Impl::factor(const char* what) const {
   const bool S = schur();
+  ldl.set_zero();
   if (S) {
     for (size_t jj = 0; jj < joints.size(); ++jj) {
       const JointNE& jd = joints[jj];
@@ -466,27 +425,40 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
         JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.Jinv;  // J_C⁻¹ is symmetric
       }
     }
-    std::fill(work_val.begin(), work_val.end(), 0.0);
-    for (const BlockSlots& bs : blocks) {
-      const int nr = joints[static_cast<size_t>(bs.joint_r)].nr;
-      const int nc = joints[static_cast<size_t>(bs.joint_c)].nr;
-      const Mat66& JMr = bs.side_r == 0 ? JMA[static_cast<size_t>(bs.joint_r)] : JMB[static_cast<size_t>(bs.joint_r)];
-      const Mat66& Jc = jblock(bs.joint_c, bs.side_c);
-      const int* sl = slots.data() + bs.first;
-      for (int r = 0; r < nr; ++r)
-        for (int s = 0; s < nc; ++s, ++sl)
-          if (*sl >= 0) work_val[static_cast<size_t>(*sl)] += JMr.row(r).dot(Jc.row(s));
+    // Products at a fixed size (rows rounded up to 3 or 6; the rows of JA/JB beyond a joint's
+    // rows are zero).
+    auto cap = [&](int joint) { return joints[static_cast<size_t>(joint)].nr <= 3 ? 3 : 6; };
+    for (const BlockTarget& bt : blocks) {
+      const Mat66& JMr = bt.side_r == 0 ? JMA[static_cast<size_t>(bt.joint_r)] : JMB[static_cast<size_t>(bt.joint_r)];
+      const Mat66& Jc = jblock(bt.joint_c, bt.side_c);
+      Mat66& T = bt.diag ? ldl.diag(bt.index) : ldl.off(bt.index);
+      // Block (r, c) = J_r M⁻¹ J_cᵀ, or stored as (c, r): J_c (J_r M⁻¹)ᵀ.
+      const Mat66& A = bt.transposed ? Jc : JMr;
+      const Mat66& B = bt.transposed ? JMr : Jc;
+      const int ca = bt.transposed ? cap(bt.joint_c) : cap(bt.joint_r);
+      const int cb = bt.transposed ? cap(bt.joint_r) : cap(bt.joint_c);
+      if (ca == 3 && cb == 3)
+        T.topLeftCorner<3, 3>().noalias() += A.topRows<3>() * B.topRows<3>().transpose();
+      else if (ca == 3)
+        T.topLeftCorner<3, 6>().noalias() += A.topRows<3>() * B.transpose();
+      else if (cb == 3)
+        T.topLeftCorner<6, 3>().noalias() += A * B.topRows<3>().transpose();
+      else
+        T.noalias() += A * B.transpose();
     }
   } else {
-    for (const BlockSlots& bs : blocks) {
-      const int nr = joints[static_cast<size_t>(bs.joint_r)].nr;
-      const Mat66& Jr = jblock(bs.joint_r, bs.side_r);
-      const int* sl = slots.data() + bs.first;
-      for (int r = 0; r < nr; ++r)
-        for (int s = 0; s < 6; ++s, ++sl) work_val[static_cast<size_t>(*sl)] = Jr(r, s);
+    for (int i = 0; i < n; ++i) {
+      const BodyNE& bd = bodies[static_cast<size_t>(i)];
+      Mat66& D = ldl.diag(npos[static_cast<size_t>(i)]);
+      D.topLeftCorner<3, 3>() = bd.m * Mat3::Identity();
+      D.bottomRightCorner<3, 3>() = bd.J;
+    }
+    for (const BlockTarget& bt : blocks) {
+      const int nr = joints[static_cast<size_t>(bt.joint_r)].nr;
+      ldl.off(bt.index).topRows(nr) = jblock(bt.joint_r, bt.side_r).topRows(nr);
     }
   }
-  int bad = ldl.factorize(work_val);
+  int bad = ldl.factorize();
   const VecX& D = ldl.d();
   // Pivot signs: J M⁻¹ Jᵀ is SPD; [M Jᵀ; J 0] in this order has positive pivots on the body
   // scalars and negative ones on the joint scalars. A (near) zero pivot marks a joint row that
