@@ -9,6 +9,17 @@
 
 namespace mbdae::detail {
 
+namespace {
+
+using Block = BlockLdlt::Block;
+
+/// Blocks are computed at a fixed size: rows and columns rounded up to 3 or 6 (the rows and
+/// columns beyond a node's size are zero in every off-diagonal block and in Y).
+constexpr int kSmall = 3;
+inline int capacity(int s) { return s <= kSmall ? kSmall : 6; }
+
+}  // namespace
+
 void BlockLdlt::analyze(const std::vector<int>& sizes, const std::vector<std::vector<int>>& below) {
   const int nn = static_cast<int>(sizes.size());
   if (below.size() != sizes.size()) throw std::invalid_argument("BlockLdlt: sizes and pattern differ in length");
@@ -20,6 +31,10 @@ void BlockLdlt::analyze(const std::vector<int>& sizes, const std::vector<std::ve
     offset_[static_cast<size_t>(k) + 1] = offset_[static_cast<size_t>(k)] + s;
   }
   n_ = offset_[static_cast<size_t>(nn)];
+  poff_.assign(static_cast<size_t>(nn) + 1, 0);
+  for (int k = 0; k < nn; ++k)
+    poff_[static_cast<size_t>(k) + 1] = poff_[static_cast<size_t>(k)] + capacity(sizes[static_cast<size_t>(k)]);
+  xp_.assign(static_cast<size_t>(poff_[static_cast<size_t>(nn)]), 0.0);
   colptr_.assign(static_cast<size_t>(nn) + 1, 0);
   row_.clear();
   size_t widest = 0;
@@ -71,13 +86,6 @@ void BlockLdlt::set_zero() {
 }
 
 namespace {
-
-using Block = BlockLdlt::Block;
-
-/// Blocks are computed at a fixed size: rows and columns rounded up to 3 or 6 (the rows and
-/// columns beyond a node's size are zero in every off-diagonal block and in Y).
-constexpr int kSmall = 3;
-inline int capacity(int s) { return s <= kSmall ? kSmall : 6; }
 
 /// T (Pi × Pj) −= L (Pi × Pk) Y (Pj × Pk)ᵀ.
 template <int Pi, int Pj, int Pk>
@@ -157,38 +165,76 @@ int BlockLdlt::factorize() {
   return bad;
 }
 
+namespace {
+
+/// x_i −= L_ik z_k (forward) or z_k −= L_ikᵀ x_i (backward), at the capacities Pi × Pk.
+template <int Pi, int Pk>
+void forward(const Block& L, const double* zk, double* xi) {
+  Eigen::Map<Eigen::Matrix<double, Pi, 1>>(xi).noalias() -=
+      L.topLeftCorner<Pi, Pk>() * Eigen::Map<const Eigen::Matrix<double, Pk, 1>>(zk);
+}
+template <int Pi, int Pk>
+void backward(const Block& L, const double* xi, double* zk) {
+  Eigen::Map<Eigen::Matrix<double, Pk, 1>>(zk).noalias() -=
+      L.topLeftCorner<Pi, Pk>().transpose() * Eigen::Map<const Eigen::Matrix<double, Pi, 1>>(xi);
+}
+
+}  // namespace
+
 void BlockLdlt::solve(double* x) const {
   const int nn = num_nodes();
+  // Work in a copy padded to the capacities (zeros beyond each node's size), so that every
+  // block product has a fixed size; the padding stays zero (the padded rows and columns of the
+  // off-diagonal blocks are zero).
+  double* xp = xp_.data();
+  for (int k = 0; k < nn; ++k) {
+    const int s = size_[static_cast<size_t>(k)], o = poff_[static_cast<size_t>(k)];
+    for (int c = 0; c < capacity(s); ++c) xp[o + c] = c < s ? x[offset_[static_cast<size_t>(k)] + c] : 0.0;
+  }
   // L z = b, node by node.
   for (int k = 0; k < nn; ++k) {
-    const int s = size_[static_cast<size_t>(k)];
-    double* xk = x + offset_[static_cast<size_t>(k)];
+    const int s = size_[static_cast<size_t>(k)], ck = capacity(s);
+    double* zk = xp + poff_[static_cast<size_t>(k)];
     const Block& A = diag_[static_cast<size_t>(k)];
     for (int r = 1; r < s; ++r)
-      for (int c = 0; c < r; ++c) xk[r] -= A(r, c) * xk[c];
-    const Eigen::Map<const Eigen::VectorXd> zk(xk, s);
+      for (int c = 0; c < r; ++c) zk[r] -= A(r, c) * zk[c];
     for (int p = colptr_[static_cast<size_t>(k)]; p < colptr_[static_cast<size_t>(k) + 1]; ++p) {
       const int i = row_[static_cast<size_t>(p)];
-      const int si = size_[static_cast<size_t>(i)];
-      Eigen::Map<Eigen::VectorXd>(x + offset_[static_cast<size_t>(i)], si).noalias() -=
-          off_[static_cast<size_t>(p)].topLeftCorner(si, s) * zk;
+      double* xi = xp + poff_[static_cast<size_t>(i)];
+      const Block& L = off_[static_cast<size_t>(p)];
+      const bool small_i = capacity(size_[static_cast<size_t>(i)]) == kSmall;
+      if (ck == kSmall)
+        small_i ? forward<kSmall, kSmall>(L, zk, xi) : forward<6, kSmall>(L, zk, xi);
+      else
+        small_i ? forward<kSmall, 6>(L, zk, xi) : forward<6, 6>(L, zk, xi);
     }
   }
-  for (int j = 0; j < n_; ++j) x[j] /= D_[j];
+  for (int k = 0; k < nn; ++k) {
+    const double* d = D_.data() + offset_[static_cast<size_t>(k)];
+    double* zk = xp + poff_[static_cast<size_t>(k)];
+    for (int c = 0; c < size_[static_cast<size_t>(k)]; ++c) zk[c] /= d[c];
+  }
   // Lᵀ x = w, backwards.
   for (int k = nn - 1; k >= 0; --k) {
-    const int s = size_[static_cast<size_t>(k)];
-    double* xk = x + offset_[static_cast<size_t>(k)];
-    Eigen::Map<Eigen::VectorXd> wk(xk, s);
+    const int s = size_[static_cast<size_t>(k)], ck = capacity(s);
+    double* zk = xp + poff_[static_cast<size_t>(k)];
     for (int p = colptr_[static_cast<size_t>(k)]; p < colptr_[static_cast<size_t>(k) + 1]; ++p) {
       const int i = row_[static_cast<size_t>(p)];
-      const int si = size_[static_cast<size_t>(i)];
-      wk.noalias() -= off_[static_cast<size_t>(p)].topLeftCorner(si, s).transpose() *
-                      Eigen::Map<const Eigen::VectorXd>(x + offset_[static_cast<size_t>(i)], si);
+      const double* xi = xp + poff_[static_cast<size_t>(i)];
+      const Block& L = off_[static_cast<size_t>(p)];
+      const bool small_i = capacity(size_[static_cast<size_t>(i)]) == kSmall;
+      if (ck == kSmall)
+        small_i ? backward<kSmall, kSmall>(L, xi, zk) : backward<6, kSmall>(L, xi, zk);
+      else
+        small_i ? backward<kSmall, 6>(L, xi, zk) : backward<6, 6>(L, xi, zk);
     }
     const Block& A = diag_[static_cast<size_t>(k)];
     for (int r = s - 2; r >= 0; --r)
-      for (int c = r + 1; c < s; ++c) xk[r] -= A(c, r) * xk[c];
+      for (int c = r + 1; c < s; ++c) zk[r] -= A(c, r) * zk[c];
+  }
+  for (int k = 0; k < nn; ++k) {
+    const int o = poff_[static_cast<size_t>(k)], s = size_[static_cast<size_t>(k)];
+    for (int c = 0; c < s; ++c) x[offset_[static_cast<size_t>(k)] + c] = xp[o + c];
   }
 }
 

@@ -63,6 +63,8 @@ class BlockLdlt {
   std::vector<Block> diag_, off_;
   std::vector<int> upd_ptr_, upd_;  // per pair (a ≤ b) of column k's blocks: target (≥ 0 off, < 0 diag)
   mutable std::vector<Block> Y_;    // Y_ik of the column being eliminated
+  std::vector<int> poff_;           // node offsets in the padded work vector (sizes rounded up to 3 or 6)
+  mutable std::vector<double> xp_;  // padded work vector of solve()
   VecX D_;
 };
 

@@ -178,6 +178,11 @@ class NewtonEulerSystem {
   /// Projection onto the constraint manifold at time t (M-orthogonal, through the chosen joint
   /// solve method): positions by Gauss–Newton (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at
   /// most max_iter), then velocities u ← u − M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ Ċ. Return the final ‖C‖∞ / ‖Ċ‖∞.
+  /// With the Schur method, the factorization of J M⁻¹ Jᵀ left by the last derivative() (the
+  /// last stage of a step) is the iteration matrix while each iteration reduces the violation
+  /// to a quarter or less; J is always the current one, and the velocity correction is repeated
+  /// to round-off, so the result is the same projection. Otherwise J M⁻¹ Jᵀ is factorized at
+  /// the current state.
   /// @param t   time, s (driven joints)
   /// @param q   positions, size 7n, updated in place
   /// @param tol on ‖C‖∞ (m or rad)
