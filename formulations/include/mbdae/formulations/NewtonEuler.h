@@ -40,10 +40,11 @@
 /// complement (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f (the two ways of the MBD outline, seed 004, ch. 6–7).
 /// Both are sparse: the pattern (J's blocks follow the joints' bodies) and a fill-reducing
 /// elimination order (minimum degree on the body/joint graph; for the equation system the bodies
-/// first, then the joints) are fixed at construction, the symbolic analysis is done once, and
-/// each call does one numeric LDLᵀ factorization without pivoting (Davis, ACM TOMS 31, 2005) on
-/// preallocated storage. For chains and trees L has no fill, so a call costs O(N); closed loops
-/// add the fill of their cycles. A driven joint's drive row uses s(t), ṡ, s̈ of the model's motion.
+/// first, then the joints) are fixed at construction, the block pattern of L is found once, and
+/// each call does one numeric block LDLᵀ factorization without pivoting on preallocated dense
+/// node blocks (a joint's rows, a body's 6 velocities: the block elimination of Baraff,
+/// "Linear-time dynamics using Lagrange multipliers", SIGGRAPH 1996, in any order). For chains
+/// and trees L has no fill, so a call costs O(N); closed loops add the fill of their cycles. A driven joint's drive row uses s(t), ṡ, s̈ of the model's motion.
 ///
 /// The joint twist Jacobians W of JointKernels are with respect to (δp, δφ_world) of a point that
 /// here is the COM (the markers are stored relative to the COM), so J = [W_p, W_φ R] for u.
@@ -61,8 +62,8 @@ namespace mbdae {
 
 /// How the explicit path solves the acceleration-level joint equations.
 enum class JointSolveMethod {
-  EquationSystem,  ///< [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃], sparse LDLᵀ (bodies eliminated first)
-  Schur,           ///< (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f, sparse LDLᵀ
+  EquationSystem,  ///< [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃], block LDLᵀ (bodies eliminated first)
+  Schur,           ///< (J M⁻¹ Jᵀ) λ = γ̃ − J M⁻¹ f, block LDLᵀ
 };
 /// Name of `m` ("equation_system" or "schur"). No throw.
 const char* to_string(JointSolveMethod m);
