@@ -105,8 +105,12 @@ inline constexpr std::array<ExudynSample, 2> kExudynN2At10 = {
     {{1e-3, 0.3284112372, 0.9445348375}, {1.25e-4, 0.3284573768, 0.9445187937}}};
 }  // namespace a02
 
-/// Spatial slider-crank (IFToMM submission, Masoudi; as tabulated in
-/// LisaLatussek/PHMultiBodySystems, results/example_03_slider_crank/). 8 digits.
+/// Spatial slider-crank: problem data and reference curve as given in reference/iftomm.md, where
+/// the curve is attributed to Masoudi's IFToMM submission "as tabulated in
+/// LisaLatussek/PHMultiBodySystems, results/example_03_slider_crank/". In that file these numbers
+/// are the columns time_ref2/pos_ref2 ("LieGroupGenAlpha"); Masoudi's own submission file is its
+/// other reference, the columns ref1 ("Rosenbrock"). The source of pos_ref2 is not identified and
+/// it does not start from this problem's initial state (validation/iftomm/README.md). 8 digits.
 namespace spatial_slider_crank {
 inline constexpr std::array<double, 3> kGravity = {0.0, 0.0, -9.81};  // m/s²
 inline constexpr double kCrankLength = 0.08;                          // m
@@ -130,6 +134,17 @@ inline constexpr double kFirstMaxX = 0.29013852;     // m
 inline constexpr std::array<std::array<double, 2>, 2> kSliderX = {
     {{0.1027, 0.22951254}, {0.2027, 0.26451577}}};  // (t [s], x [m])
 inline constexpr double kTotalEnergy = 0.76643568;  // J (see the README on its zero level)
+
+/// Submissions to the IFToMM benchmark, as distributed with jgerstmayr/EXUDYN in
+/// docs/verification/Slidercrank3DiftommBenchmark/ (slider x; t [s], x [m], 9 resp. 7 digits).
+/// Gonzalez and Masarati agree with each other to 6e-6 m up to t = 0.5 s.
+inline constexpr std::array<std::array<double, 2>, 5> kGonzalezX = {
+    {{0.1, 0.226785384}, {0.2, 0.263034975}, {0.27, 0.290058606}, {0.5, 0.184952803}, {0.85, 0.290119699}}};
+inline constexpr std::array<std::array<double, 2>, 5> kMasaratiX = {
+    {{0.1, 0.2267867}, {0.2, 0.2630368}, {0.272, 0.2901466}, {0.5, 0.1849586}, {0.852, 0.2901484}}};
+/// Masoudi's submission (t = k · 5/299 s), identical to the ref1 columns of the PH file above.
+inline constexpr std::array<std::array<double, 2>, 3> kMasoudiX = {
+    {{0.100334448, 0.22678101}, {0.200668896, 0.262960732}, {0.250836120, 0.284459955}}};
 }  // namespace spatial_slider_crank
 }  // namespace iftomm
 
