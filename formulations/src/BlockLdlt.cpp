@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace mbdae::detail {
 
@@ -179,6 +180,17 @@ void backward(const Block& L, const double* xi, double* zk) {
       L.topLeftCorner<Pi, Pk>().transpose() * Eigen::Map<const Eigen::Matrix<double, Pi, 1>>(xi);
 }
 
+/// Calls f(Pi, Pk) with the two capacities as std::integral_constant<int, 3 or 6>.
+template <class F>
+void with_capacities(int ci, int ck, F&& f) {
+  using S = std::integral_constant<int, kSmall>;
+  using B = std::integral_constant<int, 6>;
+  if (ci == kSmall)
+    ck == kSmall ? f(S{}, S{}) : f(S{}, B{});
+  else
+    ck == kSmall ? f(B{}, S{}) : f(B{}, B{});
+}
+
 }  // namespace
 
 void BlockLdlt::solve(double* x) const {
@@ -201,12 +213,9 @@ void BlockLdlt::solve(double* x) const {
     for (int p = colptr_[static_cast<size_t>(k)]; p < colptr_[static_cast<size_t>(k) + 1]; ++p) {
       const int i = row_[static_cast<size_t>(p)];
       double* xi = xp + poff_[static_cast<size_t>(i)];
-      const Block& L = off_[static_cast<size_t>(p)];
-      const bool small_i = capacity(size_[static_cast<size_t>(i)]) == kSmall;
-      if (ck == kSmall)
-        small_i ? forward<kSmall, kSmall>(L, zk, xi) : forward<6, kSmall>(L, zk, xi);
-      else
-        small_i ? forward<kSmall, 6>(L, zk, xi) : forward<6, 6>(L, zk, xi);
+      with_capacities(capacity(size_[static_cast<size_t>(i)]), ck, [&](auto Pi, auto Pk) {
+        forward<decltype(Pi)::value, decltype(Pk)::value>(off_[static_cast<size_t>(p)], zk, xi);
+      });
     }
   }
   for (int k = 0; k < nn; ++k) {
@@ -221,12 +230,9 @@ void BlockLdlt::solve(double* x) const {
     for (int p = colptr_[static_cast<size_t>(k)]; p < colptr_[static_cast<size_t>(k) + 1]; ++p) {
       const int i = row_[static_cast<size_t>(p)];
       const double* xi = xp + poff_[static_cast<size_t>(i)];
-      const Block& L = off_[static_cast<size_t>(p)];
-      const bool small_i = capacity(size_[static_cast<size_t>(i)]) == kSmall;
-      if (ck == kSmall)
-        small_i ? backward<kSmall, kSmall>(L, xi, zk) : backward<6, kSmall>(L, xi, zk);
-      else
-        small_i ? backward<kSmall, 6>(L, xi, zk) : backward<6, 6>(L, xi, zk);
+      with_capacities(capacity(size_[static_cast<size_t>(i)]), ck, [&](auto Pi, auto Pk) {
+        backward<decltype(Pi)::value, decltype(Pk)::value>(off_[static_cast<size_t>(p)], xi, zk);
+      });
     }
     const Block& A = diag_[static_cast<size_t>(k)];
     for (int r = s - 2; r >= 0; --r)
