@@ -6,19 +6,11 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 namespace mbdae::detail {
 
 namespace {
-
 using Block = BlockLdlt::Block;
-
-/// Blocks are computed at a fixed size: rows and columns rounded up to 3 or 6 (the rows and
-/// columns beyond a node's size are zero in every off-diagonal block and in Y).
-constexpr int kSmall = 3;
-inline int capacity(int s) { return s <= kSmall ? kSmall : 6; }
-
 }  // namespace
 
 void BlockLdlt::analyze(const std::vector<int>& sizes, const std::vector<std::vector<int>>& below) {
@@ -34,7 +26,7 @@ void BlockLdlt::analyze(const std::vector<int>& sizes, const std::vector<std::ve
   n_ = offset_[static_cast<size_t>(nn)];
   poff_.assign(static_cast<size_t>(nn) + 1, 0);
   for (int k = 0; k < nn; ++k)
-    poff_[static_cast<size_t>(k) + 1] = poff_[static_cast<size_t>(k)] + capacity(sizes[static_cast<size_t>(k)]);
+    poff_[static_cast<size_t>(k) + 1] = poff_[static_cast<size_t>(k)] + block_capacity(sizes[static_cast<size_t>(k)]);
   xp_.assign(static_cast<size_t>(poff_[static_cast<size_t>(nn)]), 0.0);
   colptr_.assign(static_cast<size_t>(nn) + 1, 0);
   row_.clear();
@@ -94,19 +86,6 @@ void update(Block& T, const Block& L, const Block& Y) {
   T.topLeftCorner<Pi, Pj>().noalias() -= L.topLeftCorner<Pi, Pk>() * Y.topLeftCorner<Pj, Pk>().transpose();
 }
 
-void update(int ci, int cj, int ck, Block& T, const Block& L, const Block& Y) {
-  switch ((ci == 6 ? 4 : 0) + (cj == 6 ? 2 : 0) + (ck == 6 ? 1 : 0)) {
-    case 0: update<3, 3, 3>(T, L, Y); break;
-    case 1: update<3, 3, 6>(T, L, Y); break;
-    case 2: update<3, 6, 3>(T, L, Y); break;
-    case 3: update<3, 6, 6>(T, L, Y); break;
-    case 4: update<6, 3, 3>(T, L, Y); break;
-    case 5: update<6, 3, 6>(T, L, Y); break;
-    case 6: update<6, 6, 3>(T, L, Y); break;
-    default: update<6, 6, 6>(T, L, Y); break;
-  }
-}
-
 /// Y = B L_kk⁻ᵀ (unit lower L_kk in the strict lower triangle of A), B ← Y D⁻¹; s columns.
 template <int Pi>
 void column_block(int s, const Block& A, const double* d, Block& B, Block& Y) {
@@ -145,21 +124,25 @@ int BlockLdlt::factorize() {
     for (int p = p0; p < p1; ++p) {
       Block& B = off_[static_cast<size_t>(p)];
       Block& Y = Y_[static_cast<size_t>(p - p0)];
-      if (capacity(size_[static_cast<size_t>(row_[static_cast<size_t>(p)])]) == kSmall)
-        column_block<kSmall>(s, A, d, B, Y);
-      else
-        column_block<6>(s, A, d, B, Y);
+      with_capacity(size_[static_cast<size_t>(row_[static_cast<size_t>(p)])],
+                    [&](auto Pi) { column_block<decltype(Pi)::value>(s, A, d, B, Y); });
     }
     // Schur complement on the later nodes: A_ij −= L_ik Y_jkᵀ.
-    const int ck = capacity(s);
     const int* u = upd_.data() + upd_ptr_[static_cast<size_t>(k)];
     for (int b = p0; b < p1; ++b) {
-      const int ci = capacity(size_[static_cast<size_t>(row_[static_cast<size_t>(b)])]);
+      const int si = size_[static_cast<size_t>(row_[static_cast<size_t>(b)])];
       const Block& L = off_[static_cast<size_t>(b)];
       for (int a = p0; a <= b; ++a, ++u) {
-        const int cj = capacity(size_[static_cast<size_t>(row_[static_cast<size_t>(a)])]);
+        const int sj = size_[static_cast<size_t>(row_[static_cast<size_t>(a)])];
         Block& T = *u >= 0 ? off_[static_cast<size_t>(*u)] : diag_[static_cast<size_t>(-1 - *u)];
-        update(ci, cj, ck, T, L, Y_[static_cast<size_t>(a - p0)]);
+        const Block& Y = Y_[static_cast<size_t>(a - p0)];
+        with_capacity(si, [&](auto Pi) {
+          with_capacity(sj, [&](auto Pj) {
+            with_capacity(s, [&](auto Pk) {
+              update<decltype(Pi)::value, decltype(Pj)::value, decltype(Pk)::value>(T, L, Y);
+            });
+          });
+        });
       }
     }
   }
@@ -180,17 +163,6 @@ void backward(const Block& L, const double* xi, double* zk) {
       L.topLeftCorner<Pi, Pk>().transpose() * Eigen::Map<const Eigen::Matrix<double, Pi, 1>>(xi);
 }
 
-/// Calls f(Pi, Pk) with the two capacities as std::integral_constant<int, 3 or 6>.
-template <class F>
-void with_capacities(int ci, int ck, F&& f) {
-  using S = std::integral_constant<int, kSmall>;
-  using B = std::integral_constant<int, 6>;
-  if (ci == kSmall)
-    ck == kSmall ? f(S{}, S{}) : f(S{}, B{});
-  else
-    ck == kSmall ? f(B{}, S{}) : f(B{}, B{});
-}
-
 }  // namespace
 
 void BlockLdlt::solve(double* x) const {
@@ -201,11 +173,11 @@ void BlockLdlt::solve(double* x) const {
   double* xp = xp_.data();
   for (int k = 0; k < nn; ++k) {
     const int s = size_[static_cast<size_t>(k)], o = poff_[static_cast<size_t>(k)];
-    for (int c = 0; c < capacity(s); ++c) xp[o + c] = c < s ? x[offset_[static_cast<size_t>(k)] + c] : 0.0;
+    for (int c = 0; c < block_capacity(s); ++c) xp[o + c] = c < s ? x[offset_[static_cast<size_t>(k)] + c] : 0.0;
   }
   // L z = b, node by node.
   for (int k = 0; k < nn; ++k) {
-    const int s = size_[static_cast<size_t>(k)], ck = capacity(s);
+    const int s = size_[static_cast<size_t>(k)];
     double* zk = xp + poff_[static_cast<size_t>(k)];
     const Block& A = diag_[static_cast<size_t>(k)];
     for (int r = 1; r < s; ++r)
@@ -213,8 +185,10 @@ void BlockLdlt::solve(double* x) const {
     for (int p = colptr_[static_cast<size_t>(k)]; p < colptr_[static_cast<size_t>(k) + 1]; ++p) {
       const int i = row_[static_cast<size_t>(p)];
       double* xi = xp + poff_[static_cast<size_t>(i)];
-      with_capacities(capacity(size_[static_cast<size_t>(i)]), ck, [&](auto Pi, auto Pk) {
-        forward<decltype(Pi)::value, decltype(Pk)::value>(off_[static_cast<size_t>(p)], zk, xi);
+      with_capacity(size_[static_cast<size_t>(i)], [&](auto Pi) {
+        with_capacity(s, [&](auto Pk) {
+          forward<decltype(Pi)::value, decltype(Pk)::value>(off_[static_cast<size_t>(p)], zk, xi);
+        });
       });
     }
   }
@@ -225,13 +199,15 @@ void BlockLdlt::solve(double* x) const {
   }
   // Lᵀ x = w, backwards.
   for (int k = nn - 1; k >= 0; --k) {
-    const int s = size_[static_cast<size_t>(k)], ck = capacity(s);
+    const int s = size_[static_cast<size_t>(k)];
     double* zk = xp + poff_[static_cast<size_t>(k)];
     for (int p = colptr_[static_cast<size_t>(k)]; p < colptr_[static_cast<size_t>(k) + 1]; ++p) {
       const int i = row_[static_cast<size_t>(p)];
       const double* xi = xp + poff_[static_cast<size_t>(i)];
-      with_capacities(capacity(size_[static_cast<size_t>(i)]), ck, [&](auto Pi, auto Pk) {
-        backward<decltype(Pi)::value, decltype(Pk)::value>(off_[static_cast<size_t>(p)], xi, zk);
+      with_capacity(size_[static_cast<size_t>(i)], [&](auto Pi) {
+        with_capacity(s, [&](auto Pk) {
+          backward<decltype(Pi)::value, decltype(Pk)::value>(off_[static_cast<size_t>(p)], xi, zk);
+        });
       });
     }
     const Block& A = diag_[static_cast<size_t>(k)];

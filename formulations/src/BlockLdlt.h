@@ -17,6 +17,7 @@
 // the index chasing of a scalar sparse LDLᵀ. analyze() allocates; set_zero(), factorize() and
 // solve() do not.
 
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Core>
@@ -24,6 +25,20 @@
 #include <mbdae/model/System.h>
 
 namespace mbdae::detail {
+
+/// Blocks are multiplied at a fixed size: a node's size (1 … 6) rounded up to 3 or 6. The rows
+/// and columns beyond a node's size are zero in every off-diagonal block.
+inline int block_capacity(int size) { return size <= 3 ? 3 : 6; }
+
+/// Calls f(P) with P = std::integral_constant<int, block_capacity(size)>, so that f can use the
+/// capacity as a compile-time size.
+template <class F>
+void with_capacity(int size, F&& f) {
+  if (block_capacity(size) == 3)
+    f(std::integral_constant<int, 3>{});
+  else
+    f(std::integral_constant<int, 6>{});
+}
 
 class BlockLdlt {
  public:
@@ -62,7 +77,7 @@ class BlockLdlt {
   std::vector<int> colptr_, row_;   // off blocks of node k: colptr_[k] … colptr_[k+1], row node
   std::vector<Block> diag_, off_;
   std::vector<int> upd_ptr_, upd_;  // per pair (a ≤ b) of column k's blocks: target (≥ 0 off, < 0 diag)
-  mutable std::vector<Block> Y_;    // Y_ik of the column being eliminated
+  std::vector<Block> Y_;            // Y_ik of the column being eliminated
   std::vector<int> poff_;           // node offsets in the padded work vector (sizes rounded up to 3 or 6)
   mutable std::vector<double> xp_;  // padded work vector of solve()
   VecX D_;

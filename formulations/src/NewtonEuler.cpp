@@ -61,9 +61,8 @@ struct BodyJoint {
 
 /// Where one dense block of the joint system goes in the block factorization.
 struct BlockTarget {
-  int joint_r = 0, side_r = 0;  // Schur: block (joint_r, joint_c) += Jr M⁻¹ Jcᵀ on body `body`
-  int joint_c = 0, side_c = 0;  // equation system: block (joint_r, body) = Jr
-  int body = 0;
+  int joint_r = 0, side_r = 0;  // Schur: block (joint_r, joint_c) += Jr M⁻¹ Jcᵀ on their shared body
+  int joint_c = 0, side_c = 0;  // equation system: block (joint_r, its body on side_r) = Jr
   bool diag = false;        // a diagonal block of node `index`
   bool transposed = false;  // the block is stored as (c, r) in the elimination order
   int index = 0;            // node (diag) or off-diagonal block index (BlockLdlt::find)
@@ -405,7 +404,6 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
           bt.side_r = x1.side;
           bt.joint_c = x2.joint;
           bt.side_c = x2.side;
-          bt.body = i;
           target(x1.joint, x2.joint, bt);
           blocks.push_back(bt);
         }
@@ -414,7 +412,6 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
         BlockTarget bt;
         bt.joint_r = x1.joint;
         bt.side_r = x1.side;
-        bt.body = i;
         target(jnode(x1.joint), i, bt);
         blocks.push_back(bt);
       }
@@ -439,9 +436,8 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
         JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.Jinv;  // J_C⁻¹ is symmetric
       }
     }
-    // Products at a fixed size (rows rounded up to 3 or 6; the rows of JA/JB beyond a joint's
-    // rows are zero).
-    auto cap = [&](int joint) { return joints[static_cast<size_t>(joint)].nr <= 3 ? 3 : 6; };
+    // Products at the blocks' fixed sizes (detail::block_capacity; the rows of JA/JB beyond a
+    // joint's rows are zero).
     for (const BlockTarget& bt : blocks) {
       const Mat66& JMr = bt.side_r == 0 ? JMA[static_cast<size_t>(bt.joint_r)] : JMB[static_cast<size_t>(bt.joint_r)];
       const Mat66& Jc = jblock(bt.joint_c, bt.side_c);
@@ -449,16 +445,14 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
       // Block (r, c) = J_r M⁻¹ J_cᵀ, or stored as (c, r): J_c (J_r M⁻¹)ᵀ.
       const Mat66& A = bt.transposed ? Jc : JMr;
       const Mat66& B = bt.transposed ? JMr : Jc;
-      const int ca = bt.transposed ? cap(bt.joint_c) : cap(bt.joint_r);
-      const int cb = bt.transposed ? cap(bt.joint_r) : cap(bt.joint_c);
-      if (ca == 3 && cb == 3)
-        T.topLeftCorner<3, 3>().noalias() += A.topRows<3>() * B.topRows<3>().transpose();
-      else if (ca == 3)
-        T.topLeftCorner<3, 6>().noalias() += A.topRows<3>() * B.transpose();
-      else if (cb == 3)
-        T.topLeftCorner<6, 3>().noalias() += A * B.topRows<3>().transpose();
-      else
-        T.noalias() += A * B.transpose();
+      const int na = joints[static_cast<size_t>(bt.transposed ? bt.joint_c : bt.joint_r)].nr;
+      const int nb = joints[static_cast<size_t>(bt.transposed ? bt.joint_r : bt.joint_c)].nr;
+      detail::with_capacity(na, [&](auto Pa) {
+        detail::with_capacity(nb, [&](auto Pb) {
+          constexpr int a = decltype(Pa)::value, b = decltype(Pb)::value;
+          T.topLeftCorner<a, b>().noalias() += A.topRows<a>() * B.topRows<b>().transpose();
+        });
+      });
     }
   } else {
     for (int i = 0; i < n; ++i) {
