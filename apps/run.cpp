@@ -310,11 +310,12 @@ int run_command(const RunOptions& o) {
   if (implicit)
     fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
                st.steps, st.rejected_steps, st.newton_iterations, st.jacobian_evaluations, st.factorizations);
+  // Generalized-α without numerical damping: only weakly stable on index-3 constraints.
+  const bool undamped = implicit && ss.solver == SolverType::GeneralizedAlpha && ss.rho_inf >= 0.999;
   if (implicit && st.regularized_steps > 0)
     fmt::print("compliant    {} steps with compliant constraints, taken where Newton failed with the exact ones "
                "(singular configurations{})\n",
-               st.regularized_steps,
-               ss.solver == SolverType::GeneralizedAlpha && ss.rho_inf >= 0.999 ? ", or the growth noted below" : "");
+               st.regularized_steps, undamped ? ", or the growth noted below" : "");
   if (!implicit)
     fmt::print("steps        {} accepted, {} rejected; {} right-hand-side evaluations\n", st.steps,
                st.rejected_steps, st.residual_evaluations);
@@ -329,7 +330,7 @@ int run_command(const RunOptions& o) {
   fmt::print("energy       {:.6g} J -> {:.6g} J, change {} J{}\n", st.energy_initial, st.energy_final, sci(dE),
              std::abs(st.energy_initial) > 0 ? fmt::format(" ({} of the initial)", sci(dE / std::abs(st.energy_initial)))
                                              : std::string());
-  if (implicit && ss.solver == SolverType::GeneralizedAlpha && ss.rho_inf >= 0.999)
+  if (undamped)
     fmt::print("note         rho_inf {:g}: no numerical damping. On index-3 constraints (joints, Euler parameters) "
                "generalized-alpha is then only weakly stable: the velocity violation and the energy error can grow "
                "with time; rho_inf < 1 damps them\n",

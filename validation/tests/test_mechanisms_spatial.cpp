@@ -38,10 +38,6 @@ System spatial_slider_crank() { return validation::models::SpatialSliderCrank();
 }  // namespace
 
 namespace {
-// "position24" column of the file above (t [s], x [m]).
-constexpr std::array<std::array<double, 2>, 4> kPhModelX = {
-    {{0.1, 0.226793672}, {0.2, 0.263053351}, {0.27, 0.290041515}, {0.5, 0.184964975}}};
-
 struct Run {
   std::vector<double> ts, xs;
   double E0 = 0, dE = 0;
@@ -104,7 +100,7 @@ TEST_CASE("spatial slider-crank (IFToMM, Cardan rod-slider joint): energy, mobil
 
   const Run r = run_spatial_slider_crank(0.5);
   REQUIRE(r.res.ok());
-  for (const auto& tx : kPhModelX) {
+  for (const auto& tx : sc::kPortHamiltonianX) {
     const double x = sample(r, tx[0]);
     INFO("x(" << tx[0] << ") = " << x << ", port-Hamiltonian model (h = 0.01) " << tx[1]);
     CHECK(std::abs(x - tx[1]) < 1e-4);
@@ -117,7 +113,7 @@ TEST_CASE("spatial slider-crank (IFToMM, Cardan rod-slider joint): energy, mobil
   REQUIRE(ri.res.ok());
   INFO("IDA (rtol 1e-10): max |E − E0| " << ri.dE << " J");
   CHECK(ri.dE < 1e-6 * sc::kTotalEnergy);
-  for (const auto& tx : kPhModelX) CHECK(std::abs(sample(ri, tx[0]) - tx[1]) < 1e-4);
+  for (const auto& tx : sc::kPortHamiltonianX) CHECK(std::abs(sample(ri, tx[0]) - tx[1]) < 1e-4);
 }
 
 TEST_CASE("spatial slider-crank against the IFToMM submissions of Gonzalez and Masarati",

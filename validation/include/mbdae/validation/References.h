@@ -135,6 +135,11 @@ inline constexpr std::array<std::array<double, 2>, 2> kSliderX = {
     {{0.1027, 0.22951254}, {0.2027, 0.26451577}}};  // (t [s], x [m])
 inline constexpr double kTotalEnergy = 0.76643568;  // J (see the README on its zero level)
 
+/// Column "position24" of the same PH file: that repository's port-Hamiltonian model of this
+/// mechanism (energy 0.76643568 J), step h = 0.01 s (t [s], x [m]).
+inline constexpr std::array<std::array<double, 2>, 4> kPortHamiltonianX = {
+    {{0.1, 0.226793672}, {0.2, 0.263053351}, {0.27, 0.290041515}, {0.5, 0.184964975}}};
+
 /// Submissions to the IFToMM benchmark, as distributed with jgerstmayr/EXUDYN in
 /// docs/verification/Slidercrank3DiftommBenchmark/ (slider x; t [s], x [m], 9 resp. 7 digits).
 /// Gonzalez and Masarati agree with each other to 6e-6 m up to t = 0.5 s.
