@@ -20,21 +20,21 @@ const std::vector<const char*> kXyz{".x", ".y", ".z"};
 std::vector<SensorOutputInfo> make_table() {
   using T = SensorTarget;
   return {
-      {SensorOutput::Position, "position", "m", T::Body, kXyz, false, false, "position of the body point, world",
+      {SensorOutput::Position, "position", "m", T::Body, true, kXyz, false, false, "position of the body point, world",
        [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) { put3(k.position(b, s.point), o); }},
-      {SensorOutput::Displacement, "displacement", "m", T::Body, kXyz, false, false,
+      {SensorOutput::Displacement, "displacement", "m", T::Body, true, kXyz, false, false,
        "position of the body point minus its initial position, world",
        [](K& k, const S& s, BodyIndex b, int, const Vec3& p0, std::span<double> o) {
          put3(k.position(b, s.point) - p0, o);
        }},
-      {SensorOutput::Velocity, "velocity", "m/s", T::Body, kXyz, false, false, "velocity of the body point, world",
+      {SensorOutput::Velocity, "velocity", "m/s", T::Body, true, kXyz, false, false, "velocity of the body point, world",
        [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) { put3(k.velocity(b, s.point), o); }},
-      {SensorOutput::VelocityLocal, "velocity_local", "m/s", T::Body, kXyz, false, false,
+      {SensorOutput::VelocityLocal, "velocity_local", "m/s", T::Body, true, kXyz, false, false,
        "velocity of the body point, body axes",
        [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) {
          put3(k.rotation(b).transpose() * k.velocity(b, s.point), o);
        }},
-      {SensorOutput::RotationMatrix, "rotation_matrix", "", T::Body,
+      {SensorOutput::RotationMatrix, "rotation_matrix", "", T::Body, false,
        {".r11", ".r12", ".r13", ".r21", ".r22", ".r23", ".r31", ".r32", ".r33"}, false, false,
        "R_WB row by row",
        [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
@@ -42,54 +42,54 @@ std::vector<SensorOutputInfo> make_table() {
          for (int i = 0; i < 3; ++i)
            for (int j = 0; j < 3; ++j) o[static_cast<size_t>(3 * i + j)] = R(i, j);
        }},
-      {SensorOutput::Rotation, "rotation", "rad", T::Body, kXyz, false, false, "xyz angles of R_WB = Rx Ry Rz",
+      {SensorOutput::Rotation, "rotation", "rad", T::Body, false, kXyz, false, false, "xyz angles of R_WB = Rx Ry Rz",
        [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
          put3(math::matrix_to_rxyz(k.rotation(b)).angles, o);
        }},
-      {SensorOutput::AngularVelocity, "angular_velocity", "rad/s", T::Body, kXyz, false, false,
+      {SensorOutput::AngularVelocity, "angular_velocity", "rad/s", T::Body, false, kXyz, false, false,
        "angular velocity, world axes",
        [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) { put3(k.angular_velocity(b), o); }},
-      {SensorOutput::AngularVelocityLocal, "angular_velocity_local", "rad/s", T::Body, kXyz, false, false,
+      {SensorOutput::AngularVelocityLocal, "angular_velocity_local", "rad/s", T::Body, false, kXyz, false, false,
        "angular velocity, body axes",
        [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
          put3(k.rotation(b).transpose() * k.angular_velocity(b), o);
        }},
-      {SensorOutput::Acceleration, "acceleration", "m/s^2", T::Body, kXyz, true, false,
+      {SensorOutput::Acceleration, "acceleration", "m/s^2", T::Body, true, kXyz, true, false,
        "acceleration of the body point, world",
        [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) {
          put3(k.acceleration(b, s.point), o);
        }},
-      {SensorOutput::AccelerationLocal, "acceleration_local", "m/s^2", T::Body, kXyz, true, false,
+      {SensorOutput::AccelerationLocal, "acceleration_local", "m/s^2", T::Body, true, kXyz, true, false,
        "acceleration of the body point, body axes",
        [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) {
          put3(k.rotation(b).transpose() * k.acceleration(b, s.point), o);
        }},
-      {SensorOutput::AngularAcceleration, "angular_acceleration", "rad/s^2", T::Body, kXyz, true, false,
+      {SensorOutput::AngularAcceleration, "angular_acceleration", "rad/s^2", T::Body, false, kXyz, true, false,
        "angular acceleration, world axes",
        [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
          put3(k.angular_acceleration(b), o);
        }},
-      {SensorOutput::AngularAccelerationLocal, "angular_acceleration_local", "rad/s^2", T::Body, kXyz, true, false,
+      {SensorOutput::AngularAccelerationLocal, "angular_acceleration_local", "rad/s^2", T::Body, false, kXyz, true, false,
        "angular acceleration, body axes",
        [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
          put3(k.rotation(b).transpose() * k.angular_acceleration(b), o);
        }},
-      {SensorOutput::ReactionForce, "reaction_force", "N", T::Joint, kXyz, false, true,
+      {SensorOutput::ReactionForce, "reaction_force", "N", T::Joint, false, kXyz, false, true,
        "force of the joint on its second body, world or joint axes",
        [](K& k, const S& s, BodyIndex, int j, const Vec3&, std::span<double> o) {
          const JointReaction r = k.reaction(j);
          put3(s.frame == S::Frame::World ? r.force_W : r.force_J, o);
        }},
-      {SensorOutput::ReactionTorque, "reaction_torque", "N m", T::Joint, kXyz, false, true,
+      {SensorOutput::ReactionTorque, "reaction_torque", "N m", T::Joint, false, kXyz, false, true,
        "torque of the joint on its second body about the joint point, world or joint axes",
        [](K& k, const S& s, BodyIndex, int j, const Vec3&, std::span<double> o) {
          const JointReaction r = k.reaction(j);
          put3(s.frame == S::Frame::World ? r.torque_W : r.torque_J, o);
        }},
-      {SensorOutput::Energy, "energy", "J", T::System, {""}, false, false,
+      {SensorOutput::Energy, "energy", "J", T::System, false, {""}, false, false,
        "kinetic energy plus the potentials of gravity and the springs",
        [](K& k, const S&, BodyIndex, int, const Vec3&, std::span<double> o) { o[0] = k.energy(); }},
-      {SensorOutput::ConstraintViolation, "constraint_violation", "", T::System, {".position", ".velocity"}, false,
+      {SensorOutput::ConstraintViolation, "constraint_violation", "", T::System, false, {".position", ".velocity"}, false,
        false, "largest violation of the constraints at position and velocity level",
        [](K& k, const S&, BodyIndex, int, const Vec3&, std::span<double> o) {
          const ConstraintViolation c = k.constraint_violation();

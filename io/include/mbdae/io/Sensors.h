@@ -45,6 +45,7 @@ struct SensorOutputInfo {
   const char* name;                 ///< model-file key word ("angular_velocity_local")
   const char* unit;                 ///< of every column ("" where mixed or dimensionless)
   SensorTarget target;              ///< body, joint or system
+  bool uses_point;                  ///< body outputs: depends on the body point (`point` key)
   std::vector<const char*> suffixes;  ///< column suffixes after the sensor's name ("" for one column)
   bool needs_accelerations;         ///< the solver must hand out accelerations
   bool needs_multipliers;           ///< the solver must hand out Lagrange multipliers
