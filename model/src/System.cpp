@@ -1,5 +1,7 @@
 #include <mbdae/model/System.h>
 
+#include <mbdae/model/JointTypes.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -18,22 +20,6 @@ const char* to_string(RotationParametrization p) {
   return "?";
 }
 
-const char* to_string(JointType t) {
-  switch (t) {
-    case JointType::Spherical: return "spherical";
-    case JointType::Revolute: return "revolute";
-    case JointType::Prismatic: return "prismatic";
-    case JointType::Fixed: return "fixed";
-    case JointType::Generic: return "generic";
-    case JointType::Distance: return "distance";
-    case JointType::Cylindrical: return "cylindrical";
-    case JointType::Universal: return "universal";
-    case JointType::Planar: return "planar";
-    case JointType::RollingDisc: return "rolling_disc";
-    case JointType::Coordinate: return "coordinate";
-  }
-  return "?";
-}
 
 const char* to_string(ForceType t) {
   switch (t) {
@@ -253,41 +239,15 @@ std::vector<std::string> System::check() const {
                                         : ": both ends are on body '" + j.bodies[0] + "'"));
     if (!finite(j.point) || !finite(j.axis) || !finite(j.point_b))
       p.push_back(who + ": a value is NaN or infinite");
-    const bool axial = j.type == JointType::Revolute || j.type == JointType::Prismatic ||
-                       j.type == JointType::Cylindrical || j.type == JointType::Universal ||
-                       j.type == JointType::Planar || j.type == JointType::RollingDisc;
-    if (axial && !(j.axis.norm() > 1e-12)) p.push_back(who + ": axis has zero length");
-    if ((j.type == JointType::Universal || j.type == JointType::RollingDisc) &&
-        !(j.axis_b.norm() > 1e-12))
-      p.push_back(who + ": axis_b has zero length");
-    if (j.type == JointType::Universal && j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
-        std::abs(j.axis.normalized().dot(j.axis_b.normalized())) > 1e-6)
-      p.push_back(who + ": axis and axis_b must be perpendicular, their cosine is " +
-                  fmt(j.axis.normalized().dot(j.axis_b.normalized())));
-    if (j.type == JointType::RollingDisc) {
-      if (!(j.radius > 0)) p.push_back(who + ": radius must be > 0, got " + fmt(j.radius));
-      if (ia && *ia != kGround)
-        p.push_back(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
-      if (j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
-          1 - std::abs(j.axis.normalized().dot(j.axis_b.normalized())) < 1e-9)
-        p.push_back(who + ": the disc lies flat on the plane (axis_b parallel to the normal)");
-    }
-    if (j.type == JointType::Coordinate && (j.coordinate < 0 || j.coordinate > 2))
-      p.push_back(who + ": coordinate must be 0, 1 or 2 (x, y, z), got " + std::to_string(j.coordinate));
-    if (j.motion && j.type != JointType::Revolute && j.type != JointType::Prismatic)
-      p.push_back(who + ": motion is only supported on revolute and prismatic joints, not " +
-                  to_string(j.type));
-    if (j.type == JointType::Generic && j.frame) {
-      const Mat3& F = *j.frame;
-      if ((F.transpose() * F - Mat3::Identity()).norm() > 1e-6 || F.determinant() < 0)
-        p.push_back(who + ": frame is not a rotation matrix");
-    }
-    if (j.type == JointType::Distance) {
-      const double d0 = (j.point_b - j.point).norm();
-      if (j.distance && !(*j.distance > 0))
-        p.push_back(who + ": distance must be > 0, got " + fmt(*j.distance));
-      if (!j.distance && !(d0 > 1e-12))
-        p.push_back(who + ": the two points coincide; give a distance > 0");
+    const JointTypeInfo& info = joint_type_info(j.type);
+    info.check(j, who, p);
+    if (info.plane_on_ground && ia && *ia != kGround)
+      p.push_back(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
+    if (j.motion && !info.drivable) {
+      std::string drivable;
+      for (const JointTypeInfo& t : joint_types())
+        if (t.drivable) drivable += std::string(drivable.empty() ? "" : " and ") + t.name;
+      p.push_back(who + ": motion is only supported on " + drivable + " joints, not " + info.name);
     }
   }
   for (const Load& l : loads_) {
