@@ -55,6 +55,9 @@ class ModelRun {
   const std::vector<std::string>& warnings() const { return warnings_; }
   /// The sensors (columns, units).
   const SensorSet& sensors() const { return *sensors_; }
+  /// The sensors, to evaluate them at the integrator's current state when stepping from a host
+  /// loop (SensorSet::evaluate() updates kinematics()).
+  SensorSet& sensors() { return *sensors_; }
   /// Body kinematics of the run's states (e.g. poses for a viewer): update() it with a state
   /// handed to the observer before querying.
   BodyKinematics& kinematics() { return *kinematics_; }

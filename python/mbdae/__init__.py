@@ -1,0 +1,177 @@
+"""mbdae: multibody simulation with DAE solvers, from Python.
+
+    import mbdae
+    m = mbdae.load("slider_crank.yaml", set={"solver.type": "ida"})
+    r = m.run(end_time=2, step=1e-3)         # keywords override the model file's solver settings
+    r.time, r["slider.x"], r["slider"]      # numpy arrays (views into one array, no copy)
+
+Units are SI throughout (s, m, rad, kg, N, N m, J). Runs are computed in C++ with the GIL
+released: runs in several Python threads use several cores. Ctrl-C stops a run started from the
+main thread between two steps; KeyboardInterrupt then carries the rows so far as ``.result``.
+"""
+
+from __future__ import annotations
+
+import signal as _signal
+import threading as _threading
+
+from . import _mbdae
+from ._errors import ModelError, SolverError
+from ._result import Result
+from ._version import __version__
+
+__all__ = ["load", "Model", "Result", "Integrator", "ModelError", "SolverError", "__version__"]
+
+# Keywords of Model.run() and Model.integrator() and the model-file keys they set.
+_SETTINGS = {
+    "solver": "solver.type",
+    "end_time": "solver.end_time",
+    "step": "solver.step",
+    "rho_inf": "solver.rho_inf",
+    "tolerance": "solver.tolerance",
+    "adaptive": "solver.adaptive",
+    "linear_solver": "solver.linear_solver",
+    "projection": "solver.projection",
+    "pgs_iterations": "solver.pgs_iterations",
+    "pgs_tolerance": "solver.pgs_tolerance",
+    "friction_model": "solver.friction_model",
+    "output_every": "output.every",
+}
+
+
+def _yaml(value) -> str:
+    """A Python value as the YAML text of an override (floats with round-trip digits)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, int) else repr(float(value))
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        return _yaml(value.tolist())
+    return str(value)
+
+
+def _overrides(set_, settings) -> list[tuple[str, str]]:
+    out = [(str(k), _yaml(v)) for k, v in (set_ or {}).items()]
+    for k, v in settings.items():
+        if k not in _SETTINGS:
+            raise TypeError(f"unknown setting {k!r}; known: {', '.join(_SETTINGS)} "
+                            "(any other model-file key: set={'key.path': value})")
+        out.append((_SETTINGS[k], _yaml(v)))
+    return out
+
+
+def load(path, set: dict | None = None) -> "Model":
+    """Reads and checks a model file (YAML or JSON, docs/model-format.md).
+
+    ``set``: overrides as the command's ``--set key=value``, e.g. ``{"solver.type": "ida",
+    "bodies[0].mass": 3}`` (values are Python numbers, strings, lists, dicts).
+
+    Raises :class:`ModelError` listing every problem with file, line, column and key.
+    """
+    path = str(path)
+    overrides = _overrides(set, {})
+    return Model(_mbdae.load(path, overrides), path, overrides)
+
+
+class Model:
+    """A loaded model file: its bodies, joints, sensors and solver settings."""
+
+    def __init__(self, loaded, path: str, overrides: list[tuple[str, str]]):
+        self._loaded = loaded
+        self._path = path
+        self._overrides = overrides
+
+    file = property(lambda self: self._loaded.file, doc="the model file as given")
+    name = property(lambda self: self._loaded.name, doc="the model's name")
+    description = property(lambda self: self._loaded.description)
+    solver = property(lambda self: self._loaded.solver, doc="solver type of the model file")
+    end_time = property(lambda self: self._loaded.end_time, doc="end time, s")
+    step = property(lambda self: self._loaded.step, doc="step (first step of adaptive solvers), s")
+    output_every = property(lambda self: self._loaded.output_every, doc="output interval, s")
+    bodies = property(lambda self: list(self._loaded.bodies), doc="body names")
+    joints = property(lambda self: list(self._loaded.joints), doc="joint names")
+    sensors = property(lambda self: list(self._loaded.sensors), doc="sensor names")
+
+    def _with(self, set_, settings):
+        extra = _overrides(set_, settings)
+        if not extra:
+            return self._loaded
+        return _mbdae.load(self._path, self._overrides + extra)
+
+    def run(self, *, set: dict | None = None, **settings) -> Result:
+        """Simulates from t = 0 to the end time with the model file's solver settings.
+
+        Keywords override them: ``solver`` (type), ``end_time`` (s), ``step`` (s), ``rho_inf``,
+        ``tolerance`` ({"relative": r, "absolute": a}), ``adaptive``, ``linear_solver``,
+        ``projection``, ``pgs_iterations``, ``pgs_tolerance`` (m/s), ``friction_model``,
+        ``output_every`` (s); ``set`` overrides any other key.
+
+        Returns a :class:`Result` (rows at t = 0, output_every, ..., end_time). Raises
+        :class:`ModelError` if the run cannot be built (e.g. a solver that cannot handle the
+        model), :class:`SolverError` (with ``.result``, the rows so far) if the solver fails,
+        KeyboardInterrupt (with ``.result``) on Ctrl-C.
+        """
+        loaded = self._with(set, settings)
+        handle_sigint = (_threading.current_thread() is _threading.main_thread()
+                         and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
+        result = Result(_mbdae.run(loaded, handle_sigint))
+        if result.status == "interrupted":
+            e = KeyboardInterrupt(f"run interrupted at t = {result.t_reached:g} s")
+            e.result = result
+            raise e
+        if not result.ok:
+            raise SolverError(f"{self.file}: solver failure ({result.status_text}) at "
+                              f"t = {result.t_reached:g} s: {result.message}", result)
+        return result
+
+    def integrator(self, *, set: dict | None = None, **settings) -> "Integrator":
+        """An integrator at t = 0 (consistent initial state) to step from a host loop.
+
+        Same keywords as :meth:`run`. Raises :class:`ModelError` if the run cannot be built.
+        """
+        return Integrator(_mbdae.Stepper(self._with(set, settings)))
+
+    def __repr__(self) -> str:
+        return f"<mbdae.Model {self.name or self.file!r}: {len(self.bodies)} bodies, solver {self.solver}>"
+
+
+class Integrator:
+    """A model's solver stepped from Python: ``advance_to(t)``, then read the state and sensors.
+
+    ``q`` and ``v`` are copies of the solver's coordinates and velocities (the layout of the
+    solver's formulation, docs/architecture.md). Calls release the GIL.
+    """
+
+    def __init__(self, stepper):
+        self._s = stepper
+
+    def advance_to(self, t: float) -> None:
+        """Integrates to time ``t`` (s, ≥ :attr:`time`), landing on it exactly.
+
+        Raises :class:`SolverError` if the solver fails; the state stays at the last accepted
+        step.
+        """
+        if not self._s.advance_to(float(t)):
+            raise SolverError(f"solver failure ({self._s.status}) at t = {self._s.time:g} s: "
+                              f"{self._s.message}")
+
+    time = property(lambda self: self._s.time, doc="current time, s")
+    q = property(lambda self: self._s.q, doc="coordinates (copy)")
+    v = property(lambda self: self._s.v, doc="velocities (copy)")
+    columns = property(lambda self: list(self._s.columns), doc="sensor columns (without time)")
+    units = property(lambda self: list(self._s.units), doc="unit of each sensor column")
+    stats = property(lambda self: dict(self._s.stats), doc="solver counters so far")
+    status = property(lambda self: self._s.status)
+    solver = property(lambda self: self._s.solver)
+
+    def sensors(self) -> dict:
+        """The sensor values at the current state: {column: value} (SI units)."""
+        return dict(zip(self._s.columns, self._s.sensor_values().tolist()))
+
+    def sensor_values(self):
+        """The sensor values at the current state as a numpy array (order of :attr:`columns`)."""
+        return self._s.sensor_values()

@@ -1,0 +1,105 @@
+"""The results of a run: columns as numpy arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Result:
+    """The output rows of one run.
+
+    ``data`` is a ``(rows, columns)`` float64 array, time first; ``time`` and ``r[name]`` are
+    views into it (no copy). A name is either a column (``"slider.x"``, one-dimensional) or a
+    sensor (``"slider"``: its columns, ``(rows, k)``). Units in ``units`` (SI: s, m, rad, N, J).
+    """
+
+    def __init__(self, raw: dict):
+        self.data: np.ndarray = raw["data"]
+        self.data.flags.writeable = False
+        self.columns: list[str] = list(raw["columns"])
+        self.units: list[str] = list(raw["units"])
+        #: "success", "newton_failure", "step_too_small", "singular_matrix", "residual_failure",
+        #: "too_much_work", "inconsistent_initial_conditions", "interrupted", "other_failure"
+        self.status: str = raw["status"]
+        self.status_text: str = raw["status_text"]
+        self.message: str = raw["message"]
+        #: time of the last accepted state, s
+        self.t_reached: float = raw["t_reached"]
+        #: solver counters and measures (steps, newton_iterations, wall_time in s, ...)
+        self.stats: dict = dict(raw["stats"])
+        #: what was changed to make the initial state consistent, redundant equations removed
+        self.warnings: list[str] = list(raw["warnings"])
+        #: the solver and its settings, as the ``mbdae`` command prints them
+        self.solver: str = raw["solver"]
+        self._index = {c: i for i, c in enumerate(self.columns)}
+
+    @property
+    def ok(self) -> bool:
+        """True if the run reached its end time."""
+        return self.status == "success"
+
+    @property
+    def time(self) -> np.ndarray:
+        """Output times, s (a view)."""
+        return self.data[:, 0]
+
+    def __len__(self) -> int:
+        return self.data.shape[0]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._index or bool(self._sensor_columns(name))
+
+    def _sensor_columns(self, name: str) -> list[int]:
+        prefix = name + "."
+        return [i for i, c in enumerate(self.columns) if c.startswith(prefix)]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """Column ``name`` (1-D view), or the columns of sensor ``name`` (2-D view)."""
+        if name in self._index:
+            return self.data[:, self._index[name]]
+        cols = self._sensor_columns(name)
+        if not cols:
+            raise KeyError(f"no column or sensor {name!r}; columns: {', '.join(self.columns)}")
+        # A sensor's columns are adjacent: a slice, hence a view.
+        return self.data[:, cols[0]:cols[-1] + 1]
+
+    def unit(self, column: str) -> str:
+        """Unit of a column ("" where mixed or dimensionless)."""
+        return self.units[self._index[column]]
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame indexed by time (requires pandas)."""
+        try:
+            import pandas as pd
+        except ImportError as e:
+            raise ImportError("Result.to_pandas() needs pandas (Debian: python3-pandas)") from e
+        return pd.DataFrame(self.data[:, 1:], index=pd.Index(self.data[:, 0], name="time"),
+                            columns=self.columns[1:])
+
+    def plot(self, names=None, ax=None):
+        """Plots columns or sensors against time with matplotlib; returns the axes.
+
+        ``names``: column or sensor names (default: every column). The label carries the unit.
+        """
+        import matplotlib.pyplot as plt
+        if ax is None:
+            _, ax = plt.subplots()
+        if names is None:
+            names = self.columns[1:]
+        elif isinstance(names, str):
+            names = [names]
+        for name in names:
+            idx = [self._index[name]] if name in self._index else self._sensor_columns(name)
+            if not idx:
+                raise KeyError(f"no column or sensor {name!r}")
+            for i in idx:
+                unit = self.units[i]
+                ax.plot(self.time, self.data[:, i],
+                        label=f"{self.columns[i]} [{unit}]" if unit else self.columns[i])
+        ax.set_xlabel("time [s]")
+        ax.legend()
+        return ax
+
+    def __repr__(self) -> str:
+        return (f"<mbdae.Result {self.status} at t = {self.t_reached:g} s, {len(self)} rows, "
+                f"{len(self.columns)} columns>")

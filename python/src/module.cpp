@@ -1,0 +1,362 @@
+// mbdae._mbdae: the extension module behind the Python package `mbdae` (python/mbdae/).
+//
+// It binds io::load_model_file() and io::ModelRun — the one way every caller runs a model — and
+// nothing else; the Python package builds its classes (Model, Result, Integrator) on top.
+//
+// Threads: every C++ computation (loading, building the run, the run loop, advance_to) runs with
+// the GIL released, so runs in two Python threads use two cores. The row observer of a run touches
+// no Python object: rows go into a C++ buffer that becomes the numpy array of the result without a
+// copy (the array owns the buffer through a capsule).
+//
+// Ctrl-C: a run started from the main thread while Python's default SIGINT handler is installed
+// replaces that handler for its duration by one that raises the run's interrupt flag (read by the
+// integrator between its steps), as the `mbdae` command does; the previous handler is restored
+// afterwards and the Python side raises KeyboardInterrupt with the rows computed so far.
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mbdae/io/Run.h>
+#include <mbdae/solvers/SolverCommon.h>
+
+namespace py = pybind11;
+
+namespace mbdae::python {
+
+namespace {
+
+using ModelPtr = std::shared_ptr<const io::LoadedModel>;
+
+// ------------------------------------------------------------------------------------- errors
+
+/// Raises mbdae.ModelError(message, diagnostics); diagnostics as (file, line, column, key, message).
+[[noreturn]] void raise_model_error(const std::vector<io::Diagnostic>& diagnostics) {
+  py::object cls = py::module_::import("mbdae._errors").attr("ModelError");
+  py::list list;
+  std::string message;
+  for (const io::Diagnostic& d : diagnostics) {
+    list.append(py::make_tuple(d.file, d.line, d.column, d.key_path, d.message));
+    if (!message.empty()) message += '\n';
+    message += d.to_string();
+  }
+  py::object exc = cls(message, list);
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+  throw py::error_already_set();
+}
+
+/// The problems of a model found when its run is built, located in the model file as the `mbdae`
+/// command locates them (one diagnostic per line of each message).
+[[noreturn]] void raise_located(const io::LoadedModel& m, const std::vector<std::string>& problems) {
+  std::vector<io::Diagnostic> diagnostics;
+  for (const std::string& p : problems) {
+    std::istringstream lines(p);
+    std::string line;
+    while (std::getline(lines, line)) {
+      io::Diagnostic d = m.locate(line);
+      d.message = line;
+      diagnostics.push_back(std::move(d));
+    }
+  }
+  raise_model_error(diagnostics);
+}
+
+// ------------------------------------------------------------------------------------- loading
+
+ModelPtr load(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::vector<io::Override> overrides;
+  for (const auto& [key, value] : sets) overrides.push_back({key, value});
+  std::shared_ptr<io::LoadedModel> model;
+  std::vector<io::Diagnostic> diagnostics;
+  {
+    py::gil_scoped_release nogil;
+    try {
+      model = std::make_shared<io::LoadedModel>(io::load_model_file(path, overrides));
+    } catch (const io::LoadError& e) {
+      diagnostics = e.diagnostics();
+    }
+  }
+  if (!model) raise_model_error(diagnostics);
+  return model;
+}
+
+/// Builds the run of `m` with the GIL released; its problems become mbdae.ModelError.
+std::unique_ptr<io::ModelRun> make_run(const ModelPtr& m) {
+  std::unique_ptr<io::ModelRun> run;
+  std::vector<std::string> problems;
+  {
+    py::gil_scoped_release nogil;
+    try {
+      run = std::make_unique<io::ModelRun>(*m);
+    } catch (const ModelError& e) {
+      problems = e.problems();
+    } catch (const std::exception& e) {
+      problems = {e.what()};
+    }
+  }
+  if (!run) raise_located(*m, problems);
+  return run;
+}
+
+// ------------------------------------------------------------------------------------- Ctrl-C
+
+// Lock-free, so that the signal handler may set it.
+std::atomic<bool> g_sigint{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void on_sigint(int) { g_sigint.store(true); }
+
+/// Installs on_sigint for its lifetime (when `active`), then restores the previous handler.
+class SigintGuard {
+ public:
+  explicit SigintGuard(bool active) : active_(active) {
+    if (!active_) return;
+    g_sigint.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, &previous_) != 0) active_ = false;
+  }
+  ~SigintGuard() {
+    if (active_) sigaction(SIGINT, &previous_, nullptr);
+  }
+  SigintGuard(const SigintGuard&) = delete;
+  SigintGuard& operator=(const SigintGuard&) = delete;
+  /// The flag the integrator reads (nullptr when not active).
+  const std::atomic<bool>* flag() const { return active_ ? &g_sigint : nullptr; }
+  bool raised() const { return active_ && g_sigint.load(); }
+
+ private:
+  bool active_;
+  struct sigaction previous_ {};
+};
+
+// ------------------------------------------------------------------------------------- results
+
+py::dict stats_dict(const SolverStats& s) {
+  py::dict d;
+  d["steps"] = s.steps;
+  d["rejected_steps"] = s.rejected_steps;
+  d["newton_iterations"] = s.newton_iterations;
+  d["residual_evaluations"] = s.residual_evaluations;
+  d["jacobian_evaluations"] = s.jacobian_evaluations;
+  d["factorizations"] = s.factorizations;
+  d["error_test_failures"] = s.error_test_failures;
+  d["regularized_steps"] = s.regularized_steps;
+  d["max_position_violation"] = s.max_position_violation;
+  d["max_velocity_violation"] = s.max_velocity_violation;
+  d["energy_initial"] = s.energy_initial;
+  d["energy_final"] = s.energy_final;
+  d["wall_time"] = s.wall_time;
+  d["last_step"] = s.last_step;
+  return d;
+}
+
+const char* status_name(SolveStatus s) {
+  switch (s) {
+    case SolveStatus::Success: return "success";
+    case SolveStatus::NewtonFailure: return "newton_failure";
+    case SolveStatus::StepTooSmall: return "step_too_small";
+    case SolveStatus::SingularMatrix: return "singular_matrix";
+    case SolveStatus::ResidualFailure: return "residual_failure";
+    case SolveStatus::TooMuchWork: return "too_much_work";
+    case SolveStatus::InconsistentInitialConditions: return "inconsistent_initial_conditions";
+    case SolveStatus::StoppedByObserver: return "stopped";
+    case SolveStatus::Interrupted: return "interrupted";
+    case SolveStatus::OtherFailure: return "other_failure";
+  }
+  return "other_failure";
+}
+
+/// A rows × cols array that owns `data` (no copy).
+py::array_t<double> owning_array(std::unique_ptr<std::vector<double>> data, std::size_t cols) {
+  const std::size_t rows = cols ? data->size() / cols : 0;
+  std::vector<double>* raw = data.release();
+  py::capsule owner(raw, [](void* p) { delete static_cast<std::vector<double>*>(p); });
+  return py::array_t<double>({rows, cols}, {cols * sizeof(double), sizeof(double)}, raw->data(), owner);
+}
+
+py::list string_list(const std::vector<std::string>& v) {
+  py::list l;
+  for (const std::string& s : v) l.append(s);
+  return l;
+}
+
+/// Runs `m` to its end time. Returns a dict with data (rows × (1 + sensor columns), time first),
+/// columns, units, status, status_text, message, t_reached, stats, warnings, solver, interrupted.
+py::dict run_model(const ModelPtr& m, bool handle_sigint) {
+  std::unique_ptr<io::ModelRun> run = make_run(m);
+  const std::size_t cols = static_cast<std::size_t>(run->sensors().size()) + 1;
+  auto data = std::make_unique<std::vector<double>>();
+  try {
+    const OutputGrid grid(0.0, m->settings.t_end, m->settings.output_every);
+    // At most 2^24 values up front (128 MB); a longer run grows the buffer as it goes.
+    data->reserve(std::min<std::size_t>(static_cast<std::size_t>(grid.size()) * cols, std::size_t{1} << 24));
+  } catch (const std::exception&) {
+    // invalid settings: the run reports them
+  }
+
+  SolveResult res;
+  bool interrupted = false;
+  {
+    SigintGuard sigint(handle_sigint);
+    py::gil_scoped_release nogil;
+    std::vector<double>& buffer = *data;
+    const io::RowObserver observer = [&buffer](const StateView& s, std::span<const double> row) {
+      buffer.push_back(s.t);
+      buffer.insert(buffer.end(), row.begin(), row.end());
+      return true;
+    };
+    try {
+      res = run->run(observer, sigint.flag());
+    } catch (const std::exception& e) {
+      res.status = SolveStatus::OtherFailure;
+      res.message = e.what();
+      res.t_reached = buffer.size() >= cols ? buffer[buffer.size() - cols] : 0.0;
+    }
+    interrupted = sigint.raised() || res.status == SolveStatus::Interrupted;
+  }
+
+  std::vector<std::string> columns{"time"};
+  columns.insert(columns.end(), run->sensors().columns().begin(), run->sensors().columns().end());
+  std::vector<std::string> units{"s"};
+  units.insert(units.end(), run->sensors().units().begin(), run->sensors().units().end());
+  py::dict out;
+  out["data"] = owning_array(std::move(data), cols);
+  out["columns"] = string_list(columns);
+  out["units"] = string_list(units);
+  out["status"] = status_name(res.status);
+  out["status_text"] = to_string(res.status);
+  out["message"] = res.message;
+  out["t_reached"] = res.t_reached;
+  out["stats"] = stats_dict(res.stats);
+  out["warnings"] = string_list(run->warnings());
+  out["solver"] = run->method_summary();
+  out["interrupted"] = interrupted;
+  return out;
+}
+
+// ------------------------------------------------------------------------------------- stepping
+
+/// A run stepped from Python (ModelRun::integrator()). Calls are serialised by a mutex, so that
+/// two Python threads sharing one object cannot step it at once.
+class Stepper {
+ public:
+  explicit Stepper(ModelPtr m) : model_(std::move(m)), run_(make_run(model_)) {}
+
+  /// Integrates to t (s, ≥ time). Returns false on failure (status(), message()).
+  bool advance_to(double t) {
+    py::gil_scoped_release nogil;
+    std::lock_guard lock(mutex_);
+    return run_->integrator().advance_to(t);
+  }
+  double time() {
+    std::lock_guard lock(mutex_);
+    return run_->integrator().time();
+  }
+  py::array_t<double> q() {
+    std::lock_guard lock(mutex_);
+    const VecX& q = run_->integrator().state().q;
+    return py::array_t<double>(static_cast<py::ssize_t>(q.size()), q.data());
+  }
+  py::array_t<double> v() {
+    std::lock_guard lock(mutex_);
+    const VecX& v = run_->integrator().state().v;
+    return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
+  }
+  /// Current sensor values (one per sensors().columns()).
+  py::array_t<double> sensor_values() {
+    std::lock_guard lock(mutex_);
+    std::vector<double> row(static_cast<std::size_t>(run_->sensors().size()));
+    run_->sensors().evaluate(run_->integrator().state(), row);
+    return py::array_t<double>(static_cast<py::ssize_t>(row.size()), row.data());
+  }
+  py::list columns() { return string_list(run_->sensors().columns()); }
+  py::list units() { return string_list(run_->sensors().units()); }
+  std::string status() {
+    std::lock_guard lock(mutex_);
+    return status_name(run_->integrator().status());
+  }
+  std::string message() {
+    std::lock_guard lock(mutex_);
+    return run_->integrator().message();
+  }
+  py::dict stats() {
+    std::lock_guard lock(mutex_);
+    return stats_dict(run_->integrator().stats());
+  }
+  std::string solver() { return run_->method_summary(); }
+
+ private:
+  ModelPtr model_;  // the run keeps a reference to it
+  std::unique_ptr<io::ModelRun> run_;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+}  // namespace mbdae::python
+
+PYBIND11_MODULE(_mbdae, mod) {
+  using namespace mbdae;
+  using namespace mbdae::python;
+  mod.doc() = "C++ core of the mbdae package (use the package `mbdae`, not this module).";
+
+  py::class_<io::LoadedModel, std::shared_ptr<io::LoadedModel>>(mod, "LoadedModel")
+      .def_property_readonly("file", [](const io::LoadedModel& m) { return m.file; })
+      .def_property_readonly("name", [](const io::LoadedModel& m) { return m.system.name; })
+      .def_property_readonly("description", [](const io::LoadedModel& m) { return m.description; })
+      .def_property_readonly("solver", &io::LoadedModel::solver_name)
+      .def_property_readonly("end_time", [](const io::LoadedModel& m) { return m.settings.t_end; })
+      .def_property_readonly("step", [](const io::LoadedModel& m) { return m.settings.step; })
+      .def_property_readonly("output_every", [](const io::LoadedModel& m) { return m.settings.output_every; })
+      .def_property_readonly("bodies", [](const io::LoadedModel& m) {
+        std::vector<std::string> names;
+        for (const RigidBody& b : m.system.bodies()) names.push_back(b.name);
+        return names;
+      })
+      .def_property_readonly("joints", [](const io::LoadedModel& m) {
+        std::vector<std::string> names;
+        for (const Joint& j : m.system.joints()) names.push_back(j.name);
+        return names;
+      })
+      .def_property_readonly("sensors", [](const io::LoadedModel& m) {
+        std::vector<std::string> names;
+        for (const io::SensorSpec& s : m.sensors) names.push_back(s.name);
+        return names;
+      });
+
+  mod.def(
+      "load", [](const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets) {
+        return std::const_pointer_cast<io::LoadedModel>(load(path, sets));
+      },
+      py::arg("path"), py::arg("sets"));
+  mod.def(
+      "run", [](const std::shared_ptr<io::LoadedModel>& m, bool handle_sigint) { return run_model(m, handle_sigint); },
+      py::arg("model"), py::arg("handle_sigint"));
+
+  py::class_<Stepper>(mod, "Stepper")
+      .def(py::init([](const std::shared_ptr<io::LoadedModel>& m) { return std::make_unique<Stepper>(m); }))
+      .def("advance_to", &Stepper::advance_to, py::arg("t"))
+      .def_property_readonly("time", &Stepper::time)
+      .def_property_readonly("q", &Stepper::q)
+      .def_property_readonly("v", &Stepper::v)
+      .def("sensor_values", &Stepper::sensor_values)
+      .def_property_readonly("columns", &Stepper::columns)
+      .def_property_readonly("units", &Stepper::units)
+      .def_property_readonly("status", &Stepper::status)
+      .def_property_readonly("message", &Stepper::message)
+      .def_property_readonly("stats", &Stepper::stats)
+      .def_property_readonly("solver", &Stepper::solver);
+}
