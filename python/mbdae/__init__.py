@@ -12,6 +12,7 @@ main thread between two steps; KeyboardInterrupt then carries the rows so far as
 
 from __future__ import annotations
 
+import json as _json
 import signal as _signal
 import threading as _threading
 
@@ -19,6 +20,9 @@ from . import _mbdae
 from ._errors import ModelError, SolverError
 from ._result import Result
 from ._version import __version__
+
+for _cls in (ModelError, SolverError, Result):
+    _cls.__module__ = __name__
 
 __all__ = ["load", "Model", "Result", "Integrator", "ModelError", "SolverError", "__version__"]
 
@@ -39,19 +43,25 @@ _SETTINGS = {
 }
 
 
-def _yaml(value) -> str:
-    """A Python value as the YAML text of an override (floats with round-trip digits)."""
+def _yaml(value, nested: bool = False) -> str:
+    """A Python value as the YAML text of an override (floats with round-trip digits).
+
+    A string on its own is passed as written (YAML text, e.g. "[0, 0, 1]"); strings inside a
+    list or dict are quoted.
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value) if isinstance(value, int) else repr(float(value))
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value)
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_yaml(str(k), True)}: {_yaml(v, True)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+        return "[" + ", ".join(_yaml(v, True) for v in value) + "]"
     if hasattr(value, "tolist"):  # numpy scalars and arrays
-        return _yaml(value.tolist())
-    return str(value)
+        return _yaml(value.tolist(), nested)
+    return _json.dumps(str(value)) if nested else str(value)
 
 
 def _overrides(set_, settings) -> list[tuple[str, str]]:
@@ -102,13 +112,18 @@ class Model:
             return self._loaded
         return _mbdae.load(self._path, self._overrides + extra)
 
-    def run(self, *, set: dict | None = None, **settings) -> Result:
+    def run(self, *, set: dict | None = None, loads: dict | None = None, **settings) -> Result:
         """Simulates from t = 0 to the end time with the model file's solver settings.
 
         Keywords override them: ``solver`` (type), ``end_time`` (s), ``step`` (s), ``rho_inf``,
         ``tolerance`` ({"relative": r, "absolute": a}), ``adaptive``, ``linear_solver``,
         ``projection``, ``pgs_iterations``, ``pgs_tolerance`` (m/s), ``friction_model``,
         ``output_every`` (s); ``set`` overrides any other key.
+
+        ``loads``: ``{name: f}`` replaces the value of the model's force or torque ``name`` by a
+        Python callable ``f(t)`` of the time (s) returning 3 numbers (N or N m, in the load's
+        ``frame``). It is called with the GIL taken at every force evaluation (several per step);
+        an exception in it ends the run with :class:`SolverError`.
 
         Returns a :class:`Result` (rows at t = 0, output_every, ..., end_time). Raises
         :class:`ModelError` if the run cannot be built (e.g. a solver that cannot handle the
@@ -118,7 +133,7 @@ class Model:
         loaded = self._with(set, settings)
         handle_sigint = (_threading.current_thread() is _threading.main_thread()
                          and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
-        result = Result(_mbdae.run(loaded, handle_sigint))
+        result = Result(_mbdae.run(loaded, handle_sigint, dict(loads or {})))
         if result.status == "interrupted":
             e = KeyboardInterrupt(f"run interrupted at t = {result.t_reached:g} s")
             e.result = result
@@ -128,12 +143,19 @@ class Model:
                               f"t = {result.t_reached:g} s: {result.message}", result)
         return result
 
-    def integrator(self, *, set: dict | None = None, **settings) -> "Integrator":
+    def integrator(self, *, set: dict | None = None, loads: dict | None = None, inputs=(),
+                   **settings) -> "Integrator":
         """An integrator at t = 0 (consistent initial state) to step from a host loop.
 
-        Same keywords as :meth:`run`. Raises :class:`ModelError` if the run cannot be built.
+        ``inputs``: forces or torques of the model whose value the host sets between steps with
+        :meth:`Integrator.set_input` (a controller's output): a list of names (each starts at its
+        value at t = 0) or a dict ``{name: [x, y, z]}`` of initial values (N or N m, the load's
+        frame; the consistent initial state is computed with them). Other keywords as :meth:`run`. Raises :class:`ModelError` if the run
+        cannot be built, KeyError for an unknown load name.
         """
-        return Integrator(_mbdae.Stepper(self._with(set, settings)))
+        if not isinstance(inputs, dict):
+            inputs = {name: None for name in inputs}
+        return Integrator(_mbdae.Stepper(self._with(set, settings), dict(loads or {}), inputs))
 
     def __repr__(self) -> str:
         return f"<mbdae.Model {self.name or self.file!r}: {len(self.bodies)} bodies, solver {self.solver}>"
@@ -167,6 +189,11 @@ class Integrator:
     stats = property(lambda self: dict(self._s.stats), doc="solver counters so far")
     status = property(lambda self: self._s.status)
     solver = property(lambda self: self._s.solver)
+
+    def set_input(self, name: str, value) -> None:
+        """Sets input ``name`` (see :meth:`Model.integrator`) to ``value``: 3 numbers, N or N m in
+        the load's frame, held until the next call."""
+        self._s.set_input(name, [float(x) for x in value])
 
     def sensors(self) -> dict:
         """The sensor values at the current state: {column: value} (SI units)."""

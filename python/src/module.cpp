@@ -14,10 +14,12 @@
 // afterwards and the Python side raises KeyboardInterrupt with the rows computed so far.
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <cstddef>
 #include <memory>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -108,6 +110,51 @@ std::unique_ptr<io::ModelRun> make_run(const ModelPtr& m) {
   }
   if (!run) raise_located(*m, problems);
   return run;
+}
+
+// ------------------------------------------------------------------------------------- loads
+
+/// The load named `name` (a `force` or `torque` of the model file). @throws py::key_error
+Load& find_load(io::LoadedModel& m, const std::string& name) {
+  std::string names;
+  for (Load& l : m.system.loads()) {
+    if (l.name == name) return l;
+    names += (names.empty() ? "" : ", ") + l.name;
+  }
+  throw py::key_error("no force or torque named '" + name + "' (loads: " + names + ")");
+}
+
+/// A Python object that may be released from any thread (it takes the GIL to drop its reference).
+std::shared_ptr<py::object> shared_object(const py::handle& h) {
+  return std::shared_ptr<py::object>(new py::object(py::reinterpret_borrow<py::object>(h)), [](py::object* o) {
+    py::gil_scoped_acquire gil;
+    delete o;
+  });
+}
+
+/// A copy of `m` whose loads named in `callables` take their value (N or N m, in the load's
+/// frame) from a Python callable of t (s) returning 3 numbers. The callable runs with the GIL
+/// taken; its exceptions become a solver failure that names them.
+ModelPtr with_callable_loads(const ModelPtr& m, const py::dict& callables) {
+  if (callables.empty()) return m;
+  auto copy = std::make_shared<io::LoadedModel>(*m);
+  for (const auto& [key, fn] : callables) {
+    const std::string name = py::str(key);
+    if (!PyCallable_Check(fn.ptr())) throw py::type_error("load '" + name + "': not callable");
+    Load& load = find_load(*copy, name);
+    load.value_of_t = [f = shared_object(fn), name](double t) -> Vec3 {
+      py::gil_scoped_acquire gil;
+      try {
+        const auto v = (*f)(t).cast<std::array<double, 3>>();
+        return Vec3(v[0], v[1], v[2]);
+      } catch (py::error_already_set& e) {
+        throw std::runtime_error("load '" + name + "': Python callable raised " + e.what());
+      } catch (const py::cast_error&) {
+        throw std::runtime_error("load '" + name + "': the Python callable must return 3 numbers");
+      }
+    };
+  }
+  return copy;
 }
 
 // ------------------------------------------------------------------------------------- Ctrl-C
@@ -253,7 +300,18 @@ py::dict run_model(const ModelPtr& m, bool handle_sigint) {
 /// two Python threads sharing one object cannot step it at once.
 class Stepper {
  public:
-  explicit Stepper(ModelPtr m) : model_(std::move(m)), run_(make_run(model_)) {}
+  /// `inputs`: loads whose value the host sets (set_input()), each with its initial value (3
+  /// numbers, N or N m) or None for the model's value at t = 0.
+  Stepper(const ModelPtr& m, const py::dict& callables, const py::dict& inputs)
+      : model_(with_inputs(with_callable_loads(m, callables), inputs)), run_(make_run(model_)) {}
+
+  /// Sets input `name` to `value` (N or N m, the load's frame) until the next call.
+  void set_input(const std::string& name, const std::array<double, 3>& value) {
+    auto it = inputs_.find(name);
+    if (it == inputs_.end()) throw py::key_error("'" + name + "' is not an input of this integrator");
+    std::lock_guard lock(mutex_);
+    *it->second = Vec3(value[0], value[1], value[2]);
+  }
 
   /// Integrates to t (s, ≥ time). Returns false on failure (status(), message()).
   bool advance_to(double t) {
@@ -299,6 +357,24 @@ class Stepper {
   std::string solver() { return run_->method_summary(); }
 
  private:
+  ModelPtr with_inputs(const ModelPtr& m, const py::dict& inputs) {
+    if (inputs.empty()) return m;
+    auto copy = std::make_shared<io::LoadedModel>(*m);
+    for (const auto& [key, initial] : inputs) {
+      const std::string name = py::str(key);
+      Load& load = find_load(*copy, name);
+      auto cell = std::make_shared<Vec3>(load.value_of_t ? load.value_of_t(0.0) : load.value);
+      if (!initial.is_none()) {
+        const auto v = initial.cast<std::array<double, 3>>();
+        *cell = Vec3(v[0], v[1], v[2]);
+      }
+      load.value_of_t = [cell](double) { return *cell; };
+      inputs_[name] = cell;
+    }
+    return copy;
+  }
+
+  std::map<std::string, std::shared_ptr<Vec3>> inputs_;  // before model_: filled by its initializer
   ModelPtr model_;  // the run keeps a reference to it
   std::unique_ptr<io::ModelRun> run_;
   std::mutex mutex_;
@@ -343,11 +419,17 @@ PYBIND11_MODULE(_mbdae, mod) {
       },
       py::arg("path"), py::arg("sets"));
   mod.def(
-      "run", [](const std::shared_ptr<io::LoadedModel>& m, bool handle_sigint) { return run_model(m, handle_sigint); },
-      py::arg("model"), py::arg("handle_sigint"));
+      "run",
+      [](const std::shared_ptr<io::LoadedModel>& m, bool handle_sigint, const py::dict& loads) {
+        return run_model(with_callable_loads(m, loads), handle_sigint);
+      },
+      py::arg("model"), py::arg("handle_sigint"), py::arg("loads"));
 
   py::class_<Stepper>(mod, "Stepper")
-      .def(py::init([](const std::shared_ptr<io::LoadedModel>& m) { return std::make_unique<Stepper>(m); }))
+      .def(py::init([](const std::shared_ptr<io::LoadedModel>& m, const py::dict& loads,
+                       const py::dict& inputs) { return std::make_unique<Stepper>(m, loads, inputs); }),
+           py::arg("model"), py::arg("loads"), py::arg("inputs"))
+      .def("set_input", &Stepper::set_input, py::arg("name"), py::arg("value"))
       .def("advance_to", &Stepper::advance_to, py::arg("t"))
       .def_property_readonly("time", &Stepper::time)
       .def_property_readonly("q", &Stepper::q)

@@ -312,6 +312,8 @@ class System {
   std::vector<Joint>& joints() { return joints_; }
   /// The loads, in the order added.
   const std::vector<Load>& loads() const { return loads_; }
+  /// The loads, to change their values (e.g. `value_of_t` set by a host program before a run).
+  std::vector<Load>& loads() { return loads_; }
   /// Contact shapes (Contact.h); checked by the formulation that uses them.
   void add_contact(Contact contact) { contacts_.push_back(std::move(contact)); }
   /// The contact shapes, in the order added.

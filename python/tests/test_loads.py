@@ -1,0 +1,63 @@
+"""Python callables as forces and torques, and host-set inputs."""
+
+import math
+
+import numpy as np
+import pytest
+
+import mbdae
+
+
+@pytest.fixture(scope="module")
+def slider_crank(source_dir):
+    return mbdae.load(source_dir / "examples/models/slider_crank.yaml")
+
+
+def test_callable_equals_the_same_law_as_an_expression(slider_crank):
+    # The file's motor torque is the expression "t < 0.5 ? 3 : 0" (N m about z).
+    expression = slider_crank.run()
+    python = slider_crank.run(loads={"motor": lambda t: (0.0, 0.0, 3.0 if t < 0.5 else 0.0)})
+    np.testing.assert_allclose(python.data, expression.data, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["generalized_alpha", "ida", "rk4"])
+def test_smooth_callable_equals_expression_on_every_path(slider_crank, solver):
+    law = "2 * sin(3 * t) + 0.5"
+    expression = slider_crank.run(solver=solver, end_time=1.0,
+                                  set={"forces[0].value": [0, 0, law]})
+    python = slider_crank.run(solver=solver, end_time=1.0,
+                              loads={"motor": lambda t: (0, 0, 2 * math.sin(3 * t) + 0.5)})
+    np.testing.assert_allclose(python.data, expression.data, rtol=1e-12, atol=1e-12)
+
+
+def test_exception_in_callable_is_a_solver_error_naming_it(slider_crank):
+    with pytest.raises(mbdae.SolverError, match="ZeroDivisionError"):
+        slider_crank.run(end_time=0.1, loads={"motor": lambda t: (0, 0, 1 / 0)})
+    with pytest.raises(mbdae.SolverError, match="3 numbers"):
+        slider_crank.run(end_time=0.1, loads={"motor": lambda t: (0, 0)})
+
+
+def test_bad_load_arguments(slider_crank):
+    with pytest.raises(KeyError, match="no force or torque named 'nothing'"):
+        slider_crank.run(loads={"nothing": lambda t: (0, 0, 0)})
+    with pytest.raises(TypeError):
+        slider_crank.run(loads={"motor": 3.0})
+    with pytest.raises(KeyError):
+        slider_crank.integrator(inputs=["nothing"])
+
+
+def test_input_set_by_the_host_equals_the_constant_in_the_file(slider_crank):
+    # A host holding the motor at 2 N m from the start gives the rows of the file's torque set to
+    # 2 N m (the file's own law is 3 N m for 0.5 s).
+    expected = slider_crank.run(end_time=0.5, set={"forces[0].value": [0, 0, 2]})
+    sim = slider_crank.integrator(end_time=0.5, inputs={"motor": [0, 0, 2]})
+    for k in range(1, len(expected)):
+        sim.advance_to(expected.time[k])
+        assert np.array_equal(sim.sensor_values(), expected.data[k, 1:], equal_nan=True), k
+    with pytest.raises(KeyError):
+        sim.set_input("guide", [0, 0, 0])
+    # Set between steps, the input changes the motion from then on.
+    sim.set_input("motor", [0, 0, -5])
+    omega = sim.sensors()["crank_omega.z"]
+    sim.advance_to(0.6)
+    assert sim.sensors()["crank_omega.z"] < omega
