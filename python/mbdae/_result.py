@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy is needed by a run, not by `import mbdae`
+    import numpy as np
 
 
 class Result:
