@@ -112,6 +112,19 @@ class Model:
             return self._loaded
         return _mbdae.load(self._path, self._overrides + extra)
 
+    def check(self) -> dict:
+        """What ``mbdae check`` states, as data, at the initial configuration as given.
+
+        Keys: ``bodies`` (moving bodies), ``coordinates``, ``joint_equations``,
+        ``velocity_equations``, ``grubler`` (6 bodies - joint equations), ``rank`` (of the
+        constraint Jacobian), ``mobility`` (coordinates - rank: the true degrees of freedom),
+        ``velocity_dof``, ``redundant`` (labels of the dependent equations, removed before a
+        run), ``mass_properties`` (per body: name, mass in kg, com in m in body axes,
+        principal_moments about the COM in kg m², ascending) and ``total_mass`` (kg).
+        Raises :class:`ModelError` for a model that cannot be formulated.
+        """
+        return dict(_mbdae.check(self._loaded))
+
     def run(self, *, set: dict | None = None, loads: dict | None = None, **settings) -> Result:
         """Simulates from t = 0 to the end time with the model file's solver settings.
 

@@ -32,6 +32,8 @@
 #include <pybind11/stl.h>
 
 #include <mbdae/io/Run.h>
+#include <mbdae/model/Inertia.h>
+#include <mbdae/solvers/Mobility.h>
 #include <mbdae/solvers/SolverCommon.h>
 
 namespace py = pybind11;
@@ -294,10 +296,58 @@ py::dict run_model(const ModelPtr& m, bool handle_sigint) {
   return out;
 }
 
+// ------------------------------------------------------------------------------------- check
+
+/// What `mbdae check` states as data: Grübler's count, the true mobility (rank of the constraint
+/// Jacobian at the initial configuration as given), the redundant equations and the bodies' mass
+/// properties (principal moments about the COM, kg m², ascending).
+py::dict check_model(const ModelPtr& m) {
+  MobilityReport mob;
+  std::vector<std::string> problems;
+  {
+    py::gil_scoped_release nogil;
+    try {
+      mob = calc_mobility(m->system);
+    } catch (const ModelError& e) {
+      problems = e.problems();
+    } catch (const std::exception& e) {
+      problems = {e.what()};
+    }
+  }
+  if (!problems.empty()) raise_located(*m, problems);
+  py::dict d;
+  d["bodies"] = mob.bodies;
+  d["coordinates"] = mob.coordinates;
+  d["joint_equations"] = mob.joint_equations;
+  d["velocity_equations"] = mob.velocity_equations;
+  d["grubler"] = mob.grubler;
+  d["rank"] = mob.rank;
+  d["mobility"] = mob.mobility;
+  d["velocity_dof"] = mob.velocity_dof;
+  d["redundant"] = string_list(mob.redundant);
+  py::list mass;
+  double total = 0;
+  for (const RigidBody& b : m->system.bodies()) {
+    const PrincipalAxes pa = RigidBodyInertia::from_inertia6(b.mass, b.inertia, b.com).principal_axes();
+    py::dict body;
+    body["name"] = b.name;
+    body["mass"] = b.mass;
+    body["com"] = std::vector<double>{b.com.x(), b.com.y(), b.com.z()};
+    body["principal_moments"] = std::vector<double>{pa.moments.x(), pa.moments.y(), pa.moments.z()};
+    mass.append(body);
+    total += b.mass;
+  }
+  d["mass_properties"] = mass;
+  d["total_mass"] = total;
+  return d;
+}
+
 // ------------------------------------------------------------------------------------- stepping
 
 /// A run stepped from Python (ModelRun::integrator()). Calls are serialised by a mutex, so that
-/// two Python threads sharing one object cannot step it at once.
+/// two Python threads sharing one object cannot step it at once. The mutex is only ever waited for
+/// with the GIL released (lock()): a thread stepping (mutex held) may need the GIL for a Python
+/// load, so a thread holding the GIL must never wait for the mutex.
 class Stepper {
  public:
   /// `inputs`: loads whose value the host sets (set_input()), each with its initial value (3
@@ -309,33 +359,33 @@ class Stepper {
   void set_input(const std::string& name, const std::array<double, 3>& value) {
     auto it = inputs_.find(name);
     if (it == inputs_.end()) throw py::key_error("'" + name + "' is not an input of this integrator");
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     *it->second = Vec3(value[0], value[1], value[2]);
   }
 
   /// Integrates to t (s, ≥ time). Returns false on failure (status(), message()).
   bool advance_to(double t) {
     py::gil_scoped_release nogil;
-    std::lock_guard lock(mutex_);
+    std::lock_guard guard(mutex_);
     return run_->integrator().advance_to(t);
   }
   double time() {
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     return run_->integrator().time();
   }
   py::array_t<double> q() {
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     const VecX& q = run_->integrator().state().q;
     return py::array_t<double>(static_cast<py::ssize_t>(q.size()), q.data());
   }
   py::array_t<double> v() {
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     const VecX& v = run_->integrator().state().v;
     return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
   }
   /// Current sensor values (one per sensors().columns()).
   py::array_t<double> sensor_values() {
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     std::vector<double> row(static_cast<std::size_t>(run_->sensors().size()));
     run_->sensors().evaluate(run_->integrator().state(), row);
     return py::array_t<double>(static_cast<py::ssize_t>(row.size()), row.data());
@@ -343,15 +393,15 @@ class Stepper {
   py::list columns() { return string_list(run_->sensors().columns()); }
   py::list units() { return string_list(run_->sensors().units()); }
   std::string status() {
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     return status_name(run_->integrator().status());
   }
   std::string message() {
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     return run_->integrator().message();
   }
   py::dict stats() {
-    std::lock_guard lock(mutex_);
+    const auto guard = lock();
     return stats_dict(run_->integrator().stats());
   }
   std::string solver() { return run_->method_summary(); }
@@ -372,6 +422,11 @@ class Stepper {
       inputs_[name] = cell;
     }
     return copy;
+  }
+
+  std::unique_lock<std::mutex> lock() {
+    py::gil_scoped_release nogil;
+    return std::unique_lock(mutex_);
   }
 
   std::map<std::string, std::shared_ptr<Vec3>> inputs_;  // before model_: filled by its initializer
@@ -424,6 +479,9 @@ PYBIND11_MODULE(_mbdae, mod) {
         return run_model(with_callable_loads(m, loads), handle_sigint);
       },
       py::arg("model"), py::arg("handle_sigint"), py::arg("loads"));
+
+  mod.def(
+      "check", [](const std::shared_ptr<io::LoadedModel>& m) { return check_model(m); }, py::arg("model"));
 
   py::class_<Stepper>(mod, "Stepper")
       .def(py::init([](const std::shared_ptr<io::LoadedModel>& m, const py::dict& loads,

@@ -61,3 +61,19 @@ def test_input_set_by_the_host_equals_the_constant_in_the_file(slider_crank):
     omega = sim.sensors()["crank_omega.z"]
     sim.advance_to(0.6)
     assert sim.sensors()["crank_omega.z"] < omega
+
+
+def test_reading_an_integrator_while_another_thread_steps_it(slider_crank):
+    # The stepping thread holds the integrator and takes the GIL for the Python torque; this thread
+    # reads the integrator meanwhile. Both must make progress (no lock-order deadlock).
+    import threading
+
+    sim = slider_crank.integrator(loads={"motor": lambda t: (0.0, 0.0, 3.0 if t < 0.5 else 0.0)})
+    worker = threading.Thread(target=sim.advance_to, args=(1.0,))
+    worker.start()
+    reads = 0
+    while worker.is_alive():
+        assert 0.0 <= sim.time <= 1.0 and sim.q.size > 0
+        reads += 1
+    worker.join()
+    assert sim.time == 1.0 and reads > 0
