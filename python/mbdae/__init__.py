@@ -125,6 +125,31 @@ class Model:
         """
         return dict(_mbdae.check(self._loaded))
 
+    def statics(self, *, set: dict | None = None, **settings) -> dict:
+        """Static equilibrium (v = 0, a = 0) from the consistent initial state, with the implicit
+        formulation (the model's solver must be an implicit one; ``solver=`` to choose one).
+
+        Returns a dict: ``q`` (equilibrium coordinates), ``lambda`` (multipliers), ``sensors``
+        ({column: value} at the equilibrium; reactions from its multipliers), ``iterations``,
+        ``force_residual`` (N or N m), ``constraint_residual``, ``converged``, ``message``.
+        Raises :class:`SolverError` (with the dict as ``result``) if Newton does not converge.
+        """
+        return self._statics(False, set, settings)
+
+    def modes(self, *, set: dict | None = None, **settings) -> dict:
+        """Modes about the static equilibrium (:meth:`statics`): the dict of :meth:`statics` plus
+        ``frequency_hz`` (undamped natural frequencies, Hz, ascending), ``damped_frequency_hz``,
+        ``damping_ratio`` (numpy arrays, one entry per mode) and ``shapes`` (one coordinate vector
+        per mode, max-norm 1).
+        """
+        return self._statics(True, set, settings)
+
+    def _statics(self, modes, set_, settings):
+        d = dict(_mbdae.statics(self._with(set_, settings), modes))
+        if not d["converged"]:
+            raise SolverError(f"{self.file}: no static equilibrium found: {d['message']}", d)
+        return d
+
     def run(self, *, set: dict | None = None, loads: dict | None = None, **settings) -> Result:
         """Simulates from t = 0 to the end time with the model file's solver settings.
 

@@ -33,7 +33,9 @@
 
 #include <mbdae/io/Run.h>
 #include <mbdae/model/Inertia.h>
+#include <mbdae/solvers/Linearization.h>
 #include <mbdae/solvers/Mobility.h>
+#include <mbdae/solvers/Statics.h>
 #include <mbdae/solvers/SolverCommon.h>
 
 namespace py = pybind11;
@@ -342,6 +344,65 @@ py::dict check_model(const ModelPtr& m) {
   return d;
 }
 
+// ------------------------------------------------------------------------------------- analyses
+
+py::array_t<double> to_array(const VecX& x) {
+  return py::array_t<double>(static_cast<py::ssize_t>(x.size()), x.data());
+}
+
+/// Static equilibrium from the model's consistent initial state (implicit formulation), the sensor
+/// values there (v = 0, a = 0, the equilibrium multipliers) and, with `modes`, the modes about it.
+py::dict statics_and_modes(const ModelPtr& m, bool modes) {
+  std::unique_ptr<io::ModelRun> run = make_run(m);
+  const MultibodySystem* mb = run->multibody();
+  if (!mb)
+    throw py::value_error("statics and modes use the implicit formulation: give an implicit solver "
+                          "(solver='generalized_alpha', 'ida' or 'trapezoidal_index2'), not '" +
+                          m->solver_name() + "'");
+  StaticsResult res;
+  std::vector<Mode> found;
+  std::vector<double> row(static_cast<std::size_t>(run->sensors().size()));
+  std::string failure;
+  {
+    py::gil_scoped_release nogil;
+    try {
+      res = solve_static_equilibrium(*mb, run->integrator().state().q);
+      const VecX zero = VecX::Zero(res.q.size());
+      run->sensors().evaluate(StateView{0.0, res.q, zero, zero, res.lambda}, row);
+      if (modes && res.converged) found = modal_analysis(*mb, 0.0, res.q, res.lambda);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  if (!failure.empty()) throw std::runtime_error(failure);
+  py::dict d;
+  d["converged"] = res.converged;
+  d["iterations"] = res.iterations;
+  d["q"] = to_array(res.q);
+  d["lambda"] = to_array(res.lambda);
+  d["force_residual"] = res.force_residual;
+  d["constraint_residual"] = res.constraint_residual;
+  d["message"] = res.message;
+  py::dict sensors;
+  for (std::size_t i = 0; i < row.size(); ++i) sensors[py::str(run->sensors().columns()[i])] = row[i];
+  d["sensors"] = sensors;
+  if (modes) {
+    std::vector<double> f, fd, zeta;
+    py::list shapes;
+    for (const Mode& mode : found) {
+      f.push_back(mode.frequency_hz);
+      fd.push_back(mode.damped_frequency_hz);
+      zeta.push_back(mode.damping_ratio);
+      shapes.append(to_array(mode.shape));
+    }
+    d["frequency_hz"] = py::array_t<double>(static_cast<py::ssize_t>(f.size()), f.data());
+    d["damped_frequency_hz"] = py::array_t<double>(static_cast<py::ssize_t>(fd.size()), fd.data());
+    d["damping_ratio"] = py::array_t<double>(static_cast<py::ssize_t>(zeta.size()), zeta.data());
+    d["shapes"] = shapes;
+  }
+  return d;
+}
+
 // ------------------------------------------------------------------------------------- stepping
 
 /// A run stepped from Python (ModelRun::integrator()). Calls are serialised by a mutex, so that
@@ -482,6 +543,10 @@ PYBIND11_MODULE(_mbdae, mod) {
 
   mod.def(
       "check", [](const std::shared_ptr<io::LoadedModel>& m) { return check_model(m); }, py::arg("model"));
+
+  mod.def(
+      "statics", [](const std::shared_ptr<io::LoadedModel>& m, bool modes) { return statics_and_modes(m, modes); },
+      py::arg("model"), py::arg("modes"));
 
   py::class_<Stepper>(mod, "Stepper")
       .def(py::init([](const std::shared_ptr<io::LoadedModel>& m, const py::dict& loads,

@@ -1,0 +1,45 @@
+"""Statics and modes against closed forms: a 1 kg arm of 0.5 x 0.04 x 0.04 m hanging from a pivot
+(examples/python/pendulum_motor.yaml), centre of mass l = 0.25 m below the pivot."""
+
+import math
+
+import numpy as np
+import pytest
+
+import mbdae
+
+M, G, L = 1.0, 9.81, 0.25
+I_PIVOT = M * (0.04**2 + 0.5**2) / 12 + M * L**2  # box about its centre + parallel axis, kg m²
+
+
+@pytest.fixture(scope="module")
+def arm(source_dir):
+    return mbdae.load(source_dir / "examples/python/pendulum_motor.yaml")
+
+
+def test_statics_with_a_torque(arm):
+    # A constant 1 N m holds the arm where m g l sin(angle) = 1 N m; the pivot carries the weight.
+    s = arm.statics(set={"forces[0].value": [0, 0, 1.0]})
+    assert s["converged"]
+    assert s["sensors"]["angle.z"] == pytest.approx(math.asin(1.0 / (M * G * L)), abs=1e-12)
+    assert s["sensors"]["pivot_force.y"] == pytest.approx(M * G, rel=1e-12)
+    assert s["sensors"]["pivot_force.x"] == pytest.approx(0.0, abs=1e-12)
+    assert s["force_residual"] < 1e-9
+
+
+def test_modes_of_the_physical_pendulum(arm):
+    # Small oscillations about the hanging position: f = sqrt(m g l / I_pivot) / (2 pi), undamped.
+    d = arm.modes()
+    assert len(d["frequency_hz"]) == 1
+    assert d["frequency_hz"][0] == pytest.approx(math.sqrt(M * G * L / I_PIVOT) / (2 * math.pi), rel=1e-9)
+    assert abs(d["damping_ratio"][0]) < 1e-12
+    # About the equilibrium held by 1 N m the restoring stiffness is m g l cos(angle).
+    angle = math.asin(1.0 / (M * G * L))
+    f = arm.modes(set={"forces[0].value": [0, 0, 1.0]})["frequency_hz"][0]
+    assert f == pytest.approx(math.sqrt(M * G * L * math.cos(angle) / I_PIVOT) / (2 * math.pi), rel=1e-9)
+    assert isinstance(d["shapes"][0], np.ndarray)
+
+
+def test_statics_needs_the_implicit_formulation(arm):
+    with pytest.raises(ValueError, match="implicit"):
+        arm.statics(solver="rk4")
