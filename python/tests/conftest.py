@@ -15,12 +15,12 @@ MBDAE_EXE = pathlib.Path(os.environ.get("MBDAE_EXE", SOURCE_DIR / "build/release
 MODELS = sorted((SOURCE_DIR / "examples/models").glob("*.yaml"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def source_dir() -> pathlib.Path:
     return SOURCE_DIR
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def mbdae_exe() -> pathlib.Path:
     if not MBDAE_EXE.exists():
         pytest.fail(f"the mbdae command is not built: {MBDAE_EXE}")
