@@ -17,6 +17,7 @@
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/formulations/NewtonEuler.h>
 #include <mbdae/io/CsvWriter.h>
+#include <mbdae/io/PoseRecorder.h>
 #include <mbdae/io/Sensors.h>
 #include <mbdae/solvers/Explicit.h>
 #include <mbdae/solvers/ImpulseStepper.h>
@@ -198,6 +199,18 @@ int run_command(const RunOptions& o) {
   }
   if (implicit) write_meta(csv_path, m, *sensors);
   else write_meta(csv_path, m, *ex.sensors);
+  // Body poses and the scene beside the CSV, for `mbdae view` (one frame per CSV row).
+  std::unique_ptr<io::PoseRecorder> poses;
+  try {
+    const std::string model_name = m.system.name.empty() ? m.file : m.system.name;
+    const auto layout = ex.lg ? io::ExplicitSensorSet::Layout::LieGroup : io::ExplicitSensorSet::Layout::NewtonEuler;
+    if (o.poses)
+      poses = implicit ? std::make_unique<io::PoseRecorder>(csv_path, *prep.system, m.sensors, model_name)
+                       : std::make_unique<io::PoseRecorder>(csv_path, *ex.ne, layout, m.sensors, model_name);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mbdae: %s\n", e.what());
+    return kOtherError;
+  }
 
   // Observer: one CSV row per output time; stop on Ctrl-C or a write error.
   std::vector<double> row(static_cast<size_t>(ncols + 1));
@@ -211,6 +224,7 @@ int run_command(const RunOptions& o) {
     else ex.sensors->evaluate(s, std::span<double>(row).subspan(1));
     try {
       csv->write_row(row);
+      if (poses) poses->record(s);
     } catch (const std::exception& e) {
       write_error = e.what();
       return false;
@@ -286,6 +300,13 @@ int run_command(const RunOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const long rows = csv->rows();
   csv.reset();  // closes the file
+  if (poses) {
+    try {
+      poses->close();
+    } catch (const std::exception& e) {
+      if (write_error.empty()) write_error = e.what();
+    }
+  }
 
   // Summary on stdout.
   const SolverStats& st = res.stats;
@@ -337,6 +358,10 @@ int run_command(const RunOptions& o) {
                ss.rho_inf);
   fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
   fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
+  if (poses)
+    fmt::print("poses        {} ({} frames of {} bodies, {} bytes per frame, {:.3g} MB)\n", poses->writer().path(),
+               poses->writer().frames(), poses->writer().bodies(), io::pose_frame_bytes(poses->writer().bodies()),
+               static_cast<double>(poses->writer().bytes()) / 1e6);
   std::fflush(stdout);
 
   int code = kSuccess;
@@ -353,6 +378,13 @@ int run_command(const RunOptions& o) {
                  res.message.c_str());
     std::fprintf(stderr, "mbdae: results up to t = %g s are in %s\n", res.t_reached, csv_path.c_str());
     code = kSolverFailure;
+  }
+  if (o.animate && rows > 0 && code != kInterrupted && poses) {
+    ViewOptions vo;
+    vo.results = csv_path;
+    vo.three_js = o.three_js;
+    const int vc = view_command(vo);
+    if (vc != kSuccess && code == kSuccess) code = vc;
   }
   if (o.plot && rows > 0 && code != kInterrupted) {
     std::filesystem::path prefix(csv_path);

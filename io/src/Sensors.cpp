@@ -149,6 +149,15 @@ void SensorSet::evaluate(const StateView& st, std::span<double> out) const {
 
 // ---- explicit and impulse paths -----------------------------------------------------------------
 
+void lie_group_to_newton_euler(const VecX& q_lie, VecX& q_ne) {
+  const Eigen::Index n = q_lie.size() / 6;
+  q_ne.resize(7 * n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    q_ne.segment<3>(7 * i) = q_lie.segment<3>(6 * i);
+    q_ne.segment<4>(7 * i + 3) = math::ep_from_rotvec(q_lie.segment<3>(6 * i + 3));
+  }
+}
+
 ExplicitSensorSet::ExplicitSensorSet(std::vector<SensorSpec> specs, const NewtonEulerSystem& system, Layout layout,
                                      const VecX& q0)
     : specs_(std::move(specs)), system_(system), layout_(layout) {
@@ -196,18 +205,9 @@ ExplicitSensorSet::ExplicitSensorSet(std::vector<SensorSpec> specs, const Newton
 }
 
 void ExplicitSensorSet::to_newton_euler(const StateView& s) const {
-  const int n = system_.num_bodies();
-  if (layout_ == Layout::NewtonEuler) {
-    q_ = s.q;
-    v_ = s.v;
-    return;
-  }
-  q_.resize(7 * n);
   v_ = s.v;
-  for (int i = 0; i < n; ++i) {
-    q_.segment<3>(7 * i) = s.q.segment<3>(6 * i);
-    q_.segment<4>(7 * i + 3) = math::ep_from_rotvec(s.q.segment<3>(6 * i + 3));
-  }
+  if (layout_ == Layout::NewtonEuler) q_ = s.q;
+  else lie_group_to_newton_euler(s.q, q_);
 }
 
 Vec3 ExplicitSensorSet::point_position(BodyIndex b, const Vec3& p) const {

@@ -64,6 +64,10 @@ class SensorSet {
   mutable VecX c_, cv_;
 };
 
+/// Positions in the Lie-group layout (LieGroupBodies.h: [x_C, rotation vector], 6 per body) to the
+/// Newton–Euler layout (NewtonEuler.h: [x_C, Q], 7 per body); q_ne is resized. No throw.
+void lie_group_to_newton_euler(const VecX& q_lie, VecX& q_ne);
+
 /// The sensors of a run on the explicit or impulse path (solver.type rk4, dopri5, lie_rk4,
 /// impulse): positions and velocities only. The outputs position, displacement, velocity,
 /// velocity_local, rotation_matrix, rotation, angular_velocity, angular_velocity_local, energy
