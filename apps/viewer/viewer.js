@@ -53,8 +53,8 @@
   const g = new THREE.Vector3().fromArray(SC.gravity);
   const up = g.lengthSq() > 0 ? g.clone().normalize().negate() : new THREE.Vector3(0, 0, 1);
   camera.up.copy(up);
-  scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 0.75));
-  const sun = new THREE.DirectionalLight(0xffffff, 0.55);
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 0.6));
+  const sun = new THREE.DirectionalLight(0xffffff, 0.45);
   scene.add(sun);
 
   // Poses of frame f of the current set into per-body matrices.
@@ -142,7 +142,7 @@
   const meshes = [];
   for (const gr of groups.values()) {
     const material = new THREE.MeshStandardMaterial({
-      color: gr.colour, roughness: 0.6, metalness: 0.05,
+      color: gr.colour, roughness: 0.8, metalness: 0,
       transparent: gr.inertia, opacity: gr.inertia ? 0.55 : 1, depthWrite: !gr.inertia });
     const mesh = new THREE.InstancedMesh(unitGeometry[gr.kind], material, gr.items.length);
     mesh.frustumCulled = false;  // the instances move; the geometry's bounds are the unit shape's
@@ -210,9 +210,9 @@
     }
     for (const p of SC.planes) {
       const n = new THREE.Vector3().fromArray(p.normal).normalize();
-      const geom = new THREE.PlaneBufferGeometry(2.5 * L, 2.5 * L, 10, 10);
-      const mesh = new THREE.Mesh(geom, new THREE.MeshStandardMaterial({
-        color: 0xb8c2cc, transparent: true, opacity: 0.6, side: THREE.DoubleSide, depthWrite: false }));
+      const geom = new THREE.PlaneBufferGeometry(1.6 * L, 1.6 * L, 10, 10);
+      const mesh = new THREE.Mesh(geom, new THREE.MeshBasicMaterial({
+        color: 0xd3d9df, transparent: true, opacity: 0.55, side: THREE.DoubleSide, depthWrite: false }));
       mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), n);
       mesh.position.copy(center).addScaledVector(n, p.offset - center.dot(n));
       groundGroup.add(mesh);
@@ -748,6 +748,12 @@
     screenPosition: (name, point) => {
       const i = bodyIndex(name);
       return project(new THREE.Vector3().fromArray(point || [0, 0, 0]).applyMatrix4(bodyMatrix[i]));
+    },
+    // Screen positions of a joint's point on its first and on its second body.
+    jointScreenPositions: (name) => {
+      const j = SC.joints.find((x) => x.name === name);
+      if (!j) throw new Error('no joint ' + name);
+      return [0, 1].map((e) => project(worldPoint(j.bodies[e], j.points[e], new THREE.Vector3())));
     },
     camera: () => ({
       position: camera.position.toArray(), target: view.target.toArray(), up: camera.up.toArray(),
