@@ -44,7 +44,10 @@
 
   // ---- three.js scene ------------------------------------------------------------------------
   const canvas = document.getElementById('scene');
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+  // Large models: no multisampling and coarser spheres and cylinders, so that a computer without
+  // a GPU (software WebGL) still plays them smoothly.
+  const LARGE = NB > 150;
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: !LARGE });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   const BACKGROUND = 0xf4f5f7;
   renderer.setClearColor(BACKGROUND);
@@ -106,8 +109,8 @@
   const PALETTE = [0x4c78a8, 0xf58518, 0x54a24b, 0xb279a2, 0x9d755d, 0x72b7b2, 0xe45756, 0xeeca3b];
   const unitGeometry = {
     box: new THREE.BoxBufferGeometry(1, 1, 1),
-    sphere: new THREE.SphereBufferGeometry(1, 24, 16),
-    cylinder: new THREE.CylinderBufferGeometry(1, 1, 1, 28),
+    sphere: LARGE ? new THREE.SphereBufferGeometry(1, 8, 6) : new THREE.SphereBufferGeometry(1, 24, 16),
+    cylinder: new THREE.CylinderBufferGeometry(1, 1, 1, LARGE ? 8 : 28),
   };
   const yToZ = new THREE.Matrix4().makeRotationX(Math.PI / 2);  // three's cylinders run along y
   const instances = [];  // {group, body, local: Matrix4, unit: kind}
@@ -141,9 +144,10 @@
   SC.ground.forEach((s) => addShape(s, -1, 0x9aa5b1));
   const meshes = [];
   for (const gr of groups.values()) {
-    const material = new THREE.MeshStandardMaterial({
-      color: gr.colour, roughness: 0.8, metalness: 0,
-      transparent: gr.inertia, opacity: gr.inertia ? 0.55 : 1, depthWrite: !gr.inertia });
+    // Lambert shading (lit per vertex) costs least per pixel: for large models.
+    const look = { color: gr.colour, transparent: gr.inertia, opacity: gr.inertia ? 0.55 : 1, depthWrite: !gr.inertia };
+    const material = LARGE ? new THREE.MeshLambertMaterial(look)
+                           : new THREE.MeshStandardMaterial(Object.assign(look, { roughness: 0.8, metalness: 0 }));
     const mesh = new THREE.InstancedMesh(unitGeometry[gr.kind], material, gr.items.length);
     mesh.frustumCulled = false;  // the instances move; the geometry's bounds are the unit shape's
     gr.items.forEach((it, k) => { it.mesh = mesh; it.index = k; });
@@ -385,14 +389,17 @@
     for (const m of meshes) m.instanceMatrix.needsUpdate = true;
     // body frames
     const fp = frames.geometry.attributes.position.array;
-    for (let i = 0; i < NB; ++i) {
-      const len = 0.6 * bodyRadius[i];
-      const o = tmpV.setFromMatrixPosition(bodyMatrix[i]);
-      for (let a = 0; a < 3; ++a) {
-        tmpA.setFromMatrixColumn(bodyMatrix[i], a).multiplyScalar(len).add(o);
-        fp.set([o.x, o.y, o.z, tmpA.x, tmpA.y, tmpA.z], 3 * (6 * i + 2 * a));
+    if (frames.visible)
+      for (let i = 0; i < NB; ++i) {
+        const len = 0.6 * bodyRadius[i], e = bodyMatrix[i].elements;
+        for (let a = 0; a < 3; ++a) {
+          const k = 3 * (6 * i + 2 * a);
+          for (let c = 0; c < 3; ++c) {
+            fp[k + c] = e[12 + c];
+            fp[k + 3 + c] = e[12 + c] + len * e[4 * a + c];
+          }
+        }
       }
-    }
     frames.geometry.attributes.position.needsUpdate = true;
     // joints
     const gp = jointGap.geometry.attributes.position.array, lp = links.geometry.attributes.position.array;
@@ -532,6 +539,7 @@
   const selA = document.getElementById('plot-a'), selB = document.getElementById('plot-b');
   const PAD = { left: 64, right: 16, top: 10, bottom: 24 };
   let plotImage = null;
+  const plotSize = [0, 0];  // CSS px the plot was drawn for
   {
     const none = document.createElement('option');
     none.value = '-1'; none.textContent = '(none)';
@@ -560,7 +568,9 @@
   }
   function drawPlot() {
     const dpr = window.devicePixelRatio || 1, w = plot.clientWidth, h = plot.clientHeight;
+    if (w === 0 || h === 0) { plotImage = null; return; }  // hidden
     plot.width = Math.round(w * dpr); plot.height = Math.round(h * dpr);
+    plotSize[0] = w; plotSize[1] = h;
     pctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     pctx.fillStyle = '#fff'; pctx.fillRect(0, 0, w, h);
     const cols = [selA.value, selB.value].map(Number).filter((c) => c > 0);
@@ -679,28 +689,31 @@
     (g.lengthSq() > 0 ? ' &nbsp;&#8595; gravity' : '');
 
   // ---- render loop ---------------------------------------------------------------------------
-  let rendered = 0;
+  let rendered = 0, renderMs = 0;
   function resize() {
+    const r = renderer.getPixelRatio();
     const w = canvas.clientWidth, h = canvas.clientHeight;
-    if (canvas.width !== Math.round(w * renderer.getPixelRatio()) || canvas.height !== Math.round(h * renderer.getPixelRatio())) {
+    if (canvas.width !== Math.round(w * r) || canvas.height !== Math.round(h * r)) {
       renderer.setSize(w, h, false);
       camera.aspect = w / Math.max(h, 1);
       dirty = true;
-      drawPlot();
+      if (plot.clientWidth !== plotSize[0] || plot.clientHeight !== plotSize[1]) drawPlot();
     }
   }
   function render() {
+    const start = performance.now();
     resize();
     update();
     placeCamera();
     renderer.render(scene, camera);
     ++rendered;
+    renderMs += performance.now() - start;
     dirty = false;
   }
   function loop(now) {
     if (playing) {
       if (lastWall !== null) {
-        simTime += (now - lastWall) / 1000 * Number(speedSel.value) * (set.kind === 1 ? 1 : 1);
+        simTime += (now - lastWall) / 1000 * Number(speedSel.value);
         const T = set.times, end = T[T.length - 1];
         if (simTime > end) {
           if (loopBox.checked) simTime = T[0] + (simTime - end) % Math.max(end - T[0], 1e-12);
@@ -744,6 +757,7 @@
     play: () => setPlaying(true),
     pause: () => setPlaying(false),
     playing: () => playing,
+    pixelRatio: () => renderer.getPixelRatio(),
     // Screen position (CSS px from the canvas's top left) of a body point (body axes, m).
     screenPosition: (name, point) => {
       const i = bodyIndex(name);
@@ -768,7 +782,10 @@
     pick: (x, y) => { const r = canvas.getBoundingClientRect(); const b = pick(r.left + x, r.top + y); return b < 0 ? null : SC.bodies[b].name; },
     follow: (name) => { followSel.value = String(name === null ? -1 : bodyIndex(name)); followSel.dispatchEvent(new Event('change')); render(); },
     resetView: () => { resetView(); render(); },
+    three: { scene, camera, renderer },
     rendered: () => rendered,
+    // Milliseconds of script per drawn frame (updating the scene and issuing the draw calls).
+    scriptMsPerFrame: () => renderMs / Math.max(rendered, 1),
     // Frames drawn per second while playing, over `ms` milliseconds of wall time.
     measureFps: (ms) => new Promise((resolve) => {
       setPlaying(true);
