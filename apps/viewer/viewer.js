@@ -148,7 +148,9 @@
     const look = { color: gr.colour, transparent: gr.inertia, opacity: gr.inertia ? 0.55 : 1, depthWrite: !gr.inertia };
     const material = LARGE ? new THREE.MeshLambertMaterial(look)
                            : new THREE.MeshStandardMaterial(Object.assign(look, { roughness: 0.8, metalness: 0 }));
-    const mesh = new THREE.InstancedMesh(unitGeometry[gr.kind], material, gr.items.length);
+    // Each instanced mesh has a geometry of its own: three.js r111 does not rebind the instance
+    // matrices between two instanced meshes that share a geometry and a shader.
+    const mesh = new THREE.InstancedMesh(unitGeometry[gr.kind].clone(), material, gr.items.length);
     mesh.frustumCulled = false;  // the instances move; the geometry's bounds are the unit shape's
     gr.items.forEach((it, k) => { it.mesh = mesh; it.index = k; });
     gr.mesh = mesh;
@@ -177,13 +179,13 @@
     for (let i = 0; i < NB; ++i) for (let a = 0; a < 3; ++a) for (let k = 0; k < 2; ++k) c.set(rgb[a], 3 * (6 * i + 2 * a + k));
   }
   const jointSize = Math.max(0.25 * typical, 0.006 * L);
-  const jointMarker = new THREE.InstancedMesh(unitGeometry.sphere,
+  const jointMarker = new THREE.InstancedMesh(unitGeometry.sphere.clone(),
     new THREE.MeshStandardMaterial({ color: 0xd62728, roughness: 0.4 }), Math.max(1, 2 * SC.joints.length));
   jointMarker.frustumCulled = false;
   jointMarker.count = 2 * SC.joints.length;
   scene.add(jointMarker);
   const axisJoints = SC.joints.filter((j) => j.axes[0].some((x) => x !== 0) || j.axes[1].some((x) => x !== 0));
-  const jointAxis = new THREE.InstancedMesh(unitGeometry.cylinder,
+  const jointAxis = new THREE.InstancedMesh(unitGeometry.cylinder.clone(),
     new THREE.MeshStandardMaterial({ color: 0x7f3fbf, roughness: 0.5 }), Math.max(1, 2 * axisJoints.length));
   jointAxis.frustumCulled = false;
   jointAxis.count = 2 * axisJoints.length;
@@ -783,6 +785,7 @@
     follow: (name) => { followSel.value = String(name === null ? -1 : bodyIndex(name)); followSel.dispatchEvent(new Event('change')); render(); },
     resetView: () => { resetView(); render(); },
     three: { scene, camera, renderer },
+    columnIndex: (name) => CSV.columns.indexOf(name),
     rendered: () => rendered,
     // Milliseconds of script per drawn frame (updating the scene and issuing the draw calls).
     scriptMsPerFrame: () => renderMs / Math.max(rendered, 1),

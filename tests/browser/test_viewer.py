@@ -212,6 +212,44 @@ def motion_checks(driver, model, name, body, sensor, times, extra=(), point=(0, 
     print(f"ok   {name}: positions, slider, plot cursor, hover, play, step", flush=True)
 
 
+def body_colours(driver):
+    """Each body is drawn at its place: with the frames, joints and lines hidden, the pixel at the
+    projection of a slider-crank body's reference point (its centre) has the body's colour (bodies are
+    coloured in turn blue, orange, green: crank, rod, slider)."""
+    name = "slider_crank"
+    csv_path = os.path.join(OUT, name + ".csv")
+    data = read_csv(csv_path)
+    if not open_page(driver, csv_path[:-4] + ".html", name + " colours"):
+        return
+    driver.execute_script("document.getElementById('panel').style.display = 'none';"
+                          "for (const id of ['show-frames', 'show-joints', 'show-links']) document.getElementById(id).click()")
+    cam = driver.execute_script("return window.mbdaeViewer.camera()")
+    # The crank's and rod's centres from the slider's CSV position: the slider moves along x on the
+    # guide, the crank (0.2 m) turns about the origin, the rod (0.6 m) joins them.
+    for row in (0, 37, 120):
+        driver.execute_script("window.mbdaeViewer.setFrame(arguments[0])", row)
+        img = canvas_image(driver, "scene")
+        xs = data["slider.x"][row]
+        # crank angle from the loop: crank tip c = 0.2 (cos a, sin a), |(xs, 0) - c| = 0.6
+        cos_a = (xs ** 2 + 0.2 ** 2 - 0.6 ** 2) / (2 * 0.2 * xs)
+        sin_a = math.sqrt(max(0.0, 1 - cos_a ** 2))
+        # the sign of the angle: the crank's reference point in the page tells above or below
+        pages = {b: driver.execute_script("return window.mbdaeViewer.screenPosition(arguments[0])", b)
+                 for b in ("crank", "rod", "slider")}
+        tips = [[0.2 * cos_a, s * 0.2 * sin_a, 0] for s in (1, -1)]
+        crank = min(([t[0] / 2, t[1] / 2, 0] for t in tips), key=lambda c: math.dist(project(cam, c), pages["crank"]))
+        tip = [2 * crank[0], 2 * crank[1], 0]
+        centres = {"crank": crank, "rod": [(tip[0] + xs) / 2, tip[1] / 2, 0], "slider": [xs, 0, 0]}
+        for body, dominant in (("crank", 2), ("rod", 0), ("slider", 1)):
+            x, y = project(cam, centres[body])
+            check(math.dist([x, y], pages[body]) < 1.0, f"{name}: frame {row}: {body}'s centre from the loop "
+                  f"closure projects to {[x, y]}, the page draws it at {pages[body]}")
+            px = img.getpixel((int(round(x)), int(round(y))))
+            check(px[dominant] == max(px) and max(px) - min(px) > 40,
+                  f"{name}: frame {row}: pixel {px} at {body}'s centre is not the body's colour")
+    print(f"ok   {name}: each body drawn in its colour at its place", flush=True)
+
+
 def misplaced_joint(driver):
     """The pin of the correct pendulum is on its bar; the misplaced one's is not."""
     for model, on_bar in (("pendulum_link", True), ("pendulum_link_misplaced_joint", False)):
@@ -243,6 +281,7 @@ def main():
                       "coupler", "coupler_point", [0.4, 1.1], point=(0, 0.3, 0), pixel=False)
         motion_checks(driver, os.path.join(SOURCE, "examples", "models", "double_pendulum.yaml"), "double_pendulum_rk4",
                       "lower", "tip", [0.5, 1.3], extra=["--set", "solver.type=rk4", "--set", "bodies[1].com=[0.2, 0, 0]"], point=(0.5, 0, 0), pixel=False)
+        body_colours(driver)
         misplaced_joint(driver)
     finally:
         driver.quit()
