@@ -7,6 +7,7 @@ with `mbdae run --animate`, opens it in headless Chromium (Debian's chromium and
 software WebGL) and measures the frames drawn per second while it plays.
 
 Usage: bench/viewer_bench.py [MBDAE] [--bodies N] [--frames F] [--seconds S] [--size WxH] [--out DIR]
+                             [--drawing auto|instanced|merged]
 Prints the file sizes, the page's load time and the frame rate.
 """
 import argparse
@@ -28,6 +29,8 @@ ap.add_argument("--frames", type=int, default=1000)
 ap.add_argument("--seconds", type=float, default=10)
 ap.add_argument("--size", default="1280x800")
 ap.add_argument("--out", default=os.path.join(root, "build", "viewer_bench"))
+ap.add_argument("--drawing", choices=["auto", "instanced", "merged"], default="auto",
+                help="how the page draws the bodies (auto: merged on software WebGL for large models)")
 a = ap.parse_args()
 os.makedirs(a.out, exist_ok=True)
 
@@ -71,7 +74,7 @@ o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
 try:
     t0 = time.time()
-    d.get("file://" + html)
+    d.get("file://" + html + ("" if a.drawing == "auto" else "#" + a.drawing))
     while not d.execute_script("return !!(window.mbdaeViewer && window.mbdaeViewer.ready)"):
         if time.time() - t0 > 120:
             sys.exit("the page did not start in 120 s")
@@ -86,6 +89,10 @@ try:
     fps = d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "window.mbdaeViewer.measureFps(arguments[0]).then(done);", a.seconds * 1000)
-    print(f"frame rate while playing, {a.size} px, software WebGL: {fps:.1f} frames/s over {a.seconds:g} s")
+    drawing = d.execute_script("return window.mbdaeViewer.drawing()")
+    print(f"frame rate while playing, {a.size} px, software WebGL, bodies {drawing}: {fps:.1f} frames/s "
+          f"over {a.seconds:g} s; script {d.execute_script('return window.mbdaeViewer.scriptMsPerFrame()'):.1f} ms a frame")
+    with open("/proc/loadavg") as f:
+        print("load average (1, 5, 15 min):", " ".join(f.read().split()[:3]))
 finally:
     d.quit()

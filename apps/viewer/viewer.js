@@ -47,8 +47,17 @@
   // Large models: no multisampling and coarser spheres and cylinders, so that a computer without
   // a GPU (software WebGL) still plays them smoothly.
   const LARGE = NB > 150;
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: !LARGE });
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: !LARGE, alpha: false });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
+  // How the bodies are drawn: instanced (one draw per shape kind; the GPU places each instance), or,
+  // for large models on software WebGL (no GPU: SwiftShader, llvmpipe), where every instance costs
+  // a fixed ~40 µs whatever its size, as one merged mesh per shape kind whose vertices this script
+  // places. "#instanced" or "#merged" at the end of the page's address chooses.
+  const SOFTWARE = (() => {
+    const gl = renderer.getContext(), ext = gl.getExtension('WEBGL_debug_renderer_info');
+    return /swiftshader|llvmpipe|software/i.test(ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : '');
+  })();
+  const MERGED = location.hash === '#merged' || (location.hash !== '#instanced' && LARGE && SOFTWARE);
   const BACKGROUND = 0xf4f5f7;
   renderer.setClearColor(BACKGROUND);
   const scene = new THREE.Scene();
@@ -85,17 +94,31 @@
     for (const s of b.shapes) r = Math.max(r, Math.hypot(...s.position) + 0.5 * Math.hypot(...s.size));
     return r;
   });
-  // Size of the model: the bodies (reference point ± radius) over the frames, the ground points.
+  // Size of the model: each body's box (around its shapes, in body axes) over the frames, and the
+  // ground points of the joints.
+  const bodyCorners = SC.bodies.map((b) => {
+    const local = new THREE.Box3(), v = new THREE.Vector3();
+    for (const s of b.shapes) {
+      const r = s.size[0], l = s.size[1];
+      const h = s.kind === 'box' ? [s.size[0] / 2, s.size[1] / 2, s.size[2] / 2] : s.kind === 'sphere' ? [r, r, r]
+        : [r, r, l / 2 + (s.kind === 'capsule' ? r : 0)];
+      const m = shapeMatrix(s);
+      for (let k = 0; k < 8; ++k) local.expandByPoint(v.set(k & 1 ? h[0] : -h[0], k & 2 ? h[1] : -h[1], k & 4 ? h[2] : -h[2]).applyMatrix4(m));
+    }
+    if (local.isEmpty()) local.expandByPoint(v.set(0, 0, 0));
+    const c = [];
+    for (let k = 0; k < 8; ++k)
+      c.push(new THREE.Vector3(k & 1 ? local.max.x : local.min.x, k & 2 ? local.max.y : local.min.y, k & 4 ? local.max.z : local.min.z));
+    return c;
+  });
   const box = new THREE.Box3();
   {
-    const step = Math.max(1, Math.floor(set.times.length / 200));
-    const v = new THREE.Vector3(), r = new THREE.Vector3();
+    const step = Math.max(1, Math.floor(set.times.length * NB / 200000));
+    const v = new THREE.Vector3(), m = new THREE.Matrix4();
     for (let f = 0; f < set.times.length; f += step)
       for (let i = 0; i < NB; ++i) {
-        const o = (f * NB + i) * 7;
-        v.set(set.poses[o], set.poses[o + 1], set.poses[o + 2]);
-        r.setScalar(bodyRadius[i]);
-        box.expandByPoint(v.clone().add(r)).expandByPoint(v.sub(r));
+        bodyPose(f, i, m);
+        for (const c of bodyCorners[i]) box.expandByPoint(v.copy(c).applyMatrix4(m));
       }
     for (const j of SC.joints) for (let k = 0; k < 2; ++k) if (j.bodies[k] < 0) box.expandByPoint(v.fromArray(j.points[k]));
     if (box.isEmpty()) box.expandByPoint(v.set(0, 0, 0));
@@ -109,16 +132,16 @@
   const PALETTE = [0x4c78a8, 0xf58518, 0x54a24b, 0xb279a2, 0x9d755d, 0x72b7b2, 0xe45756, 0xeeca3b];
   const unitGeometry = {
     box: new THREE.BoxBufferGeometry(1, 1, 1),
-    sphere: LARGE ? new THREE.SphereBufferGeometry(1, 8, 6) : new THREE.SphereBufferGeometry(1, 24, 16),
-    cylinder: new THREE.CylinderBufferGeometry(1, 1, 1, LARGE ? 8 : 28),
+    sphere: LARGE ? new THREE.SphereBufferGeometry(1, 7, 5) : new THREE.SphereBufferGeometry(1, 24, 16),
+    cylinder: new THREE.CylinderBufferGeometry(1, 1, 1, LARGE ? 7 : 28),
   };
   const yToZ = new THREE.Matrix4().makeRotationX(Math.PI / 2);  // three's cylinders run along y
   const instances = [];  // {group, body, local: Matrix4, unit: kind}
   const groups = new Map();
   function addInstance(kind, body, local, colour, inertia) {
-    const key = kind + '|' + colour + '|' + (inertia ? 'i' : 's');
-    if (!groups.has(key)) groups.set(key, { kind, colour, inertia, items: [] });
-    const item = { body, local, kind, group: groups.get(key) };
+    const key = kind + '|' + (inertia ? 'i' : 's');
+    if (!groups.has(key)) groups.set(key, { kind, inertia, items: [] });
+    const item = { body, local, kind, colour, group: groups.get(key) };
     groups.get(key).items.push(item);
     instances.push(item);
   }
@@ -142,15 +165,70 @@
   }
   SC.bodies.forEach((b, i) => { for (const s of b.shapes) addShape(s, i, PALETTE[i % PALETTE.length]); });
   SC.ground.forEach((s) => addShape(s, -1, 0x9aa5b1));
+  // One mesh holding every item of a group: the unit shape's vertices repeated, with per-vertex
+  // colours; update() writes the placed positions and normals (placeMerged).
+  function mergedMesh(gr, material) {
+    const unit = unitGeometry[gr.kind], nv = unit.attributes.position.count, n = gr.items.length;
+    const index = unit.index.array, ni = index.length;
+    const geom = new THREE.BufferGeometry();
+    const idx = new (n * nv > 65535 ? Uint32Array : Uint16Array)(n * ni);
+    const col = new Float32Array(3 * nv * n), c = new THREE.Color();
+    gr.items.forEach((it, k) => {
+      for (let i = 0; i < ni; ++i) idx[k * ni + i] = index[i] + k * nv;
+      c.setHex(it.colour);
+      for (let v = 0; v < nv; ++v) c.toArray(col, 3 * (k * nv + v));
+    });
+    geom.setIndex(new THREE.BufferAttribute(idx, 1));
+    geom.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * nv * n), 3).setUsage(THREE.DynamicDrawUsage));
+    geom.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(3 * nv * n), 3).setUsage(THREE.DynamicDrawUsage));
+    geom.setAttribute('color', new THREE.BufferAttribute(col, 3));
+    material.onBeforeCompile = () => {};  // the colours are ordinary vertex colours here
+    const mesh = new THREE.Mesh(geom, material);
+    mesh.userData.merged = { unit, nv };
+    return mesh;
+  }
+  const normalMatrix = new THREE.Matrix3();
+  function placeMerged(it, m) {
+    const { unit, nv } = it.mesh.userData.merged;
+    const P = it.mesh.geometry.attributes.position.array, N = it.mesh.geometry.attributes.normal.array;
+    const up = unit.attributes.position.array, un = unit.attributes.normal.array, e = m.elements;
+    const ne = normalMatrix.getNormalMatrix(m).elements;
+    for (let v = 0, o = 3 * it.index * nv; v < nv; ++v, o += 3) {
+      const x = up[3 * v], y = up[3 * v + 1], z = up[3 * v + 2];
+      P[o] = e[0] * x + e[4] * y + e[8] * z + e[12];
+      P[o + 1] = e[1] * x + e[5] * y + e[9] * z + e[13];
+      P[o + 2] = e[2] * x + e[6] * y + e[10] * z + e[14];
+      const a = un[3 * v], b = un[3 * v + 1], d = un[3 * v + 2];
+      const nx = ne[0] * a + ne[3] * b + ne[6] * d, ny = ne[1] * a + ne[4] * b + ne[7] * d, nz = ne[2] * a + ne[5] * b + ne[8] * d;
+      const l = 1 / (Math.sqrt(nx * nx + ny * ny + nz * nz) || 1);
+      N[o] = nx * l; N[o + 1] = ny * l; N[o + 2] = nz * l;
+    }
+  }
   const meshes = [];
   for (const gr of groups.values()) {
+    // One draw per shape kind: each instance's colour is an instanced attribute (three.js r111
+    // has none of its own), put into the material's vertex colour by its shader.
+    const geometry = unitGeometry[gr.kind].clone();
+    const colours = new Float32Array(3 * gr.items.length), c = new THREE.Color();
+    gr.items.forEach((it, k) => c.setHex(it.colour).toArray(colours, 3 * k));
+    geometry.setAttribute('instanceColor', new THREE.InstancedBufferAttribute(colours, 3));
     // Lambert shading (lit per vertex) costs least per pixel: for large models.
-    const look = { color: gr.colour, transparent: gr.inertia, opacity: gr.inertia ? 0.55 : 1, depthWrite: !gr.inertia };
+    const look = { color: 0xffffff, vertexColors: THREE.VertexColors, transparent: gr.inertia,
+      opacity: gr.inertia ? 0.55 : 1, depthWrite: !gr.inertia };
     const material = LARGE ? new THREE.MeshLambertMaterial(look)
                            : new THREE.MeshStandardMaterial(Object.assign(look, { roughness: 0.8, metalness: 0 }));
-    // Each instanced mesh has a geometry of its own: three.js r111 does not rebind the instance
-    // matrices between two instanced meshes that share a geometry and a shader.
-    const mesh = new THREE.InstancedMesh(unitGeometry[gr.kind].clone(), material, gr.items.length);
+    material.onBeforeCompile = (shader) => {
+      shader.vertexShader = 'attribute vec3 instanceColor;\n' +
+        shader.vertexShader.replace('#include <color_vertex>', 'vColor.xyz = instanceColor;');
+    };
+    let mesh;
+    if (MERGED) {
+      mesh = mergedMesh(gr, material);
+    } else {
+      // Each instanced mesh has a geometry of its own: three.js r111 does not rebind the instance
+      // matrices between two instanced meshes that share a geometry and a shader.
+      mesh = new THREE.InstancedMesh(geometry, material, gr.items.length);
+    }
     mesh.frustumCulled = false;  // the instances move; the geometry's bounds are the unit shape's
     gr.items.forEach((it, k) => { it.mesh = mesh; it.index = k; });
     gr.mesh = mesh;
@@ -230,7 +308,8 @@
     const axes = new THREE.AxesHelper(0.15 * L);
     groundGroup.add(axes);
     if (g.lengthSq() > 0) {
-      const start = new THREE.Vector3().copy(box.max).addScaledVector(up, 0.05 * L);
+      // Above the box's corner nearest the viewer's left, pointing down along g.
+      const start = box.min.clone().addScaledVector(up, up.dot(size) + 0.05 * L);
       groundGroup.add(new THREE.ArrowHelper(g.clone().normalize(), start, 0.15 * L, 0x222222, 0.04 * L, 0.02 * L));
     }
   }
@@ -298,6 +377,32 @@
     const fov = THREE.MathUtils ? THREE.MathUtils.degToRad(camera.fov) : camera.fov * Math.PI / 180;
     view.offset.copy(dir).multiplyScalar(0.62 * L / Math.tan(fov / 2));
   }
+  // The first view: from that direction, as close as the whole motion (the box) still fits in 85 %
+  // of the canvas.
+  function fitView() {
+    const w = Math.max(canvas.clientWidth, 1), h = Math.max(canvas.clientHeight, 1);
+    const corners = [];
+    for (let k = 0; k < 8; ++k)
+      corners.push(new THREE.Vector3(k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z));
+    const cam = camera.clone();
+    cam.aspect = w / h;
+    for (let it = 0; it < 6; ++it) {
+      cam.position.copy(view.target).add(view.offset);
+      cam.near = 1e-3 * view.offset.length();
+      cam.lookAt(view.target);
+      cam.updateProjectionMatrix();
+      cam.updateMatrixWorld();
+      let m = 0;
+      for (const c of corners) {
+        const v = c.clone().applyMatrix4(cam.matrixWorldInverse);
+        if (v.z > -cam.near) { m = 10; break; }
+        const p = c.clone().project(cam);
+        m = Math.max(m, Math.abs(p.x), Math.abs(p.y));
+      }
+      view.offset.multiplyScalar(Math.min(Math.max(m / 0.85, 0.5), 2));
+    }
+  }
+  fitView();
   const home = { target: view.target.clone(), offset: view.offset.clone() };
   let follow = -1;
   function placeCamera() {
@@ -344,6 +449,7 @@
   function resetView() {
     view.target.copy(home.target);
     view.offset.copy(home.offset);
+    fitView();
     follow = -1;
     document.getElementById('follow').value = '-1';
     dirty = true;
@@ -386,9 +492,13 @@
     for (let i = 0; i < NB; ++i) bodyPose(frame, i, bodyMatrix[i]);
     for (const it of instances) {
       if (it.body < 0) tmpM.copy(it.local); else tmpM.multiplyMatrices(bodyMatrix[it.body], it.local);
-      it.mesh.setMatrixAt(it.index, tmpM);
+      if (MERGED) placeMerged(it, tmpM);
+      else it.mesh.setMatrixAt(it.index, tmpM);
     }
-    for (const m of meshes) m.instanceMatrix.needsUpdate = true;
+    for (const m of meshes) {
+      if (MERGED) m.geometry.attributes.position.needsUpdate = m.geometry.attributes.normal.needsUpdate = true;
+      else m.instanceMatrix.needsUpdate = true;
+    }
     // body frames
     const fp = frames.geometry.attributes.position.array;
     if (frames.visible)
@@ -760,6 +870,7 @@
     pause: () => setPlaying(false),
     playing: () => playing,
     pixelRatio: () => renderer.getPixelRatio(),
+    drawing: () => (MERGED ? 'merged' : 'instanced'),
     // Screen position (CSS px from the canvas's top left) of a body point (body axes, m).
     screenPosition: (name, point) => {
       const i = bodyIndex(name);

@@ -84,8 +84,10 @@ def start_browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
 
 
-def open_page(driver, html, name):
-    driver.get("file://" + os.path.abspath(html))
+def open_page(driver, html, name, fragment=""):
+    driver.get("file://" + os.path.abspath(html) + fragment)
+    if fragment:
+        driver.refresh()  # the same page with another fragment is not loaded again otherwise
     for _ in range(100):
         if driver.execute_script("return !!(window.mbdaeViewer && window.mbdaeViewer.ready)"):
             break
@@ -212,15 +214,17 @@ def motion_checks(driver, model, name, body, sensor, times, extra=(), point=(0, 
     print(f"ok   {name}: positions, slider, plot cursor, hover, play, step", flush=True)
 
 
-def body_colours(driver):
+def body_colours(driver, drawing):
     """Each body is drawn at its place: with the frames, joints and lines hidden, the pixel at the
     projection of a slider-crank body's reference point (its centre) has the body's colour (bodies are
-    coloured in turn blue, orange, green: crank, rod, slider)."""
+    coloured in turn blue, orange, green: crank, rod, slider). `drawing`: "instanced" or "merged"
+    (the page draws large models on software WebGL as merged meshes)."""
     name = "slider_crank"
     csv_path = os.path.join(OUT, name + ".csv")
     data = read_csv(csv_path)
-    if not open_page(driver, csv_path[:-4] + ".html", name + " colours"):
+    if not open_page(driver, csv_path[:-4] + ".html", name + " colours", "#" + drawing):
         return
+    check(driver.execute_script("return window.mbdaeViewer.drawing()") == drawing, f"{name}: not drawn {drawing}")
     driver.execute_script("document.getElementById('panel').style.display = 'none';"
                           "for (const id of ['show-frames', 'show-joints', 'show-links']) document.getElementById(id).click()")
     cam = driver.execute_script("return window.mbdaeViewer.camera()")
@@ -247,7 +251,8 @@ def body_colours(driver):
             px = img.getpixel((int(round(x)), int(round(y))))
             check(px[dominant] == max(px) and max(px) - min(px) > 40,
                   f"{name}: frame {row}: pixel {px} at {body}'s centre is not the body's colour")
-    print(f"ok   {name}: each body drawn in its colour at its place", flush=True)
+    check(not console_errors(driver), f"{name} {drawing}: console errors: {console_errors(driver)}")
+    print(f"ok   {name}: each body drawn in its colour at its place ({drawing})", flush=True)
 
 
 def misplaced_joint(driver):
@@ -281,7 +286,8 @@ def main():
                       "coupler", "coupler_point", [0.4, 1.1], point=(0, 0.3, 0), pixel=False)
         motion_checks(driver, os.path.join(SOURCE, "examples", "models", "double_pendulum.yaml"), "double_pendulum_rk4",
                       "lower", "tip", [0.5, 1.3], extra=["--set", "solver.type=rk4", "--set", "bodies[1].com=[0.2, 0, 0]"], point=(0.5, 0, 0), pixel=False)
-        body_colours(driver)
+        body_colours(driver, "instanced")
+        body_colours(driver, "merged")
         misplaced_joint(driver)
     finally:
         driver.quit()
