@@ -18,11 +18,11 @@ namespace {
 const char* kExitCodes =
     "Exit codes:\n"
     "  0    success\n"
-    "  1    results or plots could not be written, or an internal error\n"
+    "  1    results, plots or the 3D page could not be written, or an internal error\n"
     "  2    bad input: command line, model file (each problem as FILE:LINE:COL: KEY: message),\n"
     "       or an initial configuration that cannot satisfy the joints\n"
     "  3    solver failure: the message names the time and the cause; the results up to that\n"
-    "       time are in the CSV file\n"
+    "       time are in the CSV file (and the body poses in the .poses file)\n"
     "  4    mbdae validate: at least one row of the validation table failed\n"
     "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n";
 }

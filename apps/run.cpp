@@ -359,9 +359,9 @@ int run_command(const RunOptions& o) {
   fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
   fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
   if (poses)
-    fmt::print("poses        {} ({} frames of {} bodies, {} bytes per frame, {:.3g} MB)\n", poses->writer().path(),
-               poses->writer().frames(), poses->writer().bodies(), io::pose_frame_bytes(poses->writer().bodies()),
-               static_cast<double>(poses->writer().bytes()) / 1e6);
+    fmt::print("poses        {} ({} frames of {} bod{}, {} bytes a frame, {:.3g} MB)\n", poses->writer().path(),
+               poses->writer().frames(), poses->writer().bodies(), poses->writer().bodies() == 1 ? "y" : "ies",
+               io::pose_frame_bytes(poses->writer().bodies()), static_cast<double>(poses->writer().bytes()) / 1e6);
   std::fflush(stdout);
 
   int code = kSuccess;

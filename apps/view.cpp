@@ -222,8 +222,8 @@ int view_command(const ViewOptions& o) {
       return kOtherError;
     }
     if (!o.quiet)
-      fmt::print("view         {} ({} frames of {} bodies, {:.3g} MB; open it in a browser)\n", out_path, frames, bodies,
-                 static_cast<double>(page.size()) / 1e6);
+      fmt::print("view         {} ({} frames of {} bod{}, {:.3g} MB; open it in a browser)\n", out_path, frames, bodies,
+                 bodies == 1 ? "y" : "ies", static_cast<double>(page.size()) / 1e6);
   } catch (const std::runtime_error& e) {
     std::fprintf(stderr, "%s: %s\n", who.c_str(), e.what());
     return kBadInput;
