@@ -255,6 +255,51 @@ def body_colours(driver, drawing):
     print(f"ok   {name}: each body drawn in its colour at its place ({drawing})", flush=True)
 
 
+def pose_sets(driver):
+    """A second pose file in the page (mbdae view --poses): a mode-shape file (kind 1) written here
+    byte by byte from docs/results-format.md, chosen in the page's results menu and animated."""
+    import struct
+    name = "slider_crank"
+    csv_path = os.path.join(OUT, name + ".csv")
+    base = csv_path[:-4]
+    # The run's first frame, swung in phase: body 0 (crank) moves along z by 0.1 sin(2 pi phase).
+    with open(base + ".poses", "rb") as f:
+        raw = f.read()
+    n = struct.unpack_from("<I", raw, 16)[0]
+    first = list(struct.unpack_from(f"<{7 * n}f", raw, 128 + 8))
+    mode = base + ".mode1.poses"
+    frames = 16
+    with open(mode, "wb") as f:
+        header = b"MBDAEPOS" + struct.pack("<IIIIII", 1, 128, n, 7, 1, 0) + struct.pack("<Qd", 0, 12.5)
+        header += b"mode 1, 12.5 Hz".ljust(80, b"\0")
+        f.write(header)
+        for k in range(frames):
+            pose = list(first)
+            pose[2] += 0.1 * math.sin(2 * math.pi * k / frames)
+            f.write(struct.pack("<d", k / frames) + struct.pack(f"<{7 * n}f", *pose))
+    page = base + "_sets.html"
+    r = subprocess.run([MBDAE, "view", csv_path, "--poses", mode, "-o", page, "-q"], capture_output=True, text=True)
+    if not check(r.returncode == 0, f"mbdae view --poses: exit {r.returncode}: {r.stderr}"):
+        return
+    if not open_page(driver, page, name + " sets"):
+        return
+    options = driver.execute_script("return Array.from(document.getElementById('set').options).map(o => o.text)")
+    check(options == ["run", "mode 1, 12.5 Hz"], f"results menu {options}")
+    driver.execute_script("const s = document.getElementById('set'); s.value = '1'; s.dispatchEvent(new Event('change'))")
+    v = "window.mbdaeViewer"
+    check(driver.execute_script(f"return {v}.frameCount()") == frames, "the mode's frames are not shown")
+    cam = driver.execute_script(f"return {v}.camera()")
+    for k in (0, 4):
+        driver.execute_script(f"{v}.setFrame(arguments[0])", k)
+        page_xy = driver.execute_script(f"return {v}.screenPosition('crank')")
+        want = project(cam, [first[0], first[1], first[2] + 0.1 * math.sin(2 * math.pi * k / frames)])
+        check(math.dist(page_xy, want) < 0.5, f"mode frame {k}: crank at {page_xy}, expected {want}")
+    check(driver.find_element(By.ID, "time").text.startswith("phase"), "the mode's time is not a phase")
+    check(driver.execute_script(f"return {v}.plotCursorX()") is None, "a plot cursor on a mode shape")
+    check(not console_errors(driver), f"sets: console errors: {console_errors(driver)}")
+    print(f"ok   {name}: a mode-shape pose file in the results menu", flush=True)
+
+
 def misplaced_joint(driver):
     """The pin of the correct pendulum is on its bar; the misplaced one's is not."""
     for model, on_bar in (("pendulum_link", True), ("pendulum_link_misplaced_joint", False)):
@@ -288,6 +333,7 @@ def main():
                       "lower", "tip", [0.5, 1.3], extra=["--set", "solver.type=rk4", "--set", "bodies[1].com=[0.2, 0, 0]"], point=(0.5, 0, 0), pixel=False)
         body_colours(driver, "instanced")
         body_colours(driver, "merged")
+        pose_sets(driver)
         misplaced_joint(driver)
     finally:
         driver.quit()
