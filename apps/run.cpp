@@ -1,5 +1,7 @@
 // `mbdae run`: load, prepare, simulate; stream the sensors to CSV; print a summary.
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -14,14 +16,9 @@
 
 #include <fmt/core.h>
 
-#include <mbdae/formulations/LieGroupBodies.h>
-#include <mbdae/formulations/NewtonEuler.h>
 #include <mbdae/io/CsvWriter.h>
 #include <mbdae/io/PoseRecorder.h>
-#include <mbdae/io/Sensors.h>
-#include <mbdae/solvers/Explicit.h>
-#include <mbdae/solvers/ImpulseStepper.h>
-#include <mbdae/solvers/Simulation.h>
+#include <mbdae/io/Run.h>
 
 #include "commands.h"
 
@@ -29,8 +26,10 @@ namespace mbdae::cli {
 
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_sigint(int) { g_interrupted = 1; }
+// Lock-free, so a signal handler may set it; the integrators read it between their steps.
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void on_sigint(int) { g_interrupted = true; }
 
 std::string json_string(const std::string& s) {
   std::string o = "\"";
@@ -49,8 +48,7 @@ std::string json_string(const std::string& s) {
 }
 
 /// Beside results.csv: results.meta.json with the units of every column, for the plots.
-template <class Sensors>
-void write_meta(const std::string& csv, const io::LoadedModel& m, const Sensors& sensors) {
+void write_meta(const std::string& csv, const io::LoadedModel& m, const io::SensorSet& sensors) {
   std::filesystem::path p(csv);
   p.replace_extension(".meta.json");
   std::ofstream out(p);
@@ -108,59 +106,16 @@ std::string sci(double x) { return std::isfinite(x) ? fmt::format("{:.3g}", x) :
 
 }  // namespace
 
-/// The explicit and impulse paths: the formulation, its initial state and its sensors.
-struct ExplicitRun {
-  std::unique_ptr<NewtonEulerSystem> ne;
-  std::unique_ptr<LieGroupBodies> lg;
-  LieGroupState s0;
-  VecX q0, v0;
-  std::unique_ptr<io::ExplicitSensorSet> sensors;
-  ImpulseStats pgs;
-};
-
 int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto loaded = load_model(o.model, o.sets);
   if (!loaded) return kBadInput;
   const io::LoadedModel& m = *loaded;
-  const io::SolverKind kind = m.explicit_settings.kind;
-  const bool implicit = kind == io::SolverKind::Implicit;
 
-  // Formulation, redundant constraints, consistent initial state.
-  PreparedSystem prep;
-  ExplicitRun ex;
-  std::unique_ptr<io::SensorSet> sensors;
+  // Formulation, redundant constraints, consistent initial state, integrator and sensors.
+  std::unique_ptr<io::ModelRun> run;
   try {
-    if (implicit) {
-      prep = prepare(m.system, 0.0);
-    } else {
-      ex.ne = std::make_unique<NewtonEulerSystem>(m.system);
-      if (kind == io::SolverKind::LieRK4) {
-        ex.lg = std::make_unique<LieGroupBodies>(m.system);
-        ex.s0 = ex.lg->initial_state();
-        ex.lg->to_coordinates(ex.s0, ex.q0, ex.v0);
-      } else {
-        ex.ne->initial_state(ex.q0, ex.v0);
-        if (ex.ne->num_joint_rows() > 0) {
-          // The joints hold at the acceleration level only: start on them.
-          VecX c;
-          ex.ne->joint_violation(ex.q0, c);
-          const double before = c.cwiseAbs().maxCoeff();
-          const VecX q_given = ex.q0;
-          const double after = ex.ne->project_positions(ex.q0, 1e-12, 50);
-          ex.ne->project_velocities(ex.q0, ex.v0);
-          if (!(after <= 1e-8))
-            throw std::runtime_error(fmt::format("the initial positions cannot satisfy the joints: max |C| {:.3g} -> "
-                                                 "{:.3g} after projection",
-                                                 before, after));
-          if (!o.quiet && (ex.q0 - q_given).norm() > 1e-6)
-            print_located(m, fmt::format("the initial positions were moved by |dq| = {:.3g} to close the joints "
-                                         "(max |C| {:.3g} -> {:.3g})",
-                                         (ex.q0 - q_given).norm(), before, after),
-                          "warning: ");
-        }
-      }
-    }
+    run = std::make_unique<io::ModelRun>(m);
   } catch (const ModelError& e) {
     for (const std::string& p : e.problems()) print_located(m, p, "");
     return kBadInput;
@@ -169,20 +124,11 @@ int run_command(const RunOptions& o) {
     return kBadInput;
   }
   if (!o.quiet)
-    for (const std::string& w : prep.warnings) print_located(m, w, "warning: ");
-
-  try {
-    if (implicit)
-      sensors = std::make_unique<io::SensorSet>(m.sensors, *prep.system, prep.q0);
-    else
-      ex.sensors = std::make_unique<io::ExplicitSensorSet>(
-          m.sensors, *ex.ne,
-          ex.lg ? io::ExplicitSensorSet::Layout::LieGroup : io::ExplicitSensorSet::Layout::NewtonEuler, ex.q0);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", m.file.c_str(), e.what());
-    return kBadInput;
-  }
-  const std::vector<std::string>& columns = implicit ? sensors->columns() : ex.sensors->columns();
+    for (const std::string& w : run->warnings()) print_located(m, w, "warning: ");
+  const SolverInfo& solver = run->solver();
+  const bool implicit = solver.path == SolverPath::Implicit;
+  const io::SensorSet& sensors = run->sensors();
+  const std::vector<std::string>& columns = sensors.columns();
   const int ncols = static_cast<int>(columns.size());
 
   const std::string csv_path = o.output.empty() ? default_output(m) : o.output;
@@ -197,31 +143,27 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "mbdae: %s\n", e.what());
     return kOtherError;
   }
-  if (implicit) write_meta(csv_path, m, *sensors);
-  else write_meta(csv_path, m, *ex.sensors);
+  write_meta(csv_path, m, sensors);
   // Body poses and the scene beside the CSV, for `mbdae view` (one frame per CSV row).
   std::unique_ptr<io::PoseRecorder> poses;
   try {
-    const std::string model_name = m.system.name.empty() ? m.file : m.system.name;
-    const auto layout = ex.lg ? io::ExplicitSensorSet::Layout::LieGroup : io::ExplicitSensorSet::Layout::NewtonEuler;
     if (o.poses)
-      poses = implicit ? std::make_unique<io::PoseRecorder>(csv_path, *prep.system, m.sensors, model_name)
-                       : std::make_unique<io::PoseRecorder>(csv_path, *ex.ne, layout, m.sensors, model_name);
+      poses = std::make_unique<io::PoseRecorder>(csv_path, run->kinematics(), m.sensors,
+                                                 m.system.name.empty() ? m.file : m.system.name);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: %s\n", e.what());
     return kOtherError;
   }
 
-  // Observer: one CSV row per output time; stop on Ctrl-C or a write error.
+  // One CSV row per output time; stop on a write error. Ctrl-C is read between steps.
   std::vector<double> row(static_cast<size_t>(ncols + 1));
   std::string write_error;
   Progress progress(0.0, m.settings.t_end, !o.quiet);
-  g_interrupted = 0;
+  g_interrupted = false;
   auto previous_handler = std::signal(SIGINT, on_sigint);
-  const Observer observer = [&](const StateView& s) {
+  const io::RowObserver observer = [&](const StateView& s, std::span<const double> values) {
     row[0] = s.t;
-    if (implicit) sensors->evaluate(s, std::span<double>(row).subspan(1));
-    else ex.sensors->evaluate(s, std::span<double>(row).subspan(1));
+    std::copy(values.begin(), values.end(), row.begin() + 1);
     try {
       csv->write_row(row);
       if (poses) poses->record(s);
@@ -230,65 +172,13 @@ int run_command(const RunOptions& o) {
       return false;
     }
     progress.update(s.t);
-    return g_interrupted == 0;  // the row of this time is written before an interrupt stops the run
+    return true;
   };
 
   const SimulationSettings& ss = m.settings;
   SolveResult res;
   try {
-    switch (kind) {
-      case io::SolverKind::Implicit:
-        res = simulate(*prep.system, 0.0, prep.q0, prep.v0, m.settings, observer);
-        break;
-      case io::SolverKind::RK4:
-      case io::SolverKind::Dopri5: {
-        ExplicitOptions eo;
-        eo.method = kind == io::SolverKind::RK4 ? ExplicitMethod::RK4 : ExplicitMethod::Dopri5;
-        eo.t_end = ss.t_end;
-        eo.step = ss.step;
-        eo.output_every = ss.output_every;
-        eo.rtol = ss.rtol;
-        eo.atol = ss.atol;
-        const bool project = m.explicit_settings.projection && ex.ne->num_joint_rows() > 0;
-        eo.project_positions = project;
-        eo.project_velocities = project;
-        res = solve_explicit(*ex.ne, 0.0, ex.q0, ex.v0, eo, observer);
-        break;
-      }
-      case io::SolverKind::LieRK4: {
-        LieGroupOptions lo;
-        lo.method = LieGroupMethod::RK4;
-        lo.t_end = ss.t_end;
-        lo.step = ss.step;
-        lo.output_every = ss.output_every;
-        res = solve_lie_group(*ex.lg, 0.0, ex.s0, lo, observer);
-        break;
-      }
-      case io::SolverKind::Impulse: {
-        ImpulseOptions io_;
-        io_.t_end = ss.t_end;
-        io_.step = ss.step;
-        io_.output_every = ss.output_every;
-        io_.pgs_max_iterations = m.explicit_settings.pgs_iterations;
-        io_.pgs_tolerance = m.explicit_settings.pgs_tolerance;
-        io_.friction = m.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
-        io_.record_per_step = false;
-        ImpulseResult ir = solve_impulse(*ex.ne, 0.0, ex.q0, ex.v0, io_, observer);
-        res = std::move(ir.result);
-        ex.pgs = std::move(ir.pgs);
-        break;
-      }
-    }
-  } catch (const SolverSettingsError& e) {
-    std::signal(SIGINT, previous_handler);
-    progress.finish();
-    std::fprintf(stderr, "%s: solver settings: %s\n", m.file.c_str(), e.what());
-    return kBadInput;
-  } catch (const ModelError& e) {
-    std::signal(SIGINT, previous_handler);
-    progress.finish();
-    for (const std::string& p : e.problems()) print_located(m, p, "");
-    return kBadInput;
+    res = run->run(observer, &g_interrupted);
   } catch (const std::exception& e) {
     std::signal(SIGINT, previous_handler);
     progress.finish();
@@ -310,23 +200,8 @@ int run_command(const RunOptions& o) {
 
   // Summary on stdout.
   const SolverStats& st = res.stats;
-  std::string method = m.solver_name();
-  if (implicit && ss.solver == SolverType::Ida)
-    method += fmt::format(", rtol {:g}, atol {:g}, {}", ss.rtol, ss.atol, ss.sparse ? "sparse" : "dense");
-  else if (implicit && ss.adaptive)
-    method += fmt::format(", adaptive, first h = {:g} s, rtol {:g}, atol {:g}", ss.step, ss.rtol, ss.atol) +
-              (ss.solver == SolverType::GeneralizedAlpha ? fmt::format(", rho_inf {:g}", ss.rho_inf) : "");
-  else if (implicit)
-    method += fmt::format(", h = {:g} s", ss.step) +
-              (ss.solver == SolverType::GeneralizedAlpha ? fmt::format(", rho_inf {:g}", ss.rho_inf) : "");
-  else if (kind == io::SolverKind::Dopri5)
-    method += fmt::format(", first h = {:g} s, rtol {:g}, atol {:g}", ss.step, ss.rtol, ss.atol);
-  else
-    method += fmt::format(", h = {:g} s", ss.step);
-  if ((kind == io::SolverKind::RK4 || kind == io::SolverKind::Dopri5) && ex.ne->num_joint_rows() > 0)
-    method += m.explicit_settings.projection ? ", joints projected after every step" : ", joints not projected";
   fmt::print("model        {} ({})\n", m.system.name.empty() ? "(no name)" : m.system.name, m.file);
-  fmt::print("solver       {}\n", method);
+  fmt::print("solver       {}\n", run->method_summary());
   fmt::print("status       {} at t = {:g} s of {:g} s\n", to_string(res.status), res.t_reached, ss.t_end);
   if (implicit)
     fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
@@ -340,11 +215,11 @@ int run_command(const RunOptions& o) {
   if (!implicit)
     fmt::print("steps        {} accepted, {} rejected; {} right-hand-side evaluations\n", st.steps,
                st.rejected_steps, st.residual_evaluations);
-  if (kind == io::SolverKind::Impulse)
+  if (const ImpulseStats* pgs = run->impulse_stats())
     fmt::print("contacts     at most {} at once, deepest penetration {} m; PGS {} sweeps in all, at most {} in a "
                "step, {} step{} at the cap, largest final residual {} m/s\n",
-               ex.pgs.max_contacts, sci(ex.pgs.max_penetration), ex.pgs.total_iterations, ex.pgs.max_iterations,
-               ex.pgs.steps_at_cap, ex.pgs.steps_at_cap == 1 ? "" : "s", sci(ex.pgs.max_residual));
+               pgs->max_contacts, sci(pgs->max_penetration), pgs->total_iterations, pgs->max_iterations,
+               pgs->steps_at_cap, pgs->steps_at_cap == 1 ? "" : "s", sci(pgs->max_residual));
   fmt::print("constraints  max violation {} (position), {} (velocity)\n", sci(st.max_position_violation),
              sci(st.max_velocity_violation));
   const double dE = st.energy_final - st.energy_initial;
@@ -368,7 +243,7 @@ int run_command(const RunOptions& o) {
   if (!write_error.empty()) {
     std::fprintf(stderr, "mbdae: %s\n", write_error.c_str());
     code = kOtherError;
-  } else if (res.status == SolveStatus::StoppedByObserver && g_interrupted) {
+  } else if (res.status == SolveStatus::Interrupted) {
     std::fprintf(stderr, "mbdae: interrupted at t = %g s; results up to then are in %s\n", res.t_reached,
                  csv_path.c_str());
     code = kInterrupted;

@@ -208,8 +208,9 @@ TEST_CASE("io: the recorder writes every body's reference point and rotation, on
     const MultibodySystem sys(free);
     VecX q(sys.num_coordinates()), v(sys.num_coordinates()), e;
     sys.initial_state(q, v);
+    MultibodyKinematics kin(sys);
     {
-      PoseRecorder rec(csv, sys, m.sensors, "two links");
+      PoseRecorder rec(csv, kin, m.sensors, "two links");
       rec.record(StateView{0.0, q, v, e, e});
     }
     check_initial(free);
@@ -219,8 +220,9 @@ TEST_CASE("io: the recorder writes every body's reference point and rotation, on
     VecX q, v, e;
     sys.initial_state(q, v);
     CHECK((q.segment<3>(0) - free.bodies()[0].position).norm() > 0.05);  // the COM is elsewhere
+    NewtonEulerKinematics kin(sys, NewtonEulerKinematics::Layout::NewtonEuler);
     {
-      PoseRecorder rec(csv, sys, ExplicitSensorSet::Layout::NewtonEuler, m.sensors, "two links");
+      PoseRecorder rec(csv, kin, m.sensors, "two links");
       rec.record(StateView{0.0, q, v, e, e});
     }
     check_initial(free);
@@ -230,8 +232,9 @@ TEST_CASE("io: the recorder writes every body's reference point and rotation, on
     const LieGroupBodies lg(free);
     VecX q, v, e;
     lg.to_coordinates(lg.initial_state(), q, v);
+    NewtonEulerKinematics kin(sys, NewtonEulerKinematics::Layout::LieGroup);
     {
-      PoseRecorder rec(csv, sys, ExplicitSensorSet::Layout::LieGroup, m.sensors, "two links");
+      PoseRecorder rec(csv, kin, m.sensors, "two links");
       rec.record(StateView{0.0, q, v, e, e});
     }
     check_initial(free);

@@ -6,8 +6,11 @@
 
 #include <optional>
 #include <random>
+#include <set>
 
 #include <mbdae/formulations/Multibody.h>
+#include <mbdae/model/ForceTypes.h>
+#include <mbdae/model/JointTypes.h>
 #include <mbdae/model/math/Rotation.h>
 
 using namespace mbdae;
@@ -184,25 +187,23 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
           "[formulation][jacobian]") {
   std::mt19937 gen(42);
   using JT = JointType;
-  using FT = ForceType;
-  const std::vector<Case> cases = {
-      {"spherical", JT::Spherical},  {"revolute", JT::Revolute},
-      {"prismatic", JT::Prismatic},  {"fixed", JT::Fixed},
-      {"generic", JT::Generic},      {"distance", JT::Distance},
-      {"cylindrical", JT::Cylindrical}, {"universal", JT::Universal},
-      {"planar", JT::Planar},        {"coordinate", JT::Coordinate},
-      {"rolling_disc", JT::RollingDisc},
-      {"driven revolute (differenced)", JT::Revolute, 1},
-      {"driven revolute (given)", JT::Revolute, 2},
-      {"driven prismatic (differenced)", JT::Prismatic, 1},
-      {"driven prismatic (given)", JT::Prismatic, 2},
-      {"spring_damper", JT::Spherical, 0, FT::SpringDamper},
-      {"torsional_spring_damper", JT::Spherical, 0, FT::TorsionalSpringDamper},
-      {"rigid_body_spring_damper", JT::Spherical, 0, FT::RigidBodySpringDamper},
-      {"cartesian_spring_damper", JT::Spherical, 0, FT::CartesianSpringDamper},
-      {"user force", JT::Spherical, 0, FT::User},
-      {"user force with its Jacobian", JT::Spherical, 2, FT::User},
-  };
+  // Every registered joint type (JointTypes.h), and driven where it can be: a type added to the
+  // registry is covered here at once.
+  std::vector<Case> cases;
+  for (const JointTypeInfo& t : joint_types()) {
+    cases.emplace_back(t.name, t.type);
+    if (t.drivable) {
+      cases.emplace_back(std::string("driven ") + t.name + " (differenced)", t.type, 1);
+      cases.emplace_back(std::string("driven ") + t.name + " (given)", t.type, 2);
+    }
+  }
+  CHECK(cases.size() == 15);  // 11 types, 2 of them drivable
+  // Every registered force element type (ForceTypes.h) beside a spherical joint; user forces
+  // also with their analytic Jacobian.
+  for (const ForceTypeInfo& t : force_types()) {
+    cases.emplace_back(t.name, JT::Spherical, 0, t.type);
+    if (!t.pairwise) cases.emplace_back(std::string(t.name) + " with its Jacobian", JT::Spherical, 2, t.type);
+  }
   for (const Case& cs : cases)
     for (RotationParametrization pa : kParams)
       for (RotationParametrization pb : kParams)
@@ -421,4 +422,38 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           }
           CHECK((f0 + gradV).cwiseAbs().maxCoeff() < 1e-5 * f0.cwiseAbs().maxCoeff());
         }
+}
+
+TEST_CASE("joint type registry: one entry per type, names and keys consistent", "[model][registry]") {
+  std::set<std::string> names;
+  for (size_t i = 0; i < joint_types().size(); ++i) {
+    const JointTypeInfo& t = joint_types()[i];
+    INFO(t.name);
+    CHECK(static_cast<size_t>(t.type) == i);
+    CHECK(names.insert(t.name).second);
+    CHECK(find_joint_type(t.name) == &t);
+    CHECK(std::string(to_string(t.type)) == t.name);
+    CHECK(std::string(t.summary).size() > 10);
+    std::set<std::string> keys;
+    for (const JointKey& k : t.keys) CHECK(keys.insert(k.key).second);
+    // A drivable type has a coordinate that a drive row can follow.
+    if (t.drivable) CHECK(t.coordinate != JointCoordinateKind::None);
+  }
+  CHECK(find_joint_type("hinge") == nullptr);
+}
+
+TEST_CASE("force type registry: one entry per type, names and keys consistent", "[model][registry]") {
+  std::set<std::string> names;
+  for (size_t i = 0; i < force_types().size(); ++i) {
+    const ForceTypeInfo& t = force_types()[i];
+    INFO(t.name);
+    CHECK(static_cast<size_t>(t.type) == i);
+    CHECK(names.insert(t.name).second);
+    CHECK(find_force_type(t.name) == &t);
+    CHECK(std::string(to_string(t.type)) == t.name);
+    // A pairwise type has markers and a law; the user type has neither.
+    CHECK((t.markers != nullptr) == t.pairwise);
+    CHECK((t.law != nullptr) == t.pairwise);
+  }
+  CHECK(find_force_type("spring") == nullptr);
 }

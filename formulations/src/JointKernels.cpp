@@ -11,98 +11,18 @@ namespace mbdae::detail {
 
 using Row6 = Eigen::Matrix<double, 1, 6>;
 
-Mat3 frame_from_axis(const Vec3& axis, int along) {
-  // Right-handed orthonormal frame whose column `along` is the unit axis.
-  const Vec3 n = axis.normalized();
-  Vec3 t = (std::abs(n.x()) < 0.9) ? Vec3::UnitX() : Vec3::UnitY();
-  Vec3 u = (t - n * n.dot(t)).normalized();
-  Vec3 w = n.cross(u);
-  Mat3 F;
-  // columns (along, along+1, along+2) cyclic = (n, u, w)
-  F.col(along) = n;
-  F.col((along + 1) % 3) = u;
-  F.col((along + 2) % 3) = w;
-  return F;
-}
-
 JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa, const Mat3& Rb,
                                   const Vec3& pb) {
+  const JointLayout l = joint_layout(j);
   JointGeometry g;
-  Mat3 F = Mat3::Identity();
-  if (j.type == JointType::Revolute || j.type == JointType::Cylindrical ||
-      j.type == JointType::Planar || j.type == JointType::RollingDisc)
-    F = frame_from_axis(j.axis, 2);
-  if (j.type == JointType::Universal) F = frame_from_axis(j.axis, 0);
-  if (j.type == JointType::Prismatic) F = frame_from_axis(j.axis, 0);
-  if (j.type == JointType::Generic && j.frame) F = *j.frame;
-  g.xa = Ra.transpose() * (j.point - pa);
-  g.xb = Rb.transpose() * (j.point - pb);
-  g.Aa = Ra.transpose() * F;
-  g.Ab = Rb.transpose() * F;
-  using RK = RowKind;
-  switch (j.type) {
-    case JointType::Spherical:
-      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"}};
-      break;
-    case JointType::Revolute:
-      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
-                 {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
-      break;
-    case JointType::Prismatic:
-      g.rows = {{RK::TransFrame, 1, 0, "y_a·d"}, {RK::TransFrame, 2, 0, "z_a·d"},
-                 {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
-      break;
-    case JointType::Fixed:
-      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
-                 {RK::Rot, 1, 2, "y_a·z_b"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 0, 1, "x_a·y_b"}};
-      break;
-    case JointType::Generic: {
-      static const char* tn[3] = {"x_a·d", "y_a·d", "z_a·d"};
-      static const char* rn[3] = {"y_a·z_b", "z_a·x_b", "x_a·y_b"};
-      for (int k = 0; k < 3; ++k)
-        if (j.constrained[static_cast<size_t>(k)]) g.rows.push_back({RK::TransFrame, k, 0, tn[k]});
-      const int ri[3][2] = {{1, 2}, {2, 0}, {0, 1}};
-      for (int k = 0; k < 3; ++k)
-        if (j.constrained[static_cast<size_t>(3 + k)]) g.rows.push_back({RK::Rot, ri[k][0], ri[k][1], rn[k]});
-      break;
-    }
-    case JointType::Distance:
-      g.xb = Rb.transpose() * (j.point_b - pb);
-      g.L0 = j.distance ? *j.distance : (j.point_b - j.point).norm();
-      g.rows = {{RK::Distance, 0, 0, "distance"}};
-      break;
-    case JointType::Cylindrical:
-      g.rows = {{RK::TransFrame, 0, 0, "x_a·d"}, {RK::TransFrame, 1, 0, "y_a·d"},
-                {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
-      break;
-    case JointType::Universal:
-      g.Ab = Rb.transpose() * frame_from_axis(j.axis_b, 0);
-      g.rows = {{RK::TransWorld, 0, 0, "x"}, {RK::TransWorld, 1, 0, "y"}, {RK::TransWorld, 2, 0, "z"},
-                {RK::Rot, 0, 0, "axis_a·axis_b"}};
-      break;
-    case JointType::Planar:
-      g.rows = {{RK::TransFrame, 2, 0, "z_a·d"}, {RK::Rot, 2, 0, "z_a·x_b"}, {RK::Rot, 2, 1, "z_a·y_b"}};
-      break;
-    case JointType::RollingDisc:
-      g.xb = Rb.transpose() * (j.point_b - pb);
-      g.Ab = Rb.transpose() * frame_from_axis(j.axis_b, 2);
-      g.radius = j.radius;
-      g.rows = {{RK::RollNormal, 0, 0, "contact on plane"},
-                {RK::RollTangent, 0, 0, "no slip along x_plane"},
-                {RK::RollTangent, 1, 0, "no slip along y_plane"}};
-      break;
-    case JointType::Coordinate: {
-      static const char* cn[3] = {"x", "y", "z"};
-      const int i = std::clamp(j.coordinate, 0, 2);
-      g.rows = {{RK::TransWorld, i, 0, cn[i], j.offset}};
-      break;
-    }
-  }
-  if (j.motion) {
-    g.driven = true;
-    if (j.type == JointType::Revolute) g.rows.push_back({RK::RotDriven, 0, 0, "drive (angle)"});
-    if (j.type == JointType::Prismatic) g.rows.push_back({RK::TransDriven, 0, 0, "drive (position)"});
-  }
+  g.xa = Ra.transpose() * (l.point_a - pa);
+  g.xb = Rb.transpose() * (l.point_b - pb);
+  g.Aa = Ra.transpose() * l.frame_a;
+  g.Ab = Rb.transpose() * l.frame_b;
+  g.L0 = l.length;
+  g.radius = l.radius;
+  g.rows = l.equations;
+  g.driven = static_cast<bool>(j.motion);
   return g;
 }
 

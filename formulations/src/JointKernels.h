@@ -30,6 +30,7 @@
 #include <array>
 #include <vector>
 
+#include <mbdae/model/JointTypes.h>
 #include <mbdae/model/System.h>
 
 namespace mbdae::detail {
@@ -43,16 +44,11 @@ struct FrameKin {
   Vec3 ah = Vec3::Zero();  ///< angular acceleration without second derivatives of coordinates
 };
 
-enum class RowKind { TransWorld, TransFrame, Rot, Distance, TransDriven, RotDriven, RollNormal, RollTangent };
-struct RowDef {
-  RowKind kind;
-  int i = 0, j = 0;  ///< TransWorld/TransFrame: axis i; Rot: axis i of a · axis j of b
-  const char* what = "";
-  double offset = 0;  ///< TransWorld, TransFrame: value the row holds
-};
-
-/// True for rows that exist only at velocity level (A(q) v + b = 0; no position equation).
-inline bool is_velocity_level(RowKind k) { return k == RowKind::RollTangent; }
+/// The primitive equations (model/JointTypes.h) under the kernels' names.
+using RowKind = EquationKind;
+using RowDef = JointEquation;
+using mbdae::frame_from_axis;
+using mbdae::is_velocity_level;
 
 /// Value and derivatives of a driven joint's motion at the current time (0 if not driven).
 struct DriveState {
@@ -80,13 +76,11 @@ struct JointGeometry {
   std::vector<RowDef> rows;
 };
 
-/// Builds a joint's markers and equations from the model's joint (world point and axes at t0)
-/// and the initial poses (R, p) of bodies a and b (identity and zero for ground).
+/// Builds a joint's markers (in body axes) and equations from its type's layout (JointTypes.h:
+/// world points and frames at t0) and the initial poses (R, p) of bodies a and b (identity and
+/// zero for ground).
 JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa, const Mat3& Rb,
                                   const Vec3& pb);
-
-/// Right-handed orthonormal frame whose column `along` is the unit axis.
-Mat3 frame_from_axis(const Vec3& axis, int along);
 
 struct JointEval {
   int nr = 0;

@@ -590,7 +590,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       fd.sizes.push_back(nb);
       for (int k = 0; k < nb; ++k) fd.coords.push_back(I.bodies[static_cast<size_t>(bi)].off + k);
     }
-    if (f.type != ForceType::User) {
+    if (force_type_info(f.type).pairwise) {
       Mat3 Ra, Rb;
       Vec3 pa, pb;
       pose0(fd.bodies[0], Ra, pa);
@@ -924,7 +924,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
       const size_t snc = static_cast<size_t>(nc);
-      if (fd.src->type == ForceType::User && fd.src->user_jacobian) {
+      if (!force_type_info(fd.src->type).pairwise && fd.src->user_jacobian) {
         VecX ql(nc), vl(nc);
         for (int k = 0; k < nc; ++k) {
           ql[k] = q[fd.coords[static_cast<size_t>(k)]];
@@ -1167,7 +1167,7 @@ double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
   thread_local std::vector<Kin> ks;  // per thread, grow once
   thread_local std::vector<Wrench> w;
   for (const ForceData& fd : I.forces) {
-    if (fd.src->type == ForceType::User) continue;
+    if (!force_type_info(fd.src->type).pairwise) continue;
     ks.resize(fd.bodies.size());
     for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
     I.force_wrenches(fd, t, ks, w, &V);
@@ -1200,10 +1200,14 @@ JointCoordinate MultibodySystem::joint_coordinate(int joint, double t, ConstVecR
                                                   ConstVecRef a) const {
   const Impl& I = *impl_;
   const JointData& jd = I.joints.at(static_cast<size_t>(joint));
-  if (jd.type != JointType::Revolute && jd.type != JointType::Prismatic &&
-      jd.type != JointType::Cylindrical)
+  const JointCoordinateKind ck = joint_type_info(jd.type).coordinate;
+  if (ck == JointCoordinateKind::None) {
+    std::string with;
+    for (const JointTypeInfo& t : joint_types())
+      if (t.coordinate != JointCoordinateKind::None) with += std::string(with.empty() ? "" : ", ") + t.name;
     throw std::invalid_argument("joint_coordinate: joint '" + jd.name + "' is " + to_string(jd.type) +
-                                "; only revolute, prismatic and cylindrical joints have one");
+                                "; only these joint types have one: " + with);
+  }
   const Kin ka = I.kin_state(jd.a, q, v.data()), kb = I.kin_state(jd.b, q, v.data());
   const bool acc = a.size() == q.size();
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -1219,7 +1223,7 @@ JointCoordinate MultibodySystem::joint_coordinate(int joint, double t, ConstVecR
   };
   JointCoordinate out;
   const Mat3 FA = ka.R * jd.Aa;
-  if (jd.type == JointType::Revolute) {
+  if (ck == JointCoordinateKind::AngleAboutZ) {
     // Angle of b's marker x axis about a's z axis; for a driven joint measured from the
     // prescribed angle, so that it is continuous over any number of turns.
     const Vec3 z = FA.col(2), xb = kb.R * jd.Ab.col(0);
@@ -1232,7 +1236,7 @@ JointCoordinate MultibodySystem::joint_coordinate(int joint, double t, ConstVecR
     out.acceleration = acc ? (alpha(jd.b, kb) - alpha(jd.a, ka)).dot(z) + wr.dot(ka.w.cross(z)) : nan;
   } else {
     // Translation along the axis: x_a·d (prismatic: frame x; cylindrical: frame z).
-    const Vec3 e = jd.type == JointType::Prismatic ? Vec3(FA.col(0)) : Vec3(FA.col(2));
+    const Vec3 e = ck == JointCoordinateKind::DisplacementAlongX ? Vec3(FA.col(0)) : Vec3(FA.col(2));
     const Vec3 ra = ka.R * jd.xa, rb = kb.R * jd.xb;
     const Vec3 d = kb.p + rb - ka.p - ra;
     const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
@@ -1264,7 +1268,8 @@ double MultibodySystem::joint_drive_force(int joint, double t, ConstVecRef q, Co
     if (jd.active[k] == lr) lam = lambda[jd.active_global[k]];
   // Wrench of the drive row on b: −W_bᵀ λ; its component along the joint axis.
   const Mat3 FA = ka.R * jd.Aa;
-  if (jd.type == JointType::Revolute) return -lam * e.Wb.row(lr).tail<3>().dot(FA.col(2));
+  if (joint_type_info(jd.type).coordinate == JointCoordinateKind::AngleAboutZ)
+    return -lam * e.Wb.row(lr).tail<3>().dot(FA.col(2));
   return -lam * e.Wb.row(lr).head<3>().dot(FA.col(0));
 }
 

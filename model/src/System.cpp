@@ -1,5 +1,8 @@
 #include <mbdae/model/System.h>
 
+#include <mbdae/model/ForceTypes.h>
+#include <mbdae/model/JointTypes.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -18,33 +21,7 @@ const char* to_string(RotationParametrization p) {
   return "?";
 }
 
-const char* to_string(JointType t) {
-  switch (t) {
-    case JointType::Spherical: return "spherical";
-    case JointType::Revolute: return "revolute";
-    case JointType::Prismatic: return "prismatic";
-    case JointType::Fixed: return "fixed";
-    case JointType::Generic: return "generic";
-    case JointType::Distance: return "distance";
-    case JointType::Cylindrical: return "cylindrical";
-    case JointType::Universal: return "universal";
-    case JointType::Planar: return "planar";
-    case JointType::RollingDisc: return "rolling_disc";
-    case JointType::Coordinate: return "coordinate";
-  }
-  return "?";
-}
 
-const char* to_string(ForceType t) {
-  switch (t) {
-    case ForceType::SpringDamper: return "spring_damper";
-    case ForceType::TorsionalSpringDamper: return "torsional_spring_damper";
-    case ForceType::RigidBodySpringDamper: return "rigid_body_spring_damper";
-    case ForceType::CartesianSpringDamper: return "cartesian_spring_damper";
-    case ForceType::User: return "user";
-  }
-  return "?";
-}
 
 // Richardson extrapolation of central differences (error O(h⁴)); the steps balance truncation
 // against round-off for functions varying on a time scale of order 1 s.
@@ -253,41 +230,15 @@ std::vector<std::string> System::check() const {
                                         : ": both ends are on body '" + j.bodies[0] + "'"));
     if (!finite(j.point) || !finite(j.axis) || !finite(j.point_b))
       p.push_back(who + ": a value is NaN or infinite");
-    const bool axial = j.type == JointType::Revolute || j.type == JointType::Prismatic ||
-                       j.type == JointType::Cylindrical || j.type == JointType::Universal ||
-                       j.type == JointType::Planar || j.type == JointType::RollingDisc;
-    if (axial && !(j.axis.norm() > 1e-12)) p.push_back(who + ": axis has zero length");
-    if ((j.type == JointType::Universal || j.type == JointType::RollingDisc) &&
-        !(j.axis_b.norm() > 1e-12))
-      p.push_back(who + ": axis_b has zero length");
-    if (j.type == JointType::Universal && j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
-        std::abs(j.axis.normalized().dot(j.axis_b.normalized())) > 1e-6)
-      p.push_back(who + ": axis and axis_b must be perpendicular, their cosine is " +
-                  fmt(j.axis.normalized().dot(j.axis_b.normalized())));
-    if (j.type == JointType::RollingDisc) {
-      if (!(j.radius > 0)) p.push_back(who + ": radius must be > 0, got " + fmt(j.radius));
-      if (ia && *ia != kGround)
-        p.push_back(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
-      if (j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
-          1 - std::abs(j.axis.normalized().dot(j.axis_b.normalized())) < 1e-9)
-        p.push_back(who + ": the disc lies flat on the plane (axis_b parallel to the normal)");
-    }
-    if (j.type == JointType::Coordinate && (j.coordinate < 0 || j.coordinate > 2))
-      p.push_back(who + ": coordinate must be 0, 1 or 2 (x, y, z), got " + std::to_string(j.coordinate));
-    if (j.motion && j.type != JointType::Revolute && j.type != JointType::Prismatic)
-      p.push_back(who + ": motion is only supported on revolute and prismatic joints, not " +
-                  to_string(j.type));
-    if (j.type == JointType::Generic && j.frame) {
-      const Mat3& F = *j.frame;
-      if ((F.transpose() * F - Mat3::Identity()).norm() > 1e-6 || F.determinant() < 0)
-        p.push_back(who + ": frame is not a rotation matrix");
-    }
-    if (j.type == JointType::Distance) {
-      const double d0 = (j.point_b - j.point).norm();
-      if (j.distance && !(*j.distance > 0))
-        p.push_back(who + ": distance must be > 0, got " + fmt(*j.distance));
-      if (!j.distance && !(d0 > 1e-12))
-        p.push_back(who + ": the two points coincide; give a distance > 0");
+    const JointTypeInfo& info = joint_type_info(j.type);
+    info.check(j, who, p);
+    if (info.plane_on_ground && ia && *ia != kGround)
+      p.push_back(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
+    if (j.motion && !info.drivable) {
+      std::string drivable;
+      for (const JointTypeInfo& t : joint_types())
+        if (t.drivable) drivable += std::string(drivable.empty() ? "" : " and ") + t.name;
+      p.push_back(who + ": motion is only supported on " + drivable + " joints, not " + info.name);
     }
   }
   for (const Load& l : loads_) {
@@ -301,11 +252,10 @@ std::vector<std::string> System::check() const {
     const ForceElement& f = forces_[i];
     const std::string who = std::string(to_string(f.type)) + " '" + f.name + "'";
     if (!f.name.empty() && !fnames.insert(f.name).second) p.push_back(who + ": duplicate name");
-    const bool pair = f.type != ForceType::User;
+    const ForceTypeInfo& info = force_type_info(f.type);
+    const bool pair = info.pairwise;
     if (pair && f.bodies.size() != 2)
       p.push_back(who + ": expected 2 bodies, got " + std::to_string(f.bodies.size()));
-    if (!pair && f.bodies.empty()) p.push_back(who + ": needs at least one body");
-    if (!pair && !f.user) p.push_back(who + ": no user function");
     std::vector<std::optional<BodyIndex>> idx;
     for (const std::string& b : f.bodies) {
       idx.push_back(find_body(b));
@@ -318,10 +268,7 @@ std::vector<std::string> System::check() const {
         !finite(f.damping6) || !finite(f.stiffness3) || !std::isfinite(f.stiffness) ||
         !std::isfinite(f.damping))
       p.push_back(who + ": a value is NaN or infinite");
-    if (f.type == ForceType::SpringDamper && !f.length && !((f.point_b - f.point).norm() > 1e-12))
-      p.push_back(who + ": the two points coincide (the line of action is undefined)");
-    if (f.type == ForceType::TorsionalSpringDamper && !(f.axis.norm() > 1e-12))
-      p.push_back(who + ": axis has zero length");
+    info.check(f, who, p);
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
                     f.frame->determinant() < 0))
       p.push_back(who + ": frame is not a rotation matrix");

@@ -44,8 +44,149 @@ std::string at_time(double t) {
 
 }  // namespace
 
-SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
-                           const ExplicitOptions& opt, const Observer& obs) {
+namespace {
+
+/// RK4 / Dormand–Prince on the Newton–Euler state y = [q; v] (Explicit.h).
+class ExplicitIntegrator final : public Integrator {
+ public:
+  ExplicitIntegrator(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                     const ExplicitOptions& opt)
+      : sys_(sys), opt_(opt), nq_(sys.num_q()), nv_(sys.num_v()), joints_(sys.num_joint_rows() > 0),
+        t_(t0), h_(opt.step), q_(q0), v_(v0), qd_(nq_), vd_(nv_), rq_(nq_), rv_(nv_),
+        y_(static_cast<size_t>(nq_ + nv_)),
+        dopri_(odeint::make_controlled(opt.atol, opt.rtol, odeint::runge_kutta_dopri5<std::vector<double>>())) {
+    to_y();
+  }
+
+  bool advance_to(double t_out) override {
+    if (status_ != SolveStatus::Success) return false;
+    const auto wall0 = Clock::now();
+    auto done = [&](bool ok) {
+      stats_.wall_time += std::chrono::duration<double>(Clock::now() - wall0).count();
+      return ok;
+    };
+    auto fail = [&](SolveStatus s, const std::string& msg) {
+      status_ = s;
+      message_ = msg;
+      return done(false);
+    };
+    auto rhs = [this](const std::vector<double>& x, std::vector<double>& dxdt, double t) {
+      rq_ = Eigen::Map<const VecX>(x.data(), nq_);
+      rv_ = Eigen::Map<const VecX>(x.data() + nq_, nv_);
+      sys_.derivative(t, rq_, rv_, qd_, vd_);
+      Eigen::Map<VecX>(dxdt.data(), nq_) = qd_;
+      Eigen::Map<VecX>(dxdt.data() + nq_, nv_) = vd_;
+      ++stats_.residual_evaluations;
+    };
+    try {
+      while (t_ < t_out) {
+        if (interrupted()) return fail(SolveStatus::Interrupted, at_time(t_) + "interrupted");
+        if (stats_.steps >= opt_.max_steps)
+          return fail(SolveStatus::TooMuchWork,
+                      at_time(t_) + "step limit " + std::to_string(opt_.max_steps) + " reached");
+        const double remaining = t_out - t_;
+        if (opt_.method == ExplicitMethod::RK4) {
+          // Land on the output time (a step within 1e-9 h of it is taken to it exactly).
+          const double hs = (remaining <= opt_.step * (1 + 1e-9)) ? remaining : opt_.step;
+          rk4_.do_step(rhs, y_, t_, hs);
+          t_ = (hs == remaining) ? t_out : t_ + hs;
+          stats_.last_step = hs;
+        } else {
+          const bool last = h_ >= remaining;
+          double hs = last ? remaining : h_;
+          const double t_before = t_;
+          const odeint::controlled_step_result r = dopri_.try_step(rhs, y_, t_, hs);
+          if (r == odeint::fail) {
+            ++stats_.rejected_steps;
+            ++stats_.error_test_failures;
+            h_ = hs;
+            if (h_ < opt_.min_step)
+              return fail(SolveStatus::StepTooSmall, at_time(t_) + "step size " + std::to_string(h_) +
+                                                         " s fell below min_step (error test)");
+            continue;
+          }
+          stats_.last_step = t_ - t_before;
+          if (last) t_ = t_out;
+          h_ = last ? std::max(h_, hs) : hs;  // keep the controller's suggestion
+        }
+        ++stats_.steps;
+        from_y();
+        bool changed = false;
+        if (opt_.renormalize) {
+          sys_.normalize_quaternions(q_);
+          changed = true;
+        }
+        if (joints_ && opt_.project_positions) {
+          sys_.project_positions(t_, q_, opt_.projection_tol);
+          changed = true;
+        }
+        if (joints_ && opt_.project_velocities) {
+          sys_.project_velocities(t_, q_, v_);
+          changed = true;
+        }
+        if (!q_.allFinite() || !v_.allFinite())
+          return fail(SolveStatus::ResidualFailure, at_time(t_) + "the state became non-finite");
+        if (changed) {
+          to_y();
+          if (opt_.method == ExplicitMethod::Dopri5) dopri_.reset();  // FSAL derivative is stale
+        }
+      }
+    } catch (const std::exception& e) {
+      return fail(SolveStatus::SingularMatrix, at_time(t_) + e.what());
+    }
+    return done(true);
+  }
+
+  double time() const override { return t_; }
+  StateView state() const override { return StateView{t_, q_, v_, empty_, empty_}; }
+  const SolverStats& stats() const override { return stats_; }
+  SolveStatus status() const override { return status_; }
+  const std::string& message() const override { return message_; }
+
+ private:
+  void to_y() {
+    Eigen::Map<VecX>(y_.data(), nq_) = q_;
+    Eigen::Map<VecX>(y_.data() + nq_, nv_) = v_;
+  }
+  void from_y() {
+    q_ = Eigen::Map<const VecX>(y_.data(), nq_);
+    v_ = Eigen::Map<const VecX>(y_.data() + nq_, nv_);
+  }
+
+  const NewtonEulerSystem& sys_;
+  ExplicitOptions opt_;
+  int nq_, nv_;
+  bool joints_;
+  double t_, h_;
+  VecX q_, v_, qd_, vd_, rq_, rv_;
+  const VecX empty_;
+  std::vector<double> y_;
+  odeint::runge_kutta4<std::vector<double>> rk4_;
+  decltype(odeint::make_controlled(1.0, 1.0, odeint::runge_kutta_dopri5<std::vector<double>>())) dopri_;
+  SolverStats stats_;
+  SolveStatus status_ = SolveStatus::Success;
+  std::string message_;
+};
+
+}  // namespace
+
+NewtonEulerMonitor::NewtonEulerMonitor(const NewtonEulerSystem& sys)
+    : sys_(sys), c_(sys.num_joint_rows()), cd_(sys.num_joint_rows()) {}
+
+double NewtonEulerMonitor::energy(const StateView& s) { return sys_.energy(s.q, s.v); }
+
+ConstraintViolation NewtonEulerMonitor::constraint_violation(const StateView& s) {
+  ConstraintViolation out;
+  if (sys_.num_joint_rows() == 0) return out;
+  sys_.joint_violation(s.t, s.q, c_);
+  sys_.joint_velocity_violation(s.t, s.q, s.v, cd_);
+  out.position = c_.cwiseAbs().maxCoeff();
+  out.velocity = cd_.cwiseAbs().maxCoeff();
+  return out;
+}
+
+std::unique_ptr<Integrator> make_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0,
+                                          const VecX& v0, const ExplicitOptions& opt) {
   check_common(t0, opt.t_end, opt.step, opt.output_every);
   if (q0.size() != sys.num_q() || v0.size() != sys.num_v())
     throw SolverSettingsError("solve_explicit: expected q of size " + std::to_string(sys.num_q()) +
@@ -53,204 +194,131 @@ SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& 
                               std::to_string(q0.size()) + " and " + std::to_string(v0.size()));
   if (opt.method == ExplicitMethod::Dopri5 && !(opt.rtol > 0 && opt.atol > 0))
     throw SolverSettingsError("solve_explicit: rtol and atol must be > 0");
-  const auto wall0 = Clock::now();
-  const int nq = sys.num_q(), nv = sys.num_v(), ny = nq + nv;
-  const bool joints = sys.num_joint_rows() > 0;
-
-  SolveResult res;
-  SolverStats& st = res.stats;
-  VecX q = q0, v = v0, qd(nq), vd(nv), c, cd;
-  const VecX empty;
-  std::vector<double> y(static_cast<size_t>(ny));
-  auto to_y = [&] {
-    Eigen::Map<VecX>(y.data(), nq) = q;
-    Eigen::Map<VecX>(y.data() + nq, nv) = v;
-  };
-  auto from_y = [&](const std::vector<double>& x) {
-    q = Eigen::Map<const VecX>(x.data(), nq);
-    v = Eigen::Map<const VecX>(x.data() + nq, nv);
-  };
-  // Right-hand side in odeint's form. Exceptions (singular joint system) propagate to the loop.
-  VecX rq(nq), rv(nv);
-  auto rhs = [&](const std::vector<double>& x, std::vector<double>& dxdt, double t) {
-    rq = Eigen::Map<const VecX>(x.data(), nq);
-    rv = Eigen::Map<const VecX>(x.data() + nq, nv);
-    sys.derivative(t, rq, rv, qd, vd);
-    Eigen::Map<VecX>(dxdt.data(), nq) = qd;
-    Eigen::Map<VecX>(dxdt.data() + nq, nv) = vd;
-    ++st.residual_evaluations;
-  };
-  auto record = [&](double t) -> bool {
-    if (joints) {
-      sys.joint_violation(t, q, c);
-      sys.joint_velocity_violation(t, q, v, cd);
-      st.max_position_violation = std::max(st.max_position_violation, c.cwiseAbs().maxCoeff());
-      st.max_velocity_violation = std::max(st.max_velocity_violation, cd.cwiseAbs().maxCoeff());
-    }
-    st.energy_final = sys.energy(q, v);
-    return obs ? obs(StateView{t, q, v, empty, empty}) : true;
-  };
-  auto finish = [&](SolveStatus s, double t, const std::string& msg) {
-    res.status = s;
-    res.t_reached = t;
-    res.message = msg;
-    st.wall_time = std::chrono::duration<double>(Clock::now() - wall0).count();
-    return res;
-  };
-
-  st.energy_initial = sys.energy(q, v);
-  if (!record(t0)) return finish(SolveStatus::StoppedByObserver, t0, at_time(t0) + "stopped by the observer");
-  to_y();
-
-  const OutputGrid grid(t0, opt.t_end, opt.output_every);
-  odeint::runge_kutta4<std::vector<double>> rk4;
-  auto dopri = odeint::make_controlled(opt.atol, opt.rtol, odeint::runge_kutta_dopri5<std::vector<double>>());
-  double t = t0, h = opt.step;
-  try {
-    for (int k = 1; k < grid.size(); ++k) {
-      const double t_out = grid.time(k);
-      while (t < t_out) {
-        if (st.steps >= opt.max_steps)
-          return finish(SolveStatus::TooMuchWork, t, at_time(t) + "step limit " + std::to_string(opt.max_steps) + " reached");
-        const double remaining = t_out - t;
-        if (opt.method == ExplicitMethod::RK4) {
-          // Land on the output time (a step within 1e-9 h of it is taken to it exactly).
-          const double hs = (remaining <= opt.step * (1 + 1e-9)) ? remaining : opt.step;
-          rk4.do_step(rhs, y, t, hs);
-          t = (hs == remaining) ? t_out : t + hs;
-          st.last_step = hs;
-        } else {
-          const bool last = h >= remaining;
-          double hs = last ? remaining : h;
-          const double t_before = t;
-          const odeint::controlled_step_result r = dopri.try_step(rhs, y, t, hs);
-          if (r == odeint::fail) {
-            ++st.rejected_steps;
-            ++st.error_test_failures;
-            h = hs;
-            if (h < opt.min_step)
-              return finish(SolveStatus::StepTooSmall, t, at_time(t) + "step size " + std::to_string(h) +
-                                                          " s fell below min_step (error test)");
-            continue;
-          }
-          st.last_step = t - t_before;
-          if (last) t = t_out;
-          h = last ? std::max(h, hs) : hs;  // keep the controller's suggestion
-        }
-        ++st.steps;
-        from_y(y);
-        bool changed = false;
-        if (opt.renormalize) {
-          sys.normalize_quaternions(q);
-          changed = true;
-        }
-        if (joints && opt.project_positions) {
-          sys.project_positions(t, q, opt.projection_tol);
-          changed = true;
-        }
-        if (joints && opt.project_velocities) {
-          sys.project_velocities(t, q, v);
-          changed = true;
-        }
-        if (!q.allFinite() || !v.allFinite())
-          return finish(SolveStatus::ResidualFailure, t, at_time(t) + "the state became non-finite");
-        if (changed) {
-          to_y();
-          if (opt.method == ExplicitMethod::Dopri5) dopri.reset();  // FSAL derivative is stale
-        }
-      }
-      if (!record(t_out)) return finish(SolveStatus::StoppedByObserver, t, at_time(t) + "stopped by the observer");
-    }
-  } catch (const std::exception& e) {
-    return finish(SolveStatus::SingularMatrix, t, at_time(t) + e.what());
-  }
-  return finish(SolveStatus::Success, t, "");
+  return std::make_unique<ExplicitIntegrator>(sys, t0, q0, v0, opt);
 }
 
-SolveResult solve_lie_group(const LieGroupBodies& sys, double t0, const LieGroupState& s0,
-                            const LieGroupOptions& opt, const Observer& obs,
-                            LieGroupState* final_state) {
+SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                           const ExplicitOptions& opt, const Observer& obs) {
+  const auto integ = make_explicit(sys, t0, q0, v0, opt);
+  NewtonEulerMonitor monitor(sys);
+  return run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+}
+
+namespace {
+
+/// Lie–Euler / RKMK4 on the Lie-group bodies (Explicit.h).
+class LieGroupIntegratorImpl final : public LieGroupIntegrator {
+ public:
+  LieGroupIntegratorImpl(const LieGroupBodies& sys, double t0, const LieGroupState& s0, const LieGroupOptions& opt)
+      : sys_(sys), opt_(opt), n_(sys.num_bodies()), t_(t0), s_(s0), stage_(s0), L1_(6 * n_), L2_(6 * n_),
+        L3_(6 * n_), L4_(6 * n_), K1_(static_cast<size_t>(n_)), K2_(K1_), K3_(K1_), K4_(K1_) {
+    sys_.to_coordinates(s_, q_, v_);
+  }
+
+  bool advance_to(double t_out) override {
+    if (status_ != SolveStatus::Success) return false;
+    const auto wall0 = Clock::now();
+    auto done = [&](bool ok) {
+      sys_.to_coordinates(s_, q_, v_);
+      stats_.wall_time += std::chrono::duration<double>(Clock::now() - wall0).count();
+      return ok;
+    };
+    auto fail = [&](SolveStatus st, const std::string& msg) {
+      status_ = st;
+      message_ = msg;
+      return done(false);
+    };
+    const int n = n_;
+    while (t_ < t_out) {
+      if (interrupted()) return fail(SolveStatus::Interrupted, at_time(t_) + "interrupted");
+      if (stats_.steps >= opt_.max_steps) return fail(SolveStatus::TooMuchWork, at_time(t_) + "step limit reached");
+      const double remaining = t_out - t_;
+      const double h = (remaining <= opt_.step * (1 + 1e-9)) ? remaining : opt_.step;
+      if (opt_.method == LieGroupMethod::Euler) {
+        // g ← g exp(h ξ), ξ ← ξ + h ξ̇ (Bauer, seed 002).
+        sys_.twist_rate(t_, s_, L1_);
+        ++stats_.residual_evaluations;
+        for (int i = 0; i < n; ++i) {
+          const size_t b = static_cast<size_t>(i);
+          s_.g[b] = sys_.retract(s_.g[b], h * s_.xi.segment<6>(6 * i));
+        }
+        s_.xi += h * L1_;
+      } else {
+        // RKMK4: θ = h/6 (K1 + 2K2 + 2K3 + K4), ξ_{n+1} = ξ_n + h/6 (L1 + 2L2 + 2L3 + L4).
+        eval_stage(t_, 0, nullptr, nullptr, K1_, L1_);
+        eval_stage(t_ + h / 2, h / 2, &K1_, &L1_, K2_, L2_);
+        eval_stage(t_ + h / 2, h / 2, &K2_, &L2_, K3_, L3_);
+        eval_stage(t_ + h, h, &K3_, &L3_, K4_, L4_);
+        for (int i = 0; i < n; ++i) {
+          const size_t b = static_cast<size_t>(i);
+          const Vec6 th = (h / 6) * (K1_[b] + 2 * K2_[b] + 2 * K3_[b] + K4_[b]);
+          s_.g[b] = sys_.retract(s_.g[b], th);
+        }
+        s_.xi += (h / 6) * (L1_ + 2 * L2_ + 2 * L3_ + L4_);
+      }
+      t_ = (h == remaining) ? t_out : t_ + h;
+      stats_.last_step = h;
+      ++stats_.steps;
+      if (!s_.xi.allFinite()) return fail(SolveStatus::ResidualFailure, at_time(t_) + "the twist became non-finite");
+    }
+    return done(true);
+  }
+
+  double time() const override { return t_; }
+  StateView state() const override { return StateView{t_, q_, v_, empty_, empty_}; }
+  const SolverStats& stats() const override { return stats_; }
+  SolveStatus status() const override { return status_; }
+  const std::string& message() const override { return message_; }
+  const LieGroupState& group_state() const override { return s_; }
+
+ private:
+  // Stage: g_i = g_n exp(a θ_prev), ξ_i = ξ_n + a L_prev; K = dexp⁻¹_{−θ}(ξ_i), L = ξ̇(t_i).
+  void eval_stage(double ts, double a, const std::vector<Vec6>* Kp, const VecX* Lp, std::vector<Vec6>& K, VecX& L) {
+    for (int i = 0; i < n_; ++i) {
+      const size_t k = static_cast<size_t>(i);
+      const Vec6 th = Kp ? Vec6(a * (*Kp)[k]) : Vec6::Zero();
+      stage_.g[k] = Kp ? sys_.retract(s_.g[k], th) : s_.g[k];
+      stage_.xi.segment<6>(6 * i) = s_.xi.segment<6>(6 * i) + (Lp ? Vec6(a * Lp->segment<6>(6 * i)) : Vec6::Zero());
+      K[k] = sys_.dexpinv(th, stage_.xi.segment<6>(6 * i));
+    }
+    sys_.twist_rate(ts, stage_, L);
+    ++stats_.residual_evaluations;
+  }
+
+  const LieGroupBodies& sys_;
+  LieGroupOptions opt_;
+  int n_;
+  double t_;
+  LieGroupState s_, stage_;
+  VecX q_, v_, L1_, L2_, L3_, L4_;
+  const VecX empty_;
+  std::vector<Vec6> K1_, K2_, K3_, K4_;
+  SolverStats stats_;
+  SolveStatus status_ = SolveStatus::Success;
+  std::string message_;
+};
+
+}  // namespace
+
+std::unique_ptr<LieGroupIntegrator> make_lie_group(const LieGroupBodies& sys, double t0, const LieGroupState& s0,
+                                                   const LieGroupOptions& opt) {
   check_common(t0, opt.t_end, opt.step, opt.output_every);
   const int n = sys.num_bodies();
   if (static_cast<int>(s0.g.size()) != n || s0.xi.size() != 6 * n)
     throw SolverSettingsError("solve_lie_group: state does not match the " + std::to_string(n) + " bodies");
-  const auto wall0 = Clock::now();
-  SolveResult res;
-  SolverStats& st = res.stats;
-  LieGroupState s = s0, stage = s0;
-  VecX q, v, L1(6 * n), L2(6 * n), L3(6 * n), L4(6 * n);
-  std::vector<Vec6> K1(static_cast<size_t>(n)), K2 = K1, K3 = K1, K4 = K1;
-  const VecX empty;
-  auto record = [&](double t) -> bool {
-    st.energy_final = sys.energy(s);
-    if (!obs) return true;
-    sys.to_coordinates(s, q, v);
-    return obs(StateView{t, q, v, empty, empty});
-  };
-  auto finish = [&](SolveStatus status, double t, const std::string& msg) {
-    res.status = status;
-    res.t_reached = t;
-    res.message = msg;
-    st.wall_time = std::chrono::duration<double>(Clock::now() - wall0).count();
-    if (final_state) *final_state = s;
-    return res;
-  };
-  // Stage: g_i = g_n exp(a θ_prev), ξ_i = ξ_n + a L_prev; returns K = dexp⁻¹_{−θ}(ξ_i), L = ξ̇(t_i).
-  auto eval_stage = [&](double ts, double a, const std::vector<Vec6>* Kp, const VecX* Lp,
-                        std::vector<Vec6>& K, VecX& L) {
-    for (int i = 0; i < n; ++i) {
-      const size_t k = static_cast<size_t>(i);
-      const Vec6 th = Kp ? Vec6(a * (*Kp)[k]) : Vec6::Zero();
-      stage.g[k] = Kp ? sys.retract(s.g[k], th) : s.g[k];
-      stage.xi.segment<6>(6 * i) = s.xi.segment<6>(6 * i) + (Lp ? Vec6(a * Lp->segment<6>(6 * i)) : Vec6::Zero());
-      K[k] = sys.dexpinv(th, stage.xi.segment<6>(6 * i));
-    }
-    sys.twist_rate(ts, stage, L);
-    ++st.residual_evaluations;
-  };
+  return std::make_unique<LieGroupIntegratorImpl>(sys, t0, s0, opt);
+}
 
-  st.energy_initial = sys.energy(s);
-  if (!record(t0)) return finish(SolveStatus::StoppedByObserver, t0, at_time(t0) + "stopped by the observer");
-  const OutputGrid grid(t0, opt.t_end, opt.output_every);
-  double t = t0;
-  for (int k = 1; k < grid.size(); ++k) {
-    const double t_out = grid.time(k);
-    while (t < t_out) {
-      if (st.steps >= opt.max_steps)
-        return finish(SolveStatus::TooMuchWork, t, at_time(t) + "step limit reached");
-      const double remaining = t_out - t;
-      const double h = (remaining <= opt.step * (1 + 1e-9)) ? remaining : opt.step;
-      if (opt.method == LieGroupMethod::Euler) {
-        // g ← g exp(h ξ), ξ ← ξ + h ξ̇ (Bauer, seed 002).
-        sys.twist_rate(t, s, L1);
-        ++st.residual_evaluations;
-        for (int i = 0; i < n; ++i) {
-          const size_t b = static_cast<size_t>(i);
-          s.g[b] = sys.retract(s.g[b], h * s.xi.segment<6>(6 * i));
-        }
-        s.xi += h * L1;
-      } else {
-        // RKMK4: θ = h/6 (K1 + 2K2 + 2K3 + K4), ξ_{n+1} = ξ_n + h/6 (L1 + 2L2 + 2L3 + L4).
-        eval_stage(t, 0, nullptr, nullptr, K1, L1);
-        eval_stage(t + h / 2, h / 2, &K1, &L1, K2, L2);
-        eval_stage(t + h / 2, h / 2, &K2, &L2, K3, L3);
-        eval_stage(t + h, h, &K3, &L3, K4, L4);
-        for (int i = 0; i < n; ++i) {
-          const size_t b = static_cast<size_t>(i);
-          const Vec6 th = (h / 6) * (K1[b] + 2 * K2[b] + 2 * K3[b] + K4[b]);
-          s.g[b] = sys.retract(s.g[b], th);
-        }
-        s.xi += (h / 6) * (L1 + 2 * L2 + 2 * L3 + L4);
-      }
-      t = (h == remaining) ? t_out : t + h;
-      st.last_step = h;
-      ++st.steps;
-      if (!s.xi.allFinite())
-        return finish(SolveStatus::ResidualFailure, t, at_time(t) + "the twist became non-finite");
-    }
-    if (!record(t_out)) return finish(SolveStatus::StoppedByObserver, t, at_time(t) + "stopped by the observer");
-  }
-  return finish(SolveStatus::Success, t, "");
+double LieGroupMonitor::energy(const StateView&) { return sys_.energy(integ_.group_state()); }
+
+SolveResult solve_lie_group(const LieGroupBodies& sys, double t0, const LieGroupState& s0,
+                            const LieGroupOptions& opt, const Observer& obs,
+                            LieGroupState* final_state) {
+  const auto integ = make_lie_group(sys, t0, s0, opt);
+  LieGroupMonitor monitor(sys, *integ);
+  SolveResult res = run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  if (final_state) *final_state = integ->group_state();
+  return res;
 }
 
 }  // namespace mbdae

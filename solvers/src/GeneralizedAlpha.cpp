@@ -3,6 +3,7 @@
 #include <mbdae/solvers/GeneralizedAlpha.h>
 
 #include <chrono>
+#include <functional>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -103,6 +104,11 @@ class Newmark {
       return done(false);
     };
     while (t_ < t_out) {
+      if (interrupted_()) {
+        std::ostringstream s;
+        s << "interrupted at t = " << t_ << " s";
+        return fail(SolveStatus::Interrupted, s.str());
+      }
       if (stats_.steps >= opt_.max_steps)
         return fail(SolveStatus::TooMuchWork, fail_msg(t_, h_cur_, "step limit reached"));
       double h = h_cur_;
@@ -390,6 +396,10 @@ class Newmark {
   std::vector<char> vel_row_, vel_entry_;  // velocity-level rows, and per value of C_q's pattern
   bool has_vel_rows_ = false;
   VecX cv_;
+
+ public:
+  /// Read between steps: true stops advance() with status Interrupted.
+  std::function<bool()> interrupted_ = [] { return false; };
 };
 
 }  // namespace
@@ -401,6 +411,7 @@ class NewmarkIntegrator final : public Integrator {
                     const NewmarkOptions& opt, const char* name, double t0, const VecX& q0,
                     const VecX& v0)
       : engine_(sys, p, level, opt, name) {
+    engine_.interrupted_ = [this] { return interrupted(); };
     engine_.init(t0, q0, v0);
   }
   bool advance_to(double t) override { return engine_.advance(t); }

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -311,6 +312,8 @@ struct IdaProblem {
   long residual_calls = 0;
   double nonfinite_residual_time = -std::numeric_limits<double>::infinity();
   std::string cause;        ///< why a callback failed (last failure)
+  std::function<bool()> interrupted;  ///< the integrator's interrupt flag, read by the residual
+  bool interrupt_seen = false;        ///< the residual stopped IDA because of it
   std::string ida_message;  ///< last error message from IDA's error handler
 };
 
@@ -326,6 +329,11 @@ std::string row_label(const IdaProblem& P, int row) {
 extern "C" int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
   auto* P = static_cast<IdaProblem*>(user_data);
   try {
+    if (P->interrupted && P->interrupted()) {  // fatal for IDA: it returns at the last accepted step
+      P->interrupt_seen = true;
+      P->cause = "interrupted";
+      return -1;
+    }
     ++P->residual_calls;
     const int n = P->n, m = P->m, N = P->N;
     Eigen::Map<const VecX> Y(N_VGetArrayPointer(yy), N), YP(N_VGetArrayPointer(yp), N);
@@ -603,6 +611,7 @@ class IdaIntegrator final : public Integrator {
       : sys_(sys), opt_(opt), n_(sys.num_coordinates()), m_(sys.num_constraints()),
         N_(2 * n_ + 2 * m_), t_(t0), q_(q0), v_(v0), a_(VecX::Zero(n_)), lambda_(VecX::Zero(m_)),
         P_(sys, opt.linear_solver == IdaOptions::LinearSolver::Sparse) {
+    P_.interrupted = [this] { return interrupted(); };
     validate(sys, t0, q0, v0, opt);
     // Consistency of the initial values (position and velocity level).
     VecX cwork(m_);
@@ -666,6 +675,15 @@ class IdaIntegrator final : public Integrator {
       message_ = e.what();
       return done(false);
     }
+    if (flag < 0 && P_.interrupt_seen) {
+      // Keep the last accepted step: IDA's interpolant at its current time tn = tret.
+      if (tret > t_ && IDAGetDky(ida, tret, 0, yy_.get()) == IDA_SUCCESS &&
+          IDAGetDky(ida, tret, 1, yp_.get()) == IDA_SUCCESS)
+        take_state(tret);
+      status_ = SolveStatus::Interrupted;
+      message_ = "interrupted at t = " + format_time(t_) + " s";
+      return done(false);
+    }
     if (flag < 0) {
       status_ = status_of(flag);
       // Repeated recoverable residual failures (NaN/Inf) end as a convergence or error-test
@@ -679,17 +697,22 @@ class IdaIntegrator final : public Integrator {
                  ida_flag_name(flag) + ")";
       return done(false);
     }
-    t_ = tret;
-    Eigen::Map<const VecX> Y(N_VGetArrayPointer(yy_.get()), N_), YP(N_VGetArrayPointer(yp_.get()), N_);
-    q_ = Y.segment(0, n_);
-    v_ = Y.segment(n_, n_);
-    a_ = YP.segment(n_, n_);
-    lambda_ = Y.segment(2 * n_, m_);
+    take_state(tret);
     return done(true);
   }
 
   double time() const override { return t_; }
   StateView state() const override { return StateView{t_, q_, v_, a_, lambda_}; }
+
+  /// q, v, a, λ at time t from IDA's vectors yy, yp.
+  void take_state(double t) {
+    t_ = t;
+    Eigen::Map<const VecX> Y(N_VGetArrayPointer(yy_.get()), N_), YP(N_VGetArrayPointer(yp_.get()), N_);
+    q_ = Y.segment(0, n_);
+    v_ = Y.segment(n_, n_);
+    a_ = YP.segment(n_, n_);
+    lambda_ = Y.segment(2 * n_, m_);
+  }
   const SolverStats& stats() const override { return stats_; }
   SolveStatus status() const override { return status_; }
   const std::string& message() const override { return message_; }

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/solvers/Explicit.h>
 #include <mbdae/model/math/Rotation.h>
 
 namespace mbdae {
@@ -102,71 +103,78 @@ std::string at_time(double t) {
 
 }  // namespace
 
-ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
-                            const ImpulseOptions& opt, const Observer& obs) {
-  if (!(opt.t_end > t0)) throw SolverSettingsError("solve_impulse: t_end must be > t0");
-  if (!(opt.step > 0)) throw SolverSettingsError("solve_impulse: step must be > 0, got " + std::to_string(opt.step));
-  if (!(opt.relaxation > 0 && opt.relaxation < 2))
-    throw SolverSettingsError("solve_impulse: relaxation must be in (0, 2), got " + std::to_string(opt.relaxation));
-  if (opt.pgs_max_iterations < 1) throw SolverSettingsError("solve_impulse: pgs_max_iterations must be >= 1");
-  if (opt.friction == FrictionModel::Pyramid && opt.pyramid_sides < 3)
-    throw SolverSettingsError("solve_impulse: pyramid_sides must be >= 3, got " + std::to_string(opt.pyramid_sides));
-  if (q0.size() != sys.num_q() || v0.size() != sys.num_v())
-    throw SolverSettingsError("solve_impulse: state size does not match the system");
-  // The impulse stepper applies gravity, loads, damping and the force elements
-  // (NewtonEulerSystem::applied_forces), explicitly at the start of the step; its joints have no
-  // drive: say so instead of leaving them out.
-  for (const Joint& j : sys.model().joints())
-    if (j.motion)
-      throw std::invalid_argument("solve_impulse: driven joints are not supported by the impulse "
-                                  "stepper: joint '" + j.name + "'; use an explicit or implicit solver");
-  const auto wall0 = std::chrono::steady_clock::now();
+namespace {
 
-  const int nb = sys.num_bodies();
-  const int nj = static_cast<int>(sys.model().joints().size());
-  const double h = opt.step, omega = opt.relaxation;
-  ContactDetector detector(sys);
-  VecX fapp(6 * nb);  // applied forces per body (NewtonEulerSystem::applied_forces)
-
-  ImpulseResult out;
-  SolverStats& st = out.result.stats;
-  ImpulseStats& ps = out.pgs;
-  const OutputGrid grid(t0, opt.t_end, opt.output_every);
-  if (opt.record_per_step)
-    ps.per_step.reserve(static_cast<size_t>(std::ceil((opt.t_end - t0) / h)) + static_cast<size_t>(grid.size()) + 2);
-
-  VecX q = q0, v = v0, cvec, cdvec;
-  const VecX empty;
-  // Body arrays have one more slot, nb, for the ground (zero inverse mass and inertia).
-  const size_t nslots = static_cast<size_t>(nb) + 1;
-  std::vector<Vel> u(nslots), up(nslots), u0(nslots);
-  std::vector<double> im(nslots, 0.0);
-  std::vector<Mat3> Iw(nslots, Mat3::Zero()), Rb(nslots, Mat3::Identity());
-  std::vector<Vec3> xc(static_cast<size_t>(nb));
-  for (int i = 0; i < nb; ++i) im[static_cast<size_t>(i)] = 1.0 / sys.mass(i);
-  std::vector<JRow> jrows(static_cast<size_t>(sys.num_joint_rows()));
-  std::vector<ContactPoint> cps;
-  std::vector<CRow> crows;
-  std::vector<Prev> prev, prev_next;
-  JointRowsWorld jw;
-
-  // Friction polygon: facet normals at angles 2πj/k; vertices between facets j−1 and j at
-  // (L / cos(π/k)) (cos(2πj/k − π/k), sin(…)).
-  const int ksides = opt.pyramid_sides;
-  std::vector<Vec2> vert(static_cast<size_t>(std::max(ksides, 3))), facet(static_cast<size_t>(std::max(ksides, 3)));
-  for (int j = 0; j < ksides; ++j) {
-    const double ang = 2 * M_PI * j / ksides - M_PI / ksides;
-    vert[static_cast<size_t>(j)] = Vec2(std::cos(ang), std::sin(ang)) / std::cos(M_PI / ksides);
-    facet[static_cast<size_t>(j)] = Vec2(std::cos(2 * M_PI * j / ksides), std::sin(2 * M_PI * j / ksides));
+/// The impulse stepper (ImpulseStepper.h) as an Integrator: the solver's state and work arrays
+/// are members, so a run can be advanced from output time to output time.
+class ImpulseIntegratorImpl final : public ImpulseIntegrator {
+ public:
+  ImpulseIntegratorImpl(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                        const ImpulseOptions& opt)
+      : sys_(sys), opt_(opt), nb(sys.num_bodies()), nj(static_cast<int>(sys.model().joints().size())),
+        h(opt.step), omega(opt.relaxation), detector(sys), fapp(6 * nb), t(t0), q(q0), v(v0) {
+    const OutputGrid grid(t0, opt.t_end, opt.output_every);
+    if (opt.record_per_step)
+      ps.per_step.reserve(static_cast<size_t>(std::ceil((opt.t_end - t0) / h)) + static_cast<size_t>(grid.size()) + 2);
+    // Body arrays have one more slot, nb, for the ground (zero inverse mass and inertia).
+    const size_t nslots = static_cast<size_t>(nb) + 1;
+    u.resize(nslots);
+    up.resize(nslots);
+    u0.resize(nslots);
+    im.assign(nslots, 0.0);
+    Iw.assign(nslots, Mat3::Zero());
+    Rb.assign(nslots, Mat3::Identity());
+    xc.resize(static_cast<size_t>(nb));
+    for (int i = 0; i < nb; ++i) im[static_cast<size_t>(i)] = 1.0 / sys.mass(i);
+    jrows.resize(static_cast<size_t>(sys.num_joint_rows()));
+    // Friction polygon: facet normals at angles 2πj/k; vertices between facets j−1 and j at
+    // (L / cos(π/k)) (cos(2πj/k − π/k), sin(…)).
+    ksides = opt.pyramid_sides;
+    vert.resize(static_cast<size_t>(std::max(ksides, 3)));
+    facet.resize(static_cast<size_t>(std::max(ksides, 3)));
+    for (int j = 0; j < ksides; ++j) {
+      const double ang = 2 * M_PI * j / ksides - M_PI / ksides;
+      vert[static_cast<size_t>(j)] = Vec2(std::cos(ang), std::sin(ang)) / std::cos(M_PI / ksides);
+      facet[static_cast<size_t>(j)] = Vec2(std::cos(2 * M_PI * j / ksides), std::sin(2 * M_PI * j / ksides));
+    }
+    // k = 4: the facets are t1 = ±L, t2 = ±L, a square, whose nearest point is the clamped one.
+    box_pyramid = opt.friction == FrictionModel::Pyramid && ksides == 4;
   }
-  // k = 4: the facets are t1 = ±L, t2 = ±L, a square, whose nearest point is the clamped one.
-  const bool box_pyramid = opt.friction == FrictionModel::Pyramid && ksides == 4;
-  auto project_friction = [&](Vec2& x, double L) {
+
+  bool advance_to(double t_out) override {
+    if (status_ != SolveStatus::Success) return false;
+    const auto wall0 = std::chrono::steady_clock::now();
+    auto done = [&](bool ok) {
+      st.wall_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      return ok;
+    };
+    auto fail = [&](SolveStatus s, const std::string& msg) {
+      status_ = s;
+      message_ = msg;
+      return done(false);
+    };
+    while (t < t_out - 1e-9 * h) {
+      if (interrupted()) return fail(SolveStatus::Interrupted, at_time(t) + "interrupted");
+      if (!step(t_out)) return fail(status_, message_);
+    }
+    t = t_out;
+    return done(true);
+  }
+
+  double time() const override { return t; }
+  StateView state() const override { return StateView{t, q, v, empty, empty}; }
+  const SolverStats& stats() const override { return st; }
+  SolveStatus status() const override { return status_; }
+  const std::string& message() const override { return message_; }
+  const ImpulseStats& pgs_stats() const override { return ps; }
+
+ private:
+  void project_friction(Vec2& x, double L) const {
     if (L <= 0) {
       x.setZero();
       return;
     }
-    if (opt.friction == FrictionModel::Cone) {
+    if (opt_.friction == FrictionModel::Cone) {
       const double nx = x.norm();
       if (nx > L) x *= L / nx;
       return;
@@ -194,18 +202,17 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
       }
     }
     x = best;
-  };
-
-  auto slot = [&](int body) { return body < 0 ? nb : body; };
-  auto point_vel = [&](const std::vector<Vel>& U, int sl, const Vec3& r) -> Vec3 {
+  }
+  int slot(int body) const { return body < 0 ? nb : body; }
+  static Vec3 point_vel(const std::vector<Vel>& U, int sl, const Vec3& r) {
     const Vel& b = U[static_cast<size_t>(sl)];
     return b.v + b.w.cross(r);
-  };
-  auto apply_torque = [&](std::vector<Vel>& U, const CRow& c, const Vec3& T) {
+  }
+  void apply_torque(std::vector<Vel>& U, const CRow& c, const Vec3& T) const {
     U[static_cast<size_t>(c.b)].w += Iw[static_cast<size_t>(c.b)] * T;
     U[static_cast<size_t>(c.a)].w -= Iw[static_cast<size_t>(c.a)] * T;
-  };
-  auto apply_joint = [&](std::vector<Vel>& U, const JRow& r, double dl) {
+  }
+  void apply_joint(std::vector<Vel>& U, const JRow& r, double dl) const {
     if (r.a >= 0) {
       Vel& a = U[static_cast<size_t>(r.a)];
       a.v += im[static_cast<size_t>(r.a)] * dl * r.ja_v;
@@ -216,270 +223,316 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
       b.v += im[static_cast<size_t>(r.b)] * dl * r.jb_v;
       b.w += Iw[static_cast<size_t>(r.b)] * (dl * r.jb_w);
     }
-  };
-  auto joint_vel = [&](const std::vector<Vel>& U, const JRow& r) {
+  }
+  static double joint_vel(const std::vector<Vel>& U, const JRow& r) {
     double s = 0;
     if (r.a >= 0) s += r.ja_v.dot(U[static_cast<size_t>(r.a)].v) + r.ja_w.dot(U[static_cast<size_t>(r.a)].w);
     if (r.b >= 0) s += r.jb_v.dot(U[static_cast<size_t>(r.b)].v) + r.jb_w.dot(U[static_cast<size_t>(r.b)].w);
     return s;
-  };
-  auto record = [&](double t) -> bool {
-    if (nj > 0) {
-      sys.joint_violation(q, cvec);
-      sys.joint_velocity_violation(q, v, cdvec);
-      st.max_position_violation = std::max(st.max_position_violation, cvec.cwiseAbs().maxCoeff());
-      st.max_velocity_violation = std::max(st.max_velocity_violation, cdvec.cwiseAbs().maxCoeff());
-    }
-    st.energy_final = sys.energy(q, v);
-    return obs ? obs(StateView{t, q, v, empty, empty}) : true;
-  };
-  auto finish = [&](SolveStatus s, double t, const std::string& msg) {
-    out.result.status = s;
-    out.result.t_reached = t;
-    out.result.message = msg;
-    st.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    return out;
-  };
-
-  st.energy_initial = sys.energy(q, v);
-  if (!record(t0)) return finish(SolveStatus::StoppedByObserver, t0, at_time(t0) + "stopped by the observer");
-
-  double t = t0;
-  for (int k = 1; k < grid.size(); ++k) {
-    const double t_out = grid.time(k);
-    while (t < t_out - 1e-9 * h) {
-      if (st.steps >= opt.max_steps)
-        return finish(SolveStatus::TooMuchWork, t, at_time(t) + "step limit reached");
-      // ---- 1. kinematics and contacts at q_n ----
-      for (int i = 0; i < nb; ++i) {
-        const size_t s = static_cast<size_t>(i);
-        Rb[s] = sys.rotation(i, q);
-        Iw[s] = Rb[s] * sys.inertia_com_inv(i) * Rb[s].transpose();
-        xc[s] = sys.com_position(i, q);
-        u0[s].v = v.segment<3>(6 * i);
-        u0[s].w = Rb[s] * v.segment<3>(6 * i + 3);
-      }
-      detector.detect(q, opt.contact_margin, cps);
-      // ---- 2. free velocities (applied forces at the start of the step, explicitly) ----
-      sys.applied_forces(t, q, v, fapp);
-      for (int i = 0; i < nb; ++i) {
-        const size_t s = static_cast<size_t>(i);
-        const Vec3 F = fapp.segment<3>(6 * i), tau = fapp.segment<3>(6 * i + 3);
-        const Vec3 wB = v.segment<3>(6 * i + 3);
-        const Mat3& J = sys.inertia_com(i);
-        const Vec3 wB1 = wB + h * (sys.inertia_com_inv(i) * (tau - wB.cross(J * wB)));
-        u[s].v = u0[s].v + h * im[s] * F;
-        u[s].w = Rb[s] * wB1;
-        up[s] = Vel{};
-      }
-      // ---- 3a. joint rows ----
-      int row = 0;
-      for (int j = 0; j < nj; ++j) {
-        sys.joint_rows_world(j, q, v, jw);
-        for (int r = 0; r < jw.nr; ++r, ++row) {
-          JRow& jr = jrows[static_cast<size_t>(row)];
-          const double lam_old = jr.lam;
-          jr.a = jw.a;
-          jr.b = jw.b;
-          jr.ja_v = jw.Wa.block<1, 3>(r, 0).transpose();
-          jr.ja_w = jw.Wa.block<1, 3>(r, 3).transpose();
-          jr.jb_v = jw.Wb.block<1, 3>(r, 0).transpose();
-          jr.jb_w = jw.Wb.block<1, 3>(r, 3).transpose();
-          jr.k = 0;
-          if (jr.a >= 0) jr.k += im[static_cast<size_t>(jr.a)] * jr.ja_v.squaredNorm() + jr.ja_w.dot(Iw[static_cast<size_t>(jr.a)] * jr.ja_w);
-          if (jr.b >= 0) jr.k += im[static_cast<size_t>(jr.b)] * jr.jb_v.squaredNorm() + jr.jb_w.dot(Iw[static_cast<size_t>(jr.b)] * jr.jb_w);
-          jr.c = jw.c[r];
-          jr.lam = opt.warm_start ? lam_old : 0.0;
-          jr.lam_p = 0;
-        }
-      }
-      // ---- 3b. contact rows ----
-      crows.resize(cps.size());
-      double max_pen = 0;
-      for (size_t ci = 0; ci < cps.size(); ++ci) {
-        const ContactPoint& cp = cps[ci];
-        CRow& c = crows[ci];
-        c.a = slot(cp.a);
-        c.b = slot(cp.b);
-        const size_t sa = static_cast<size_t>(c.a), sb = static_cast<size_t>(c.b);
-        const Vec3 n = cp.n;
-        const Vec3 ra = cp.a >= 0 ? Vec3(cp.p - xc[sa]) : Vec3::Zero();
-        const Vec3 rb = cp.b >= 0 ? Vec3(cp.p - xc[sb]) : Vec3::Zero();
-
-        c.ima = im[sa];
-        c.imb = im[sb];
-        c.key = cp.key();
-        c.mu = cp.friction;
-        c.mur = cp.rolling_resistance * cp.r_eff;
-        max_pen = std::max(max_pen, -cp.depth);
-        // Tangent basis: t1 along the slip after the free update, else along the carried friction.
-        const Vec3 rv = point_vel(u, c.b, rb) - point_vel(u, c.a, ra);
-        const Vec3 vt = rv - n * n.dot(rv);
-        const Prev* pv = nullptr;
-        if (opt.warm_start && !prev.empty()) {
-          auto it = std::lower_bound(prev.begin(), prev.end(), Prev{c.key, 0, Vec3::Zero(), Vec3::Zero()});
-          if (it != prev.end() && it->key == c.key) pv = &*it;
-        }
-        Vec3 t1;
-        if (vt.norm() > 1e-9) t1 = vt.normalized();
-        else if (pv && (pv->P_t - n * n.dot(pv->P_t)).norm() > 0) t1 = -(pv->P_t - n * n.dot(pv->P_t)).normalized();
-        else t1 = any_orthogonal(n);
-        c.d[0] = n;
-        c.d[1] = t1;
-        c.d[2] = n.cross(t1);
-        Vec3* ja = c.ja;
-        Vec3* jb = c.jb;
-        for (int k = 0; k < 3; ++k) {
-          ja[k] = ra.cross(c.d[k]);
-          jb[k] = rb.cross(c.d[k]);
-          c.Ba[k] = Iw[sa] * ja[k];
-          c.Bb[k] = Iw[sb] * jb[k];
-        }
-        // Effective masses J_i M⁻¹ J_jᵀ (d_i·d_j = δ_ij).
-        auto kij = [&](int i, int j) {
-          return (i == j ? c.ima + c.imb : 0.0) + ja[i].dot(c.Ba[j]) + jb[i].dot(c.Bb[j]);
-        };
-        c.kn = kij(0, 0);
-        c.kn_inv = 1.0 / c.kn;
-        c.Kt << kij(1, 1), kij(1, 2), kij(2, 1), kij(2, 2);
-        c.Kt_inv = c.Kt.inverse();
-        if (c.mur > 0) {
-          const Mat3 Isum = Iw[sa] + Iw[sb];
-          c.Kr << c.d[1].dot(Isum * c.d[1]), c.d[1].dot(Isum * c.d[2]), c.d[2].dot(Isum * c.d[1]),
-              c.d[2].dot(Isum * c.d[2]);
-          c.Kr_inv = c.Kr.inverse();
-        }
-        // Normal target: Newton restitution from the pre-step approach speed, or closing a gap.
-        const double vn_pre = n.dot(point_vel(u0, c.b, rb) - point_vel(u0, c.a, ra));
-        if (vn_pre < -opt.restitution_threshold && cp.restitution > 0) c.bn = -cp.restitution * vn_pre;
-        else c.bn = cp.depth > 0 ? -cp.depth / h : 0.0;
-        c.bp = opt.split_impulse ? opt.position_beta * std::max(-cp.depth - opt.slop, 0.0) / h : 0.0;
-        c.lam_n = pv ? pv->lam_n : 0.0;
-        c.lam_t = pv ? Vec2(c.d[1].dot(pv->P_t), c.d[2].dot(pv->P_t)) : Vec2::Zero();
-        c.lam_r = (pv && c.mur > 0) ? Vec2(c.d[1].dot(pv->P_r), c.d[2].dot(pv->P_r)) : Vec2::Zero();
-        c.lam_p = 0;
-      }
-      Vel* const U = u.data();
-      Vel* const UP = up.data();
-      // ---- warm start ----
-      if (opt.warm_start) {
-        for (const JRow& jr : jrows) apply_joint(u, jr, jr.lam);
-        for (CRow& c : crows) {
-          project_friction(c.lam_t, c.mu * c.lam_n);
-          apply_rows(c, U, c.lam_n, c.lam_t.x(), c.lam_t.y());
-          if (c.mur > 0) {
-            const double L = c.mur * c.lam_n;
-            if (c.lam_r.norm() > L) c.lam_r *= L / c.lam_r.norm();
-            apply_torque(u, c, c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y());
-          }
-        }
-      }
-      // ---- 3c. projected Gauss–Seidel on velocities ----
-      int it = 0;
-      double res = 0;
-      for (it = 1; it <= opt.pgs_max_iterations; ++it) {
-        res = 0;
-        for (JRow& jr : jrows) {
-          const double dl = -omega * joint_vel(u, jr) / jr.k;
-          jr.lam += dl;
-          apply_joint(u, jr, dl);
-          res = std::max(res, std::abs(dl) * jr.k);
-        }
-        for (CRow& c : crows) {
-          const double vn = row_vel(c, U, 0);
-          const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) * c.kn_inv);
-          const double dn = ln - c.lam_n;
-          c.lam_n = ln;
-          apply_normal(c, U, dn);
-          res = std::max(res, std::abs(dn) * c.kn);
-          // Without normal impulse the friction set is {0}: nothing to do if λ_t is already 0.
-          if (c.mu > 0 && (c.lam_n > 0 || c.lam_t.x() != 0 || c.lam_t.y() != 0)) {
-            const Vec2 vt(row_vel(c, U, 1), row_vel(c, U, 2));
-            Vec2 cand = c.lam_t - omega * (c.Kt_inv * vt);
-            project_friction(cand, c.mu * c.lam_n);
-            const Vec2 dt = cand - c.lam_t;
-            c.lam_t = cand;
-            apply_rows(c, U, 0.0, dt.x(), dt.y());
-            res = std::max(res, (c.Kt * dt).cwiseAbs().maxCoeff());
-          }
-          if (c.mur > 0) {
-            const Vec3 wr = U[c.b].w - U[c.a].w;
-            const Vec2 vr(c.d[1].dot(wr), c.d[2].dot(wr));
-            Vec2 cand = c.lam_r - omega * (c.Kr_inv * vr);
-            const double L = c.mur * c.lam_n;
-            if (cand.norm() > L) cand *= (L > 0 ? L / cand.norm() : 0.0);
-            const Vec2 dr = cand - c.lam_r;
-            c.lam_r = cand;
-            apply_torque(u, c, c.d[1] * dr.x() + c.d[2] * dr.y());
-            res = std::max(res, (c.Kr * dr).cwiseAbs().maxCoeff());
-          }
-        }
-        if (res <= opt.pgs_tolerance) break;
-      }
-      if (it > opt.pgs_max_iterations) {
-        it = opt.pgs_max_iterations;
-        ++ps.steps_at_cap;
-      }
-      // ---- 4. split impulse: pseudo-velocities for the position error ----
-      int pit = 0;
-      if (opt.split_impulse && (nj > 0 || !crows.empty())) {
-        for (pit = 1; pit <= opt.position_iterations; ++pit) {
-          double pres = 0;
-          for (JRow& jr : jrows) {
-            const double target = -opt.position_beta * jr.c / h;
-            const double dl = -omega * (joint_vel(up, jr) - target) / jr.k;
-            jr.lam_p += dl;
-            apply_joint(up, jr, dl);
-            pres = std::max(pres, std::abs(dl) * jr.k);
-          }
-          for (CRow& c : crows) {
-            const double vn = row_vel(c, UP, 0);
-            const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) * c.kn_inv);
-            const double dp = lp - c.lam_p;
-            c.lam_p = lp;
-            apply_normal(c, UP, dp);
-            pres = std::max(pres, std::abs(dp) * c.kn);
-          }
-          if (pres <= opt.pgs_tolerance) break;
-        }
-        pit = std::min(pit, opt.position_iterations);
-      }
-      // ---- 5. positions (symplectic Euler with a Lie-group rotation update) ----
-      for (int i = 0; i < nb; ++i) {
-        const size_t s = static_cast<size_t>(i);
-        q.segment<3>(7 * i) += h * (u[s].v + up[s].v);
-        const Vec4 Q = q.segment<4>(7 * i + 3);
-        Vec4 Qn = math::ep_multiply(math::ep_from_rotvec(h * (u[s].w + up[s].w)), Q);
-        Qn /= Qn.norm();
-        q.segment<4>(7 * i + 3) = Qn;
-        v.segment<3>(6 * i) = u[s].v;
-        v.segment<3>(6 * i + 3) = math::ep_to_matrix(Qn).transpose() * u[s].w;
-      }
-      // Keep the impulses for the next step's warm start.
-      prev_next.clear();
-      for (const CRow& c : crows)
-        prev_next.push_back(Prev{c.key, c.lam_n, c.d[1] * c.lam_t.x() + c.d[2] * c.lam_t.y(),
-                                 c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y()});
-      std::sort(prev_next.begin(), prev_next.end());
-      prev.swap(prev_next);
-
-      t = (t_out - t < 1.5 * h) && (std::abs(t + h - t_out) < 1e-9 * h) ? t_out : t + h;
-      ++st.steps;
-      st.last_step = h;
-      ps.total_iterations += it;
-      ps.max_iterations = std::max(ps.max_iterations, it);
-      ps.max_residual = std::max(ps.max_residual, res);
-      ps.max_contacts = std::max(ps.max_contacts, static_cast<int>(crows.size()));
-      ps.max_penetration = std::max(ps.max_penetration, max_pen);
-      if (opt.record_per_step)
-        ps.per_step.push_back(PgsStepStats{t, it, res, pit, static_cast<int>(crows.size()), max_pen});
-      if (!q.allFinite() || !v.allFinite())
-        return finish(SolveStatus::ResidualFailure, t, at_time(t) + "the state became non-finite");
-    }
-    t = t_out;
-    if (!record(t_out)) return finish(SolveStatus::StoppedByObserver, t, at_time(t) + "stopped by the observer");
   }
-  return finish(SolveStatus::Success, t, "");
+
+  /// One step t → t + h (or to t_out when it is within 1e-9 h); false on failure (status_, message_).
+  bool step(double t_out) {
+    const ImpulseOptions& opt = opt_;
+    const NewtonEulerSystem& sys = sys_;
+    auto fail = [&](SolveStatus s, const std::string& msg) {
+      status_ = s;
+      message_ = msg;
+      return false;
+    };
+    if (st.steps >= opt.max_steps)
+      return fail(SolveStatus::TooMuchWork, at_time(t) + "step limit reached");
+    // ---- 1. kinematics and contacts at q_n ----
+    for (int i = 0; i < nb; ++i) {
+      const size_t s = static_cast<size_t>(i);
+      Rb[s] = sys.rotation(i, q);
+      Iw[s] = Rb[s] * sys.inertia_com_inv(i) * Rb[s].transpose();
+      xc[s] = sys.com_position(i, q);
+      u0[s].v = v.segment<3>(6 * i);
+      u0[s].w = Rb[s] * v.segment<3>(6 * i + 3);
+    }
+    detector.detect(q, opt.contact_margin, cps);
+    // ---- 2. free velocities (applied forces at the start of the step, explicitly) ----
+    sys.applied_forces(t, q, v, fapp);
+    for (int i = 0; i < nb; ++i) {
+      const size_t s = static_cast<size_t>(i);
+      const Vec3 F = fapp.segment<3>(6 * i), tau = fapp.segment<3>(6 * i + 3);
+      const Vec3 wB = v.segment<3>(6 * i + 3);
+      const Mat3& J = sys.inertia_com(i);
+      const Vec3 wB1 = wB + h * (sys.inertia_com_inv(i) * (tau - wB.cross(J * wB)));
+      u[s].v = u0[s].v + h * im[s] * F;
+      u[s].w = Rb[s] * wB1;
+      up[s] = Vel{};
+    }
+    // ---- 3a. joint rows ----
+    int row = 0;
+    for (int j = 0; j < nj; ++j) {
+      sys.joint_rows_world(j, q, v, jw);
+      for (int r = 0; r < jw.nr; ++r, ++row) {
+        JRow& jr = jrows[static_cast<size_t>(row)];
+        const double lam_old = jr.lam;
+        jr.a = jw.a;
+        jr.b = jw.b;
+        jr.ja_v = jw.Wa.block<1, 3>(r, 0).transpose();
+        jr.ja_w = jw.Wa.block<1, 3>(r, 3).transpose();
+        jr.jb_v = jw.Wb.block<1, 3>(r, 0).transpose();
+        jr.jb_w = jw.Wb.block<1, 3>(r, 3).transpose();
+        jr.k = 0;
+        if (jr.a >= 0) jr.k += im[static_cast<size_t>(jr.a)] * jr.ja_v.squaredNorm() + jr.ja_w.dot(Iw[static_cast<size_t>(jr.a)] * jr.ja_w);
+        if (jr.b >= 0) jr.k += im[static_cast<size_t>(jr.b)] * jr.jb_v.squaredNorm() + jr.jb_w.dot(Iw[static_cast<size_t>(jr.b)] * jr.jb_w);
+        jr.c = jw.c[r];
+        jr.lam = opt.warm_start ? lam_old : 0.0;
+        jr.lam_p = 0;
+      }
+    }
+    // ---- 3b. contact rows ----
+    crows.resize(cps.size());
+    double max_pen = 0;
+    for (size_t ci = 0; ci < cps.size(); ++ci) {
+      const ContactPoint& cp = cps[ci];
+      CRow& c = crows[ci];
+      c.a = slot(cp.a);
+      c.b = slot(cp.b);
+      const size_t sa = static_cast<size_t>(c.a), sb = static_cast<size_t>(c.b);
+      const Vec3 n = cp.n;
+      const Vec3 ra = cp.a >= 0 ? Vec3(cp.p - xc[sa]) : Vec3::Zero();
+      const Vec3 rb = cp.b >= 0 ? Vec3(cp.p - xc[sb]) : Vec3::Zero();
+
+      c.ima = im[sa];
+      c.imb = im[sb];
+      c.key = cp.key();
+      c.mu = cp.friction;
+      c.mur = cp.rolling_resistance * cp.r_eff;
+      max_pen = std::max(max_pen, -cp.depth);
+      // Tangent basis: t1 along the slip after the free update, else along the carried friction.
+      const Vec3 rv = point_vel(u, c.b, rb) - point_vel(u, c.a, ra);
+      const Vec3 vt = rv - n * n.dot(rv);
+      const Prev* pv = nullptr;
+      if (opt.warm_start && !prev.empty()) {
+        auto it = std::lower_bound(prev.begin(), prev.end(), Prev{c.key, 0, Vec3::Zero(), Vec3::Zero()});
+        if (it != prev.end() && it->key == c.key) pv = &*it;
+      }
+      Vec3 t1;
+      if (vt.norm() > 1e-9) t1 = vt.normalized();
+      else if (pv && (pv->P_t - n * n.dot(pv->P_t)).norm() > 0) t1 = -(pv->P_t - n * n.dot(pv->P_t)).normalized();
+      else t1 = any_orthogonal(n);
+      c.d[0] = n;
+      c.d[1] = t1;
+      c.d[2] = n.cross(t1);
+      Vec3* ja = c.ja;
+      Vec3* jb = c.jb;
+      for (int k = 0; k < 3; ++k) {
+        ja[k] = ra.cross(c.d[k]);
+        jb[k] = rb.cross(c.d[k]);
+        c.Ba[k] = Iw[sa] * ja[k];
+        c.Bb[k] = Iw[sb] * jb[k];
+      }
+      // Effective masses J_i M⁻¹ J_jᵀ (d_i·d_j = δ_ij).
+      auto kij = [&](int i, int j) {
+        return (i == j ? c.ima + c.imb : 0.0) + ja[i].dot(c.Ba[j]) + jb[i].dot(c.Bb[j]);
+      };
+      c.kn = kij(0, 0);
+      c.kn_inv = 1.0 / c.kn;
+      c.Kt << kij(1, 1), kij(1, 2), kij(2, 1), kij(2, 2);
+      c.Kt_inv = c.Kt.inverse();
+      if (c.mur > 0) {
+        const Mat3 Isum = Iw[sa] + Iw[sb];
+        c.Kr << c.d[1].dot(Isum * c.d[1]), c.d[1].dot(Isum * c.d[2]), c.d[2].dot(Isum * c.d[1]),
+            c.d[2].dot(Isum * c.d[2]);
+        c.Kr_inv = c.Kr.inverse();
+      }
+      // Normal target: Newton restitution from the pre-step approach speed, or closing a gap.
+      const double vn_pre = n.dot(point_vel(u0, c.b, rb) - point_vel(u0, c.a, ra));
+      if (vn_pre < -opt.restitution_threshold && cp.restitution > 0) c.bn = -cp.restitution * vn_pre;
+      else c.bn = cp.depth > 0 ? -cp.depth / h : 0.0;
+      c.bp = opt.split_impulse ? opt.position_beta * std::max(-cp.depth - opt.slop, 0.0) / h : 0.0;
+      c.lam_n = pv ? pv->lam_n : 0.0;
+      c.lam_t = pv ? Vec2(c.d[1].dot(pv->P_t), c.d[2].dot(pv->P_t)) : Vec2::Zero();
+      c.lam_r = (pv && c.mur > 0) ? Vec2(c.d[1].dot(pv->P_r), c.d[2].dot(pv->P_r)) : Vec2::Zero();
+      c.lam_p = 0;
+    }
+    Vel* const U = u.data();
+    Vel* const UP = up.data();
+    // ---- warm start ----
+    if (opt.warm_start) {
+      for (const JRow& jr : jrows) apply_joint(u, jr, jr.lam);
+      for (CRow& c : crows) {
+        project_friction(c.lam_t, c.mu * c.lam_n);
+        apply_rows(c, U, c.lam_n, c.lam_t.x(), c.lam_t.y());
+        if (c.mur > 0) {
+          const double L = c.mur * c.lam_n;
+          if (c.lam_r.norm() > L) c.lam_r *= L / c.lam_r.norm();
+          apply_torque(u, c, c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y());
+        }
+      }
+    }
+    // ---- 3c. projected Gauss–Seidel on velocities ----
+    int it = 0;
+    double res = 0;
+    for (it = 1; it <= opt.pgs_max_iterations; ++it) {
+      res = 0;
+      for (JRow& jr : jrows) {
+        const double dl = -omega * joint_vel(u, jr) / jr.k;
+        jr.lam += dl;
+        apply_joint(u, jr, dl);
+        res = std::max(res, std::abs(dl) * jr.k);
+      }
+      for (CRow& c : crows) {
+        const double vn = row_vel(c, U, 0);
+        const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) * c.kn_inv);
+        const double dn = ln - c.lam_n;
+        c.lam_n = ln;
+        apply_normal(c, U, dn);
+        res = std::max(res, std::abs(dn) * c.kn);
+        // Without normal impulse the friction set is {0}: nothing to do if λ_t is already 0.
+        if (c.mu > 0 && (c.lam_n > 0 || c.lam_t.x() != 0 || c.lam_t.y() != 0)) {
+          const Vec2 vt(row_vel(c, U, 1), row_vel(c, U, 2));
+          Vec2 cand = c.lam_t - omega * (c.Kt_inv * vt);
+          project_friction(cand, c.mu * c.lam_n);
+          const Vec2 dt = cand - c.lam_t;
+          c.lam_t = cand;
+          apply_rows(c, U, 0.0, dt.x(), dt.y());
+          res = std::max(res, (c.Kt * dt).cwiseAbs().maxCoeff());
+        }
+        if (c.mur > 0) {
+          const Vec3 wr = U[c.b].w - U[c.a].w;
+          const Vec2 vr(c.d[1].dot(wr), c.d[2].dot(wr));
+          Vec2 cand = c.lam_r - omega * (c.Kr_inv * vr);
+          const double L = c.mur * c.lam_n;
+          if (cand.norm() > L) cand *= (L > 0 ? L / cand.norm() : 0.0);
+          const Vec2 dr = cand - c.lam_r;
+          c.lam_r = cand;
+          apply_torque(u, c, c.d[1] * dr.x() + c.d[2] * dr.y());
+          res = std::max(res, (c.Kr * dr).cwiseAbs().maxCoeff());
+        }
+      }
+      if (res <= opt.pgs_tolerance) break;
+    }
+    if (it > opt.pgs_max_iterations) {
+      it = opt.pgs_max_iterations;
+      ++ps.steps_at_cap;
+    }
+    // ---- 4. split impulse: pseudo-velocities for the position error ----
+    int pit = 0;
+    if (opt.split_impulse && (nj > 0 || !crows.empty())) {
+      for (pit = 1; pit <= opt.position_iterations; ++pit) {
+        double pres = 0;
+        for (JRow& jr : jrows) {
+          const double target = -opt.position_beta * jr.c / h;
+          const double dl = -omega * (joint_vel(up, jr) - target) / jr.k;
+          jr.lam_p += dl;
+          apply_joint(up, jr, dl);
+          pres = std::max(pres, std::abs(dl) * jr.k);
+        }
+        for (CRow& c : crows) {
+          const double vn = row_vel(c, UP, 0);
+          const double lp = std::max(0.0, c.lam_p - omega * (vn - c.bp) * c.kn_inv);
+          const double dp = lp - c.lam_p;
+          c.lam_p = lp;
+          apply_normal(c, UP, dp);
+          pres = std::max(pres, std::abs(dp) * c.kn);
+        }
+        if (pres <= opt.pgs_tolerance) break;
+      }
+      pit = std::min(pit, opt.position_iterations);
+    }
+    // ---- 5. positions (symplectic Euler with a Lie-group rotation update) ----
+    for (int i = 0; i < nb; ++i) {
+      const size_t s = static_cast<size_t>(i);
+      q.segment<3>(7 * i) += h * (u[s].v + up[s].v);
+      const Vec4 Q = q.segment<4>(7 * i + 3);
+      Vec4 Qn = math::ep_multiply(math::ep_from_rotvec(h * (u[s].w + up[s].w)), Q);
+      Qn /= Qn.norm();
+      q.segment<4>(7 * i + 3) = Qn;
+      v.segment<3>(6 * i) = u[s].v;
+      v.segment<3>(6 * i + 3) = math::ep_to_matrix(Qn).transpose() * u[s].w;
+    }
+    // Keep the impulses for the next step's warm start.
+    prev_next.clear();
+    for (const CRow& c : crows)
+      prev_next.push_back(Prev{c.key, c.lam_n, c.d[1] * c.lam_t.x() + c.d[2] * c.lam_t.y(),
+                               c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y()});
+    std::sort(prev_next.begin(), prev_next.end());
+    prev.swap(prev_next);
+
+    t = (t_out - t < 1.5 * h) && (std::abs(t + h - t_out) < 1e-9 * h) ? t_out : t + h;
+    ++st.steps;
+    st.last_step = h;
+    ps.total_iterations += it;
+    ps.max_iterations = std::max(ps.max_iterations, it);
+    ps.max_residual = std::max(ps.max_residual, res);
+    ps.max_contacts = std::max(ps.max_contacts, static_cast<int>(crows.size()));
+    ps.max_penetration = std::max(ps.max_penetration, max_pen);
+    if (opt.record_per_step)
+      ps.per_step.push_back(PgsStepStats{t, it, res, pit, static_cast<int>(crows.size()), max_pen});
+    if (!q.allFinite() || !v.allFinite())
+      return fail(SolveStatus::ResidualFailure, at_time(t) + "the state became non-finite");
+
+    return true;
+  }
+
+  const NewtonEulerSystem& sys_;
+  ImpulseOptions opt_;
+  const int nb, nj;
+  const double h, omega;
+  ContactDetector detector;
+  VecX fapp;  // applied forces per body (NewtonEulerSystem::applied_forces)
+  double t;
+  VecX q, v;
+  const VecX empty;
+  SolverStats st;
+  ImpulseStats ps;
+  std::vector<Vel> u, up, u0;
+  std::vector<double> im;
+  std::vector<Mat3> Iw, Rb;
+  std::vector<Vec3> xc;
+  std::vector<JRow> jrows;
+  std::vector<ContactPoint> cps;
+  std::vector<CRow> crows;
+  std::vector<Prev> prev, prev_next;
+  JointRowsWorld jw;
+  int ksides = 4;
+  std::vector<Vec2> vert, facet;
+  bool box_pyramid = false;
+  SolveStatus status_ = SolveStatus::Success;
+  std::string message_;
+};
+
+void check_options(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0, const ImpulseOptions& opt) {
+  if (!(opt.t_end > t0)) throw SolverSettingsError("solve_impulse: t_end must be > t0");
+  if (!(opt.step > 0)) throw SolverSettingsError("solve_impulse: step must be > 0, got " + std::to_string(opt.step));
+  if (!(opt.relaxation > 0 && opt.relaxation < 2))
+    throw SolverSettingsError("solve_impulse: relaxation must be in (0, 2), got " + std::to_string(opt.relaxation));
+  if (opt.pgs_max_iterations < 1) throw SolverSettingsError("solve_impulse: pgs_max_iterations must be >= 1");
+  if (opt.friction == FrictionModel::Pyramid && opt.pyramid_sides < 3)
+    throw SolverSettingsError("solve_impulse: pyramid_sides must be >= 3, got " + std::to_string(opt.pyramid_sides));
+  if (q0.size() != sys.num_q() || v0.size() != sys.num_v())
+    throw SolverSettingsError("solve_impulse: state size does not match the system");
+  // The impulse stepper applies gravity, loads, damping and the force elements
+  // (NewtonEulerSystem::applied_forces), explicitly at the start of the step; its joints have no
+  // drive: say so instead of leaving them out.
+  for (const Joint& j : sys.model().joints())
+    if (j.motion)
+      throw std::invalid_argument("solve_impulse: driven joints are not supported by the impulse "
+                                  "stepper: joint '" + j.name + "'; use an explicit or implicit solver");
+}
+
+}  // namespace
+
+std::unique_ptr<ImpulseIntegrator> make_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0,
+                                                const VecX& v0, const ImpulseOptions& opt) {
+  check_options(sys, t0, q0, v0, opt);
+  return std::make_unique<ImpulseIntegratorImpl>(sys, t0, q0, v0, opt);
+}
+
+ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                            const ImpulseOptions& opt, const Observer& obs) {
+  const auto integ = make_impulse(sys, t0, q0, v0, opt);
+  NewtonEulerMonitor monitor(sys);
+  ImpulseResult out;
+  out.result = run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  out.pgs = integ->pgs_stats();
+  return out;
 }
 
 }  // namespace mbdae

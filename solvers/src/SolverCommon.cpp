@@ -15,6 +15,7 @@ const char* to_string(SolveStatus s) {
     case SolveStatus::TooMuchWork: return "step limit reached";
     case SolveStatus::InconsistentInitialConditions: return "inconsistent initial conditions";
     case SolveStatus::StoppedByObserver: return "stopped by the observer";
+    case SolveStatus::Interrupted: return "interrupted";
     case SolveStatus::OtherFailure: return "solver failure";
   }
   return "unknown";
@@ -39,19 +40,29 @@ double OutputGrid::time(int k) const {
   return t0_ + every_ * k;
 }
 
-SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
-                       double output_every, const Observer& obs) {
+ConstrainedSystemMonitor::ConstrainedSystemMonitor(const ConstrainedSystem& sys)
+    : sys_(sys), c_(sys.num_constraints()) {}
+
+ConstraintViolation ConstrainedSystemMonitor::constraint_violation(const StateView& s) {
+  auto inf = [](const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; };
+  ConstraintViolation out;
+  sys_.constraints(s.t, s.q, c_);
+  out.position = inf(c_);
+  sys_.constraint_velocity(s.t, s.q, s.v, c_);
+  out.velocity = inf(c_);
+  return out;
+}
+
+SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, double output_every,
+                       const Observer& obs) {
   SolveResult res;
   const double t0 = integ.time();
   res.t_reached = t0;
-  VecX c(sys.num_constraints());
-  auto inf = [](const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; };
   auto measure = [&](const StateView& s) {
-    sys.constraints(s.t, s.q, c);
-    res.stats.max_position_violation = std::max(res.stats.max_position_violation, inf(c));
-    sys.constraint_velocity(s.t, s.q, s.v, c);
-    res.stats.max_velocity_violation = std::max(res.stats.max_velocity_violation, inf(c));
-    if (sys.has_energy()) res.stats.energy_final = sys.energy(s.t, s.q, s.v);
+    const ConstraintViolation cv = monitor.constraint_violation(s);
+    res.stats.max_position_violation = std::max(res.stats.max_position_violation, cv.position);
+    res.stats.max_velocity_violation = std::max(res.stats.max_velocity_violation, cv.velocity);
+    if (monitor.has_energy()) res.stats.energy_final = monitor.energy(s);
   };
   auto finish = [&](SolveStatus st, const std::string& msg) {
     const SolverStats measured = res.stats;
@@ -70,9 +81,10 @@ SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t
     return finish(SolveStatus::StoppedByObserver, m.str());
   };
   if (integ.status() != SolveStatus::Success) return finish(integ.status(), integ.message());
+  if (!(t_end >= t0)) throw SolverSettingsError("end time must not be before the start time");
   {
     const StateView s0 = integ.state();
-    if (sys.has_energy()) res.stats.energy_initial = sys.energy(s0.t, s0.q, s0.v);
+    if (monitor.has_energy()) res.stats.energy_initial = monitor.energy(s0);
     measure(s0);
     if (obs && !obs(s0)) return stopped(t0);
   }
@@ -86,6 +98,12 @@ SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t
     if (obs && !obs(s)) return stopped(s.t);
   }
   return finish(SolveStatus::Success, "");
+}
+
+SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
+                       double output_every, const Observer& obs) {
+  ConstrainedSystemMonitor monitor(sys);
+  return run_to_end(monitor, integ, t_end, output_every, obs);
 }
 
 }  // namespace mbdae

@@ -30,6 +30,7 @@
 
 #include <string>
 
+#include <mbdae/formulations/State.h>
 #include <mbdae/model/Types.h>
 
 namespace mbdae {

@@ -70,12 +70,6 @@ struct JointCoordinate {
   double acceleration = 0;  ///< rad/s² or m/s² (NaN when no accelerations were given)
 };
 
-/// Largest constraint violations at a state.
-struct ConstraintViolation {
-  double position = 0;  ///< ‖C‖∞ over the position-level rows
-  double velocity = 0;  ///< ‖C_q v + C_t‖∞ over all rows (A v + b for velocity-level rows)
-};
-
 /// The absolute-coordinate formulation above as a ConstrainedSystem: n = Σ 7 or 6 per body,
 /// m = Euler-parameter norm rows + active joint rows. Body indices i are those of
 /// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)

@@ -2,25 +2,17 @@
 /// @file PoseRecorder.h
 /// Records a run for the viewer: at construction it writes the scene (Scene.h) and the header of
 /// the pose file (PoseFile.h) beside the results CSV; record() appends one frame per output time,
-/// from the state the solver hands to its observer, whatever the formulation:
-///
-/// | formulation            | state (per body)                    | pose written                         |
-/// |------------------------|-------------------------------------|--------------------------------------|
-/// | MultibodySystem        | p, rotation coordinates             | p, euler_parameters()                |
-/// | NewtonEulerSystem      | x_C, Q                              | x_C − R b (reference point), Q/‖Q‖  |
-/// | LieGroupBodies layout  | x_C, rotation vector                | as Newton–Euler after the conversion |
+/// each body's reference point and rotation read through the run's BodyKinematics, so the same
+/// recorder serves every formulation (implicit, Newton–Euler, Lie-group).
 ///
 /// For `results.csv` the files are `results.poses` and `results.scene.json`.
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include <mbdae/formulations/Multibody.h>
-#include <mbdae/formulations/NewtonEuler.h>
+#include <mbdae/formulations/BodyKinematics.h>
+#include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/PoseFile.h>
-#include <mbdae/io/Sensors.h>
-#include <mbdae/solvers/SolverCommon.h>
 
 namespace mbdae::io {
 
@@ -30,18 +22,14 @@ std::string scene_path_for(const std::string& csv_path);
 
 class PoseRecorder {
  public:
-  /// For the implicit solvers. `model_name` goes into the scene. The system must outlive this.
-  /// @throws std::runtime_error if a file cannot be written.
-  PoseRecorder(const std::string& csv_path, const MultibodySystem& system, const std::vector<SensorSpec>& sensors,
+  /// Writes the scene of kin.model() (with `sensors` and `model_name`) and the pose file's header.
+  /// Keeps a reference to `kin`, the run's body kinematics, which must outlive this.
+  /// @throws std::runtime_error naming the file if a file cannot be written.
+  PoseRecorder(const std::string& csv_path, BodyKinematics& kin, const std::vector<SensorSpec>& sensors,
                const std::string& model_name);
-  /// For the explicit and impulse paths, with the layout of the states the solver hands over.
-  PoseRecorder(const std::string& csv_path, const NewtonEulerSystem& system, ExplicitSensorSet::Layout layout,
-               const std::vector<SensorSpec>& sensors, const std::string& model_name);
-  ~PoseRecorder();
-  PoseRecorder(const PoseRecorder&) = delete;
-  PoseRecorder& operator=(const PoseRecorder&) = delete;
 
-  /// Appends the poses of state s at time s.t. @throws std::runtime_error on a write error.
+  /// Appends the poses of state s (a state of the kinematics' formulation) at time s.t; updates
+  /// the kinematics with s. @throws std::runtime_error on a write error.
   void record(const StateView& s);
   /// Patches the frame count and closes the file. @throws std::runtime_error on a write error.
   void close() { writer_.close(); }
@@ -50,13 +38,10 @@ class PoseRecorder {
   const std::string& scene_path() const { return scene_path_; }
 
  private:
-  const MultibodySystem* implicit_ = nullptr;
-  const NewtonEulerSystem* explicit_ = nullptr;
-  ExplicitSensorSet::Layout layout_ = ExplicitSensorSet::Layout::NewtonEuler;
+  BodyKinematics& kin_;
   std::string scene_path_;
   PoseWriter writer_;
   std::vector<float> frame_;
-  VecX q_;  // Newton–Euler positions converted from the Lie-group layout
 };
 
 }  // namespace mbdae::io

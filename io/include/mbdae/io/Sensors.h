@@ -1,6 +1,9 @@
 #pragma once
 /// @file Sensors.h
-/// Evaluation of the model's sensors from a solver state: the columns of the results.
+/// The model's sensors evaluated from a solver state: the columns of the results. Every sensor
+/// output is one row of one table (sensor_outputs(): its model-file name, columns, unit, what it
+/// is attached to, what the state must carry, and its evaluation through BodyKinematics), so a
+/// sensor is written once and works on every solver whose state has what it needs.
 ///
 /// | output                      | columns             | unit      | axes                     |
 /// |-----------------------------|---------------------|-----------|--------------------------|
@@ -14,41 +17,79 @@
 /// | angular_acceleration[_local]| .x .y .z            | rad/s²    | world / body             |
 /// | reaction_force              | .x .y .z            | N         | world or joint (frame:)  |
 /// | reaction_torque             | .x .y .z            | N m       | world or joint (frame:)  |
-/// | energy                      | (name)              | J         | kinetic + gravity        |
+/// | energy                      | (name)              | J         | kinetic + potentials     |
 /// | constraint_violation        | .position .velocity | mixed     | ‖C‖∞, ‖C_q v + C_t‖∞     |
 ///
 /// The reaction is the wrench the joint applies to its second body at the joint point.
-/// Accelerations and reactions are NaN when the solver does not provide accelerations or
-/// multipliers.
 
 #include <span>
 #include <string>
 #include <vector>
 
-#include <mbdae/formulations/Multibody.h>
-#include <mbdae/formulations/NewtonEuler.h>
+#include <mbdae/formulations/BodyKinematics.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/solvers/SolverCommon.h>
 
 namespace mbdae::io {
 
+/// What a sensor output is attached to.
+enum class SensorTarget {
+  Body,    ///< `body` (and `point`)
+  Joint,   ///< `joint` (and `frame`)
+  System,  ///< the whole model
+};
+
+/// Everything about one sensor output, in one place (sensor_outputs()).
+struct SensorOutputInfo {
+  SensorOutput output;              ///< the enumerator
+  const char* name;                 ///< model-file key word ("angular_velocity_local")
+  const char* unit;                 ///< of every column ("" where mixed or dimensionless)
+  SensorTarget target;              ///< body, joint or system
+  bool uses_point;                  ///< body outputs: depends on the body point (`point` key)
+  std::vector<const char*> suffixes;  ///< column suffixes after the sensor's name ("" for one column)
+  bool needs_accelerations;         ///< the solver must hand out accelerations
+  bool needs_multipliers;           ///< the solver must hand out Lagrange multipliers
+  const char* description;          ///< one line for docs and messages
+  /// Writes suffixes.size() values: kin is updated with the state; p0 is the body point's initial
+  /// position (displacement), body/joint the resolved indices.
+  void (*evaluate)(BodyKinematics& kin, const SensorSpec& spec, BodyIndex body, int joint, const Vec3& p0,
+                   std::span<double> out);
+};
+
+/// Every sensor output, in the order of the SensorOutput enumerators.
+const std::vector<SensorOutputInfo>& sensor_outputs();
+/// The row of `o`. No throw.
+const SensorOutputInfo& sensor_output_info(SensorOutput o);
+
+/// What a solver's states carry beyond positions and velocities.
+struct StateContents {
+  bool accelerations = true;  ///< StateView::a is filled
+  bool multipliers = true;    ///< StateView::lambda is filled
+};
+
+/// The sensors of one run: columns, units and their evaluation at each output state.
 class SensorSet {
  public:
-  /// @param q0 the initial (assembled) coordinates: the reference of `displacement`.
-  /// @throws std::invalid_argument if a sensor names a body or joint the system does not have.
-  SensorSet(std::vector<SensorSpec> specs, const MultibodySystem& system, const VecX& q0);
+  /// @param specs    the sensors (names, outputs, bodies, joints)
+  /// @param kin      the run's body kinematics (kept by reference; the set updates it)
+  /// @param initial  the initial (assembled) state: the reference of `displacement`
+  /// @param contents what the solver's states carry; an output needing more is refused
+  /// @throws std::invalid_argument naming the sensor for an unknown body or joint, or for an
+  ///         output the states do not carry (e.g. reaction_force with rk4).
+  SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const StateView& initial,
+            StateContents contents = {});
 
   /// Column names without the time column ("tip.x", "tip.y", ...).
   const std::vector<std::string>& columns() const { return columns_; }
   /// Unit of each column ("m", "rad/s", ... ; "" where mixed or dimensionless).
   const std::vector<std::string>& units() const { return units_; }
-  /// Index of the first column of each sensor, and the sensor each column belongs to.
+  /// The sensors, and the sensor each column belongs to.
   const std::vector<SensorSpec>& specs() const { return specs_; }
   const std::vector<int>& column_sensor() const { return column_sensor_; }
   int size() const { return static_cast<int>(columns_.size()); }
 
-  /// Writes size() values for state s. Not thread-safe (uses a workspace).
-  void evaluate(const StateView& s, std::span<double> out) const;
+  /// Writes size() values for state s (updates the kinematics). Not thread-safe.
+  void evaluate(const StateView& s, std::span<double> out);
 
  private:
   struct Resolved {
@@ -58,52 +99,9 @@ class SensorSet {
   };
   std::vector<SensorSpec> specs_;
   std::vector<Resolved> resolved_;
-  const MultibodySystem& system_;
+  BodyKinematics& kin_;
   std::vector<std::string> columns_, units_;
   std::vector<int> column_sensor_;
-  mutable VecX c_, cv_;
-};
-
-/// Positions in the Lie-group layout (LieGroupBodies.h: [x_C, rotation vector], 6 per body) to the
-/// Newton–Euler layout (NewtonEuler.h: [x_C, Q], 7 per body); q_ne is resized. No throw.
-void lie_group_to_newton_euler(const VecX& q_lie, VecX& q_ne);
-
-/// The sensors of a run on the explicit or impulse path (solver.type rk4, dopri5, lie_rk4,
-/// impulse): positions and velocities only. The outputs position, displacement, velocity,
-/// velocity_local, rotation_matrix, rotation, angular_velocity, angular_velocity_local, energy
-/// (kinetic + gravity potential) and constraint_violation (‖C‖∞ and ‖J u‖∞ of the joints) are
-/// available; accelerations and reactions are not (the loader rejects them for these solvers).
-class ExplicitSensorSet {
- public:
-  /// The layout of the states handed to evaluate(): NewtonEuler.h (q = [x_C, Q] 7 per body,
-  /// v = [v_C, w_B]) or LieGroupBodies.h (q = [x_C, rotation vector] 6 per body, v = [v_C, w_B]).
-  enum class Layout { NewtonEuler, LieGroup };
-  /// `system` supplies masses, COM offsets and joints; q0, v0 the initial state in `layout`.
-  /// @throws std::invalid_argument for a sensor this path cannot evaluate or an unknown name.
-  ExplicitSensorSet(std::vector<SensorSpec> specs, const NewtonEulerSystem& system, Layout layout,
-                    const VecX& q0);
-
-  const std::vector<std::string>& columns() const { return columns_; }
-  const std::vector<std::string>& units() const { return units_; }
-  const std::vector<SensorSpec>& specs() const { return specs_; }
-  const std::vector<int>& column_sensor() const { return column_sensor_; }
-  int size() const { return static_cast<int>(columns_.size()); }
-
-  /// Writes size() values for state s. Not thread-safe (uses a workspace).
-  void evaluate(const StateView& s, std::span<double> out) const;
-
- private:
-  /// s.q, s.v in the Newton–Euler layout (copies for the Lie-group layout).
-  void to_newton_euler(const StateView& s) const;
-  Vec3 point_position(BodyIndex b, const Vec3& p) const;
-  std::vector<SensorSpec> specs_;
-  std::vector<BodyIndex> body_;
-  std::vector<Vec3> p0_;
-  const NewtonEulerSystem& system_;
-  Layout layout_;
-  std::vector<std::string> columns_, units_;
-  std::vector<int> column_sensor_;
-  mutable VecX q_, v_, c_, cv_;
 };
 
 }  // namespace mbdae::io

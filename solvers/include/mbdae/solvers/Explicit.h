@@ -26,6 +26,8 @@
 /// limit) stop the run with a status and a message naming the time and the cause; outputs before
 /// it have gone to the observer. No heap allocation in the step loop after the first step.
 
+#include <memory>
+
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/formulations/NewtonEuler.h>
 #include <mbdae/solvers/SolverCommon.h>
@@ -68,6 +70,27 @@ struct ExplicitOptions {
 SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                            const ExplicitOptions& opt, const Observer& obs);
 
+/// The stepping form of solve_explicit() (same checks and the same steps): an Integrator whose
+/// state is in the NewtonEuler.h layout (a and lambda empty). Keeps a reference to `sys`.
+/// @throws SolverSettingsError as solve_explicit().
+std::unique_ptr<Integrator> make_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0,
+                                          const VecX& v0, const ExplicitOptions& opt);
+
+/// What the explicit and impulse runs measure (run_to_end()): NewtonEulerSystem::energy() and
+/// the joints' ‖C(t, q)‖∞ and ‖Ċ‖∞. Keeps a reference to `sys`.
+class NewtonEulerMonitor final : public StateMonitor {
+ public:
+  /// @param sys the system whose states are measured (kept by reference)
+  explicit NewtonEulerMonitor(const NewtonEulerSystem& sys);
+  bool has_energy() const override { return true; }
+  double energy(const StateView& s) override;
+  ConstraintViolation constraint_violation(const StateView& s) override;
+
+ private:
+  const NewtonEulerSystem& sys_;
+  VecX c_, cd_;
+};
+
 /// Method of solve_lie_group().
 enum class LieGroupMethod {
   Euler,  ///< explicit Lie–Euler, order 1
@@ -83,6 +106,35 @@ struct LieGroupOptions {
   double step = 1e-3;       ///< s
   double output_every = 0;  ///< s, ≥ 0; 0: only t0 and t_end
   long max_steps = 100'000'000;  ///< steps at most; then status TooMuchWork
+};
+
+/// The stepping form of solve_lie_group(): the state handed out is q = [x_C, rotation vector],
+/// v = [ẋ_C, ω_B] (LieGroupBodies.h); the state on the group itself is group_state().
+class LieGroupIntegrator : public Integrator {
+ public:
+  /// Poses and twists at time().
+  virtual const LieGroupState& group_state() const = 0;
+};
+/// Creates the integrator of solve_lie_group() (same checks). Keeps a reference to `sys`.
+/// @throws SolverSettingsError as solve_lie_group().
+std::unique_ptr<LieGroupIntegrator> make_lie_group(const LieGroupBodies& sys, double t0, const LieGroupState& s0,
+                                                   const LieGroupOptions& opt);
+
+/// What a Lie-group run measures: LieGroupBodies::energy() of the integrator's group state (the
+/// bodies have no constraints). Keeps references to both.
+class LieGroupMonitor final : public StateMonitor {
+ public:
+  /// @param sys   the bodies (kept by reference)
+  /// @param integ the integrator whose group state is measured (kept by reference)
+  LieGroupMonitor(const LieGroupBodies& sys, const LieGroupIntegrator& integ) : sys_(sys), integ_(integ) {}
+  bool has_energy() const override { return true; }
+  /// Energy of integ.group_state() (the state passed must be the integrator's current one).
+  double energy(const StateView& s) override;
+  ConstraintViolation constraint_violation(const StateView&) override { return {}; }
+
+ private:
+  const LieGroupBodies& sys_;
+  const LieGroupIntegrator& integ_;
 };
 
 /// Integrates the Lie-group bodies from s0 at t0 to opt.t_end. `final_state` (if not null) gets

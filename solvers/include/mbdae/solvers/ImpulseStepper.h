@@ -48,6 +48,7 @@
 /// and 20 split-impulse sweeps keeps the settling and the penetration of 100 sweeps at a fraction
 /// of the cost (docs/benchmarks.md, sphere pile).
 
+#include <memory>
 #include <vector>
 
 #include <mbdae/formulations/NewtonEuler.h>
@@ -113,6 +114,18 @@ struct ImpulseResult {
   /// result.ok().
   bool ok() const { return result.ok(); }
 };
+
+/// The impulse stepper as an Integrator (the state in the NewtonEuler.h layout, a and lambda
+/// empty), with its PGS statistics so far.
+class ImpulseIntegrator : public Integrator {
+ public:
+  /// PGS statistics of the steps taken so far.
+  virtual const ImpulseStats& pgs_stats() const = 0;
+};
+/// Creates the integrator of solve_impulse() (same checks, same steps). Keeps a reference to
+/// `sys`. @throws as solve_impulse().
+std::unique_ptr<ImpulseIntegrator> make_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0,
+                                                const VecX& v0, const ImpulseOptions& opt);
 
 /// Runs the impulse stepper on the bodies, joints and contacts (model().contacts()) of `sys`.
 /// Throws SolverSettingsError for bad options and ModelError for bad contact descriptions.

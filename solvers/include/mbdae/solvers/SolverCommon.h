@@ -3,12 +3,14 @@
 /// What every solver reports: statistics, a status with a message, and the states it hands to an
 /// observer at the output times.
 
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include <mbdae/formulations/ConstrainedSystem.h>
+#include <mbdae/formulations/State.h>
 #include <mbdae/model/Types.h>
 
 namespace mbdae {
@@ -44,7 +46,8 @@ enum class SolveStatus {
   ResidualFailure,    ///< the residual returned NaN/Inf or failed
   TooMuchWork,        ///< step limit reached before the end time
   InconsistentInitialConditions,  ///< initial state could not be made consistent
-  StoppedByObserver,  ///< the observer asked to stop (e.g. interrupt)
+  StoppedByObserver,  ///< the observer asked to stop
+  Interrupted,        ///< the interrupt flag was raised (Integrator::set_interrupt_flag)
   OtherFailure,       ///< any other failure; the message says which
 };
 
@@ -61,17 +64,6 @@ struct SolveResult {
   SolverStats stats;     ///< counters and measures of the run
   /// status == Success.
   bool ok() const { return status == SolveStatus::Success; }
-};
-
-/// A state handed to an observer. a and lambda may be empty (size 0) for solvers that do not
-/// compute them.
-/// The references are valid only during the observer call (or until the next advance_to()).
-struct StateView {
-  double t;             ///< time, s
-  const VecX& q;        ///< coordinates, size n (layout of the formulation)
-  const VecX& v;        ///< velocities, size of the formulation's v (n for ConstrainedSystem)
-  const VecX& a;        ///< accelerations v̇, same size as v, or empty
-  const VecX& lambda;   ///< Lagrange multipliers, size m, or empty
 };
 
 /// Called at t0 and at every output time; return false to stop the run (status StoppedByObserver).
@@ -104,7 +96,10 @@ class OutputGrid {
 };
 
 /// A time integrator a host program can advance step by step (e.g. to change loads between
-/// steps from a controller). Created by make_integrator() (Simulation.h) or a solver's make_*.
+/// steps from a controller). Every solver is one: generalized-α, the trapezoidal index-2 rule
+/// and IDA (make_integrator() in Simulation.h), RK4 and Dormand–Prince (make_explicit()), the
+/// Lie-group methods (make_lie_group()) and the impulse stepper (make_impulse()). The state's
+/// layout is that of the solver's formulation; run_to_end() is the one loop over output times.
 class Integrator {
  public:
   virtual ~Integrator() = default;
@@ -113,7 +108,8 @@ class Integrator {
   virtual bool advance_to(double t) = 0;
   /// Current time, s.
   virtual double time() const = 0;
-  /// Current state (q, v, q̈, λ); valid until the next advance_to().
+  /// Current state (q, v, and where the solver has them q̈ and λ); valid until the next
+  /// advance_to().
   virtual StateView state() const = 0;
   /// Counters so far (steps, Newton iterations, factorizations, wall time in advance_to()).
   virtual const SolverStats& stats() const = 0;
@@ -121,19 +117,51 @@ class Integrator {
   virtual SolveStatus status() const = 0;
   /// Why the integrator stopped (empty while status() is Success).
   virtual const std::string& message() const = 0;
+
+  /// A flag (e.g. set by a signal handler or another thread) that the integrator reads between
+  /// its steps: once it is true, advance_to() stops at the last accepted step with status
+  /// Interrupted. nullptr (the default) disables the check. The flag must outlive the
+  /// integrator's use.
+  void set_interrupt_flag(const std::atomic<bool>* flag) { interrupt_ = flag; }
+
+ protected:
+  /// True once the interrupt flag is set.
+  bool interrupted() const { return interrupt_ && interrupt_->load(std::memory_order_relaxed); }
+
+ private:
+  const std::atomic<bool>* interrupt_ = nullptr;
 };
 
-/// Advances `integ` from its current time to t_end, handing the state to `obs` at the start and
-/// at every output time (OutputGrid), and measures the constraint violation at those times and
-/// the energy at the start and the end. The result's message names the time and cause of a
-/// failure; the observer has received every state up to it. Failures of the integrator are
-/// returned in the result, not thrown.
-/// @param sys          the system `integ` integrates (for violations and energy)
+/// The state monitor of a ConstrainedSystem: its energy() and the violations of C and
+/// C_q v + C_t over all rows. Keeps a reference to `sys`.
+class ConstrainedSystemMonitor final : public StateMonitor {
+ public:
+  /// @param sys the system whose states are measured (kept by reference)
+  explicit ConstrainedSystemMonitor(const ConstrainedSystem& sys);
+  bool has_energy() const override { return sys_.has_energy(); }
+  double energy(const StateView& s) override { return sys_.energy(s.t, s.q, s.v); }
+  ConstraintViolation constraint_violation(const StateView& s) override;
+
+ private:
+  const ConstrainedSystem& sys_;
+  VecX c_;  // work vector (size m)
+};
+
+/// The one run loop: advances `integ` from its current time to t_end, handing the state to
+/// `obs` at the start and at every output time (OutputGrid), and measures the constraint
+/// violation at those times and the energy at the start and the end (`monitor`). The result's
+/// message names the time and cause of a failure; the observer has received every state up to
+/// it. Failures of the integrator are returned in the result, not thrown.
+/// @param monitor      energy and constraint violation of the states `integ` produces
 /// @param integ        advanced in place
 /// @param t_end        end time, s, ≥ integ.time()
 /// @param output_every output interval, s (≤ 0: the end time only)
 /// @param obs          may be empty
-/// @throws SolverSettingsError if t_end < integ.time(); whatever `obs` or the system throws.
+/// @throws SolverSettingsError if t_end < integ.time(); whatever `obs` or the monitor throws.
+SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end,
+                       double output_every, const Observer& obs);
+
+/// run_to_end() with the ConstrainedSystemMonitor of `sys`.
 SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
                        double output_every, const Observer& obs);
 

@@ -1,0 +1,92 @@
+#pragma once
+/// @file Run.h
+/// A model file's run, the same from every caller (the `mbdae` command, C++ programs, the study
+/// runner, bindings): the formulation its solver needs, a consistent initial state, the
+/// integrator, the run's monitor and the sensors, and the one run loop (run_to_end()) that hands
+/// each output state and its sensor row to the caller.
+///
+///     io::LoadedModel m = io::load_model_file("slider_crank.yaml");
+///     io::ModelRun run(m);
+///     SolveResult r = run.run([&](const StateView& s, std::span<const double> row) { ...; return true; });
+///
+/// Consistent initial state: the implicit solvers' prepare() (redundant equations removed, positions
+/// and velocities assembled onto the constraints); the Newton–Euler path projects positions and
+/// velocities onto the joints; the Lie-group and impulse paths start from the model's state.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <mbdae/formulations/BodyKinematics.h>
+#include <mbdae/io/ModelLoader.h>
+#include <mbdae/io/Sensors.h>
+#include <mbdae/solvers/ImpulseStepper.h>
+#include <mbdae/solvers/Simulation.h>
+#include <mbdae/solvers/SolverRegistry.h>
+
+namespace mbdae::io {
+
+/// Called at the start and at every output time with the state and the sensor values (one per
+/// SensorSet column); return false to stop the run (status StoppedByObserver).
+using RowObserver = std::function<bool(const StateView& state, std::span<const double> row)>;
+
+/// One run of a loaded model with the solver its settings name (file comment). Not copyable;
+/// not thread-safe (one object per thread; the LoadedModel may be shared).
+class ModelRun {
+ public:
+  /// Builds everything the run needs at t0 = 0.
+  /// @throws ModelError listing the model's problems; std::runtime_error if the initial state
+  ///         cannot be made consistent (naming the worst equation); std::invalid_argument for a
+  ///         sensor that names an unknown item or an output the solver's states do not carry;
+  ///         SolverSettingsError for invalid settings.
+  explicit ModelRun(const LoadedModel& model);
+  ~ModelRun();
+  ModelRun(const ModelRun&) = delete;
+  ModelRun& operator=(const ModelRun&) = delete;
+
+  /// The model this run was built from.
+  const LoadedModel& model() const { return model_; }
+  /// The solver's declaration (SolverRegistry.h).
+  const SolverInfo& solver() const { return *solver_; }
+  /// What was changed to make the initial state consistent, redundant equations removed, ...
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  /// The sensors (columns, units).
+  const SensorSet& sensors() const { return *sensors_; }
+  /// Body kinematics of the run's states (e.g. poses for a viewer): update() it with a state
+  /// handed to the observer before querying.
+  BodyKinematics& kinematics() { return *kinematics_; }
+  /// The integrator, for stepping from a host loop instead of run().
+  Integrator& integrator() { return *integrator_; }
+  /// The implicit formulation (nullptr on the other paths).
+  const MultibodySystem* multibody() const;
+  /// The Newton–Euler formulation of the explicit, Lie-group and impulse paths (else nullptr).
+  const NewtonEulerSystem* newton_euler() const;
+  /// PGS statistics so far (impulse solver; else nullptr).
+  const ImpulseStats* impulse_stats() const;
+
+  /// Runs from the current time to the model's end time with output every
+  /// model().settings.output_every, handing every output state with its sensor row to `obs`.
+  /// `interrupt` (may be null) is read between steps: once true, the run stops with status
+  /// Interrupted at the last accepted step. Failures are returned, not thrown.
+  SolveResult run(const RowObserver& obs, const std::atomic<bool>* interrupt = nullptr);
+
+  /// The solver line of a summary: "generalized_alpha, h = 0.001 s, rho_inf 0.8", ...
+  std::string method_summary() const;
+
+ private:
+  struct Impl;
+  const LoadedModel& model_;
+  const SolverInfo* solver_;
+  std::vector<std::string> warnings_;
+  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<BodyKinematics> kinematics_;
+  std::unique_ptr<StateMonitor> monitor_;
+  std::unique_ptr<Integrator> integrator_;
+  std::unique_ptr<SensorSet> sensors_;
+  std::vector<double> row_;
+};
+
+}  // namespace mbdae::io

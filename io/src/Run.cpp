@@ -1,0 +1,215 @@
+#include <mbdae/io/Run.h>
+
+#include <stdexcept>
+
+#include <cstdarg>
+#include <cstdio>
+
+#include <mbdae/formulations/LieGroupBodies.h>
+#include <mbdae/solvers/Explicit.h>
+
+namespace mbdae::io {
+
+struct ModelRun::Impl {
+  PreparedSystem prepared;                     // implicit path
+  std::unique_ptr<NewtonEulerSystem> ne;       // explicit, Lie-group and impulse paths
+  std::unique_ptr<LieGroupBodies> lg;          // Lie-group path
+  VecX q0, v0;
+  const VecX empty;
+  ImpulseIntegrator* impulse = nullptr;        // = integrator_ on the impulse path
+};
+
+namespace {
+
+/// printf-style formatting into a std::string (summaries and warnings).
+[[gnu::format(printf, 1, 2)]] std::string format(const char* f, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return buf;
+}
+
+/// The monitor of an explicit-path run: what BodyKinematics says of the state.
+class KinematicsMonitor final : public StateMonitor {
+ public:
+  explicit KinematicsMonitor(BodyKinematics& k) : k_(k) {}
+  bool has_energy() const override { return true; }
+  double energy(const StateView& s) override {
+    k_.update(s);
+    return k_.energy();
+  }
+  ConstraintViolation constraint_violation(const StateView& s) override {
+    k_.update(s);
+    return k_.constraint_violation();
+  }
+
+ private:
+  BodyKinematics& k_;
+};
+
+/// True if a sensor needs accelerations or multipliers that the solver's kinematics compute from
+/// the equations of motion (the explicit paths: their states carry neither).
+bool needs_dynamics(const LoadedModel& m, const SolverInfo& s) {
+  for (const SensorSpec& sp : m.sensors) {
+    const SensorOutputInfo& o = sensor_output_info(sp.output);
+    if ((o.needs_accelerations && s.support.accelerations) || (o.needs_multipliers && s.support.multipliers))
+      return true;
+  }
+  return false;
+}
+
+ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& ne, bool dopri) {
+  const SimulationSettings& ss = m.settings;
+  ExplicitOptions eo;
+  eo.method = dopri ? ExplicitMethod::Dopri5 : ExplicitMethod::RK4;
+  eo.t_end = ss.t_end;
+  eo.step = ss.step;
+  eo.output_every = ss.output_every;
+  eo.rtol = ss.rtol;
+  eo.atol = ss.atol;
+  const bool project = m.explicit_settings.projection && ne.num_joint_rows() > 0;
+  eo.project_positions = project;
+  eo.project_velocities = project;
+  return eo;
+}
+
+}  // namespace
+
+ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_unique<Impl>()) {
+  const std::string name = model.solver_name();
+  solver_ = find_solver(name);
+  if (!solver_) throw SolverSettingsError("unknown solver '" + name + "' (expected one of " + solver_names() + ")");
+  const SimulationSettings& ss = model.settings;
+  Impl& I = *impl_;
+  switch (solver_->path) {
+    case SolverPath::Implicit: {
+      I.prepared = prepare(model.system, 0.0);
+      warnings_ = I.prepared.warnings;
+      kinematics_ = std::make_unique<MultibodyKinematics>(*I.prepared.system);
+      monitor_ = std::make_unique<ConstrainedSystemMonitor>(*I.prepared.system);
+      integrator_ = make_integrator(*I.prepared.system, 0.0, I.prepared.q0, I.prepared.v0, ss);
+      break;
+    }
+    case SolverPath::NewtonEuler:
+    case SolverPath::Impulse: {
+      I.ne = std::make_unique<NewtonEulerSystem>(model.system);
+      I.ne->initial_state(I.q0, I.v0);
+      if (solver_->path == SolverPath::NewtonEuler && I.ne->num_joint_rows() > 0) {
+        // The joints hold at the acceleration level only: start on them.
+        VecX c;
+        I.ne->joint_violation(I.q0, c);
+        const double before = c.cwiseAbs().maxCoeff();
+        const VecX q_given = I.q0;
+        const double after = I.ne->project_positions(I.q0, 1e-12, 50);
+        I.ne->project_velocities(I.q0, I.v0);
+        if (!(after <= 1e-8))
+          throw std::runtime_error(format("the initial positions cannot satisfy the joints: max |C| %.3g -> "
+                                               "%.3g after projection",
+                                               before, after));
+        if ((I.q0 - q_given).norm() > 1e-6)
+          warnings_.push_back(format("the initial positions were moved by |dq| = %.3g to close the joints "
+                                          "(max |C| %.3g -> %.3g)",
+                                          (I.q0 - q_given).norm(), before, after));
+      }
+      kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::NewtonEuler,
+                                                            needs_dynamics(model, *solver_));
+      monitor_ = std::make_unique<NewtonEulerMonitor>(*I.ne);
+      if (solver_->path == SolverPath::NewtonEuler) {
+        integrator_ = make_explicit(*I.ne, 0.0, I.q0, I.v0, explicit_options(model, *I.ne, solver_->adaptive));
+      } else {
+        ImpulseOptions io;
+        io.t_end = ss.t_end;
+        io.step = ss.step;
+        io.output_every = ss.output_every;
+        io.pgs_max_iterations = model.explicit_settings.pgs_iterations;
+        io.pgs_tolerance = model.explicit_settings.pgs_tolerance;
+        io.friction = model.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
+        io.record_per_step = false;
+        auto integ = make_impulse(*I.ne, 0.0, I.q0, I.v0, io);
+        I.impulse = integ.get();
+        integrator_ = std::move(integ);
+      }
+      break;
+    }
+    case SolverPath::LieGroup: {
+      I.ne = std::make_unique<NewtonEulerSystem>(model.system);
+      I.lg = std::make_unique<LieGroupBodies>(model.system);
+      const LieGroupState s0 = I.lg->initial_state();
+      LieGroupOptions lo;
+      lo.method = LieGroupMethod::RK4;
+      lo.t_end = ss.t_end;
+      lo.step = ss.step;
+      lo.output_every = ss.output_every;
+      auto integ = make_lie_group(*I.lg, 0.0, s0, lo);
+      monitor_ = std::make_unique<LieGroupMonitor>(*I.lg, *integ);
+      integrator_ = std::move(integ);
+      kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::LieGroup,
+                                                            needs_dynamics(model, *solver_));
+      break;
+    }
+  }
+  StateContents contents;
+  contents.accelerations = solver_->support.accelerations;
+  contents.multipliers = solver_->support.multipliers;
+  sensors_ = std::make_unique<SensorSet>(model.sensors, *kinematics_, integrator_->state(), contents);
+  row_.resize(static_cast<size_t>(sensors_->size()));
+}
+
+ModelRun::~ModelRun() = default;
+
+const MultibodySystem* ModelRun::multibody() const { return impl_->prepared.system.get(); }
+const NewtonEulerSystem* ModelRun::newton_euler() const { return impl_->ne.get(); }
+const ImpulseStats* ModelRun::impulse_stats() const { return impl_->impulse ? &impl_->impulse->pgs_stats() : nullptr; }
+
+SolveResult ModelRun::run(const RowObserver& obs, const std::atomic<bool>* interrupt) {
+  integrator_->set_interrupt_flag(interrupt);
+  // The flag is also read at every output time, for integrators that do not read it between
+  // their steps (IDA's steps happen inside IDASolve).
+  bool flag_seen = false;
+  const Observer observer = [&](const StateView& s) {
+    sensors_->evaluate(s, row_);
+    if (obs && !obs(s, row_)) return false;
+    if (interrupt && interrupt->load()) {
+      flag_seen = true;
+      return false;
+    }
+    return true;
+  };
+  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings.t_end, model_.settings.output_every, observer);
+  integrator_->set_interrupt_flag(nullptr);
+  if (flag_seen && r.status == SolveStatus::StoppedByObserver) {
+    r.status = SolveStatus::Interrupted;
+    r.message = format("interrupted at t = %.10g s", r.t_reached);
+  }
+  return r;
+}
+
+std::string ModelRun::method_summary() const {
+  const SimulationSettings& ss = model_.settings;
+  std::string method = solver_->name;
+  const bool ga = ss.solver == SolverType::GeneralizedAlpha;
+  switch (solver_->path) {
+    case SolverPath::Implicit:
+      if (ss.solver == SolverType::Ida)
+        method += format(", rtol %g, atol %g, %s", ss.rtol, ss.atol, ss.sparse ? "sparse" : "dense");
+      else if (ss.adaptive)
+        method += format(", adaptive, first h = %g s, rtol %g, atol %g", ss.step, ss.rtol, ss.atol) +
+                  (ga ? format(", rho_inf %g", ss.rho_inf) : "");
+      else
+        method += format(", h = %g s", ss.step) + (ga ? format(", rho_inf %g", ss.rho_inf) : "");
+      break;
+    case SolverPath::NewtonEuler:
+      if (solver_->adaptive) method += format(", first h = %g s, rtol %g, atol %g", ss.step, ss.rtol, ss.atol);
+      else method += format(", h = %g s", ss.step);
+      if (impl_->ne->num_joint_rows() > 0)
+        method += model_.explicit_settings.projection ? ", joints projected after every step" : ", joints not projected";
+      break;
+    case SolverPath::LieGroup:
+    case SolverPath::Impulse: method += format(", h = %g s", ss.step); break;
+  }
+  return method;
+}
+
+}  // namespace mbdae::io

@@ -1,0 +1,36 @@
+// Generic joint: the `constrained` subset of [x, y, z, rx, ry, rz] in the joint frame `frame`
+// (0 to 6 equations).
+#include "Joints.h"
+
+namespace mbdae::joints {
+
+const JointTypeInfo& generic() {
+  static const JointTypeInfo info{
+      JointType::Generic, "generic", "any subset of [x, y, z, rx, ry, rz] in a joint frame (0-6 equations)",
+      "the joint point, world, t0",
+      {{"frame", false, "the joint frame, world, t0 (default: world axes)"},
+       {"constrained", true, "[x, y, z, rx, ry, rz], 1 = constrained"}},
+      false, false, JointCoordinateKind::None,
+      [](const Joint& j, const std::string& who, std::vector<std::string>& p) {
+        if (j.frame) {
+          const Mat3& F = *j.frame;
+          if ((F.transpose() * F - Mat3::Identity()).norm() > 1e-6 || F.determinant() < 0)
+            p.push_back(who + ": frame is not a rotation matrix");
+        }
+      },
+      [](const Joint& j) {
+        using K = EquationKind;
+        JointLayout g = coincident(j, j.frame ? *j.frame : Mat3::Identity());
+        static const char* tn[3] = {"x_a·d", "y_a·d", "z_a·d"};
+        static const char* rn[3] = {"y_a·z_b", "z_a·x_b", "x_a·y_b"};
+        for (int k = 0; k < 3; ++k)
+          if (j.constrained[static_cast<size_t>(k)]) g.equations.push_back({K::TransFrame, k, 0, tn[k]});
+        const int ri[3][2] = {{1, 2}, {2, 0}, {0, 1}};
+        for (int k = 0; k < 3; ++k)
+          if (j.constrained[static_cast<size_t>(3 + k)]) g.equations.push_back({K::Rot, ri[k][0], ri[k][1], rn[k]});
+        return g;
+      }};
+  return info;
+}
+
+}  // namespace mbdae::joints

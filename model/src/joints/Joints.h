@@ -1,0 +1,55 @@
+#pragma once
+// Internal header of the joint types: each type's file defines one function returning its
+// JointTypeInfo (JointTypes.h); Registry.cpp lists them. Helpers shared by the type files.
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <mbdae/model/JointTypes.h>
+
+namespace mbdae::joints {
+
+const JointTypeInfo& spherical();
+const JointTypeInfo& revolute();
+const JointTypeInfo& prismatic();
+const JointTypeInfo& fixed();
+const JointTypeInfo& generic();
+const JointTypeInfo& distance();
+const JointTypeInfo& cylindrical();
+const JointTypeInfo& universal();
+const JointTypeInfo& planar();
+const JointTypeInfo& rolling_disc();
+const JointTypeInfo& coordinate();
+
+/// A number in a message (6 significant digits).
+inline std::string num(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
+/// "axis has zero length" if `axis` is (nearly) zero.
+inline void check_axis(const Vec3& axis, const char* key, const std::string& who, std::vector<std::string>& p) {
+  if (!(axis.norm() > 1e-12)) p.push_back(who + ": " + key + " has zero length");
+}
+
+/// A layout with both markers at `point` and both frames `F`.
+inline JointLayout coincident(const Joint& j, const Mat3& F) {
+  JointLayout g;
+  g.point_a = g.point_b = j.point;
+  g.frame_a = g.frame_b = F;
+  return g;
+}
+
+/// The three rows that make the marker points coincide (world x, y, z).
+inline std::vector<JointEquation> point_rows() {
+  using K = EquationKind;
+  return {{K::TransWorld, 0, 0, "x"}, {K::TransWorld, 1, 0, "y"}, {K::TransWorld, 2, 0, "z"}};
+}
+
+/// No check beyond those of every joint.
+inline void no_check(const Joint&, const std::string&, std::vector<std::string>&) {}
+
+}  // namespace mbdae::joints

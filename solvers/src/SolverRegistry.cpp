@@ -1,0 +1,44 @@
+#include <mbdae/solvers/SolverRegistry.h>
+
+namespace mbdae {
+
+const std::vector<SolverInfo>& solvers() {
+  //                        joints driven forces contacts penalty rolling accel lambda
+  static const SolverSupport implicit{true, true, true, true, true, false, true, true};
+  static const std::vector<SolverInfo> table{
+      {"generalized_alpha", SolverPath::Implicit, false, implicit,
+       "generalized-alpha (Chung-Hulbert, Arnold-Bruls), index 3, fixed step or adaptive"},
+      {"ida", SolverPath::Implicit, true, implicit,
+       "SUNDIALS IDA (variable-order BDF) on the stabilized index-2 form"},
+      {"trapezoidal_index2", SolverPath::Implicit, false, implicit,
+       "implicit trapezoidal rule on the index-2 form, fixed step or adaptive"},
+      {"rk4", SolverPath::NewtonEuler, false, {true, true, true, false, false, false, true, true},
+       "classical Runge-Kutta on Newton-Euler bodies, joints at acceleration level with projection"},
+      {"dopri5", SolverPath::NewtonEuler, true, {true, true, true, false, false, false, true, true},
+       "Dormand-Prince 5(4) with step-size control on Newton-Euler bodies"},
+      {"lie_rk4", SolverPath::LieGroup, false, {false, false, false, false, false, false, true, true},
+       "Runge-Kutta-Munthe-Kaas 4 on SE(3) for free bodies"},
+      {"impulse", SolverPath::Impulse, false, {true, false, true, true, false, true, false, false},
+       "velocity-level impulse stepper, contacts and friction by projected Gauss-Seidel"},
+  };
+  return table;
+}
+
+const SolverInfo* find_solver(std::string_view name) {
+  for (const SolverInfo& s : solvers())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+std::string solver_names() {
+  return solver_names_where([](const SolverInfo&) { return true; });
+}
+
+std::string solver_names_where(bool (*accepts)(const SolverInfo&)) {
+  std::string out;
+  for (const SolverInfo& s : solvers())
+    if (accepts(s)) out += (out.empty() ? "" : ", ") + std::string(s.name);
+  return out;
+}
+
+}  // namespace mbdae
