@@ -96,8 +96,11 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
     case SolverPath::Impulse: {
       I.ne = std::make_unique<NewtonEulerSystem>(model.system);
       I.ne->initial_state(I.q0, I.v0);
-      if (solver_->path == SolverPath::NewtonEuler && I.ne->num_joint_rows() > 0) {
-        // The joints hold at the acceleration level only: start on them.
+      if (I.ne->num_joint_rows() > 0) {
+        // Start on the joints (the explicit methods hold them at the acceleration level only; the
+        // impulse stepper's first step would otherwise take the initial velocities' impulse):
+        // positions by projection, velocities by the constraint impulse (M-weighted), as the
+        // implicit path's assembly does.
         VecX c;
         I.ne->joint_violation(I.q0, c);
         const double before = c.cwiseAbs().maxCoeff();

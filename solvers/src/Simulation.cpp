@@ -79,6 +79,7 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
     full = std::move(p.system);
     p.system = std::make_unique<MultibodySystem>(model, mo);
   }
+  const VecX q_given = p.q0, v_given = p.v0;
   p.assembly = assemble_initial_state(*p.system, t0, p.q0, p.v0, opt);
   if (!p.assembly.converged) throw std::runtime_error("initial assembly failed: " + p.assembly.message);
   if (full) {
@@ -127,8 +128,23 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
   }
   if (p.assembly.position_change > 1e-9 || p.assembly.velocity_change > 1e-9) {
     std::ostringstream w;
+    w.precision(3);
     w << "initial state adjusted to satisfy the constraints: |Δq| = " << p.assembly.position_change
       << ", |Δv| = " << p.assembly.velocity_change;
+    if (p.assembly.velocity_change > 1e-9)
+      w << (p.assembly.mass_weighted ? " (velocities: the impulse of the joints, least kinetic energy)"
+                                     : " (velocities: least-squares change; the mass matrix is singular on the joints)");
+    // Which bodies moved, by how much (reference point and angular velocity, world).
+    const MultibodySystem& sys = *p.system;
+    for (size_t i = 0; i < model.bodies().size(); ++i) {
+      const BodyIndex b = static_cast<BodyIndex>(i);
+      const double dp = (sys.position(b, p.q0) - sys.position(b, q_given)).norm();
+      const double dv = (sys.velocity(b, p.q0, p.v0) - sys.velocity(b, q_given, v_given)).norm();
+      const double dw = (sys.angular_velocity(b, p.q0, p.v0) - sys.angular_velocity(b, q_given, v_given)).norm();
+      if (dp > 1e-9 || dv > 1e-9 || dw > 1e-9)
+        w << "; body '" << model.bodies()[i].name << "': |Δp| = " << dp << " m, |Δv| = " << dv << " m/s, |Δω| = " << dw
+          << " rad/s";
+    }
     p.warnings.push_back(w.str());
   }
   return p;
