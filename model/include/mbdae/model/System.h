@@ -37,7 +37,7 @@ struct BodyShape {
     Cylinder,  ///< `size` = [radius, length, 0] about `axis`
     Sphere,    ///< `size` = [radius, 0, 0]
   };
-  Kind kind = Kind::Box;
+  Kind kind = Kind::Box;      ///< which solid
   Vec3 size = Vec3::Zero();   ///< m, see Kind
   Vec3 axis = Vec3::UnitZ();  ///< cylinder axis, body axes (unit length)
 };
