@@ -71,7 +71,32 @@ for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--win
     o.add_argument(arg)
 o.binary_location = "/usr/bin/chromium"
 o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+service = Service("/usr/bin/chromedriver")
+d = webdriver.Chrome(service=service, options=o)
+
+
+def browser_cpu_seconds():
+    """User + system CPU time of the browser started here and all its processes (from /proc)."""
+    children = {}
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(p))
+            except OSError:
+                pass
+    total, todo = 0, [service.process.pid]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 try:
     t0 = time.time()
     d.get("file://" + html + ("" if a.drawing == "auto" else "#" + a.drawing))
@@ -86,12 +111,16 @@ try:
     if errors:
         print("console errors:", errors)
     d.execute_script("document.getElementById('speed').value = '1'")
+    cpu0, n0 = browser_cpu_seconds(), d.execute_script("return window.mbdaeViewer.rendered()")
     fps = d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "window.mbdaeViewer.measureFps(arguments[0]).then(done);", a.seconds * 1000)
+    cpu1, n1 = browser_cpu_seconds(), d.execute_script("return window.mbdaeViewer.rendered()")
     drawing = d.execute_script("return window.mbdaeViewer.drawing()")
     print(f"frame rate while playing, {a.size} px, software WebGL, bodies {drawing}: {fps:.1f} frames/s "
           f"over {a.seconds:g} s; script {d.execute_script('return window.mbdaeViewer.scriptMsPerFrame()'):.1f} ms a frame")
+    print(f"CPU time of all the browser's processes: {1000 * (cpu1 - cpu0) / max(n1 - n0, 1):.1f} ms a frame "
+          f"(on {os.cpu_count()} idle cores at most about {1000 * os.cpu_count() / max(1000 * (cpu1 - cpu0) / max(n1 - n0, 1), 1e-9):.0f} frames/s)")
     with open("/proc/loadavg") as f:
         print("load average (1, 5, 15 min):", " ".join(f.read().split()[:3]))
 finally:
