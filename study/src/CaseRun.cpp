@@ -210,7 +210,7 @@ CaseResult run_case(const Study& study, const Case& c, const std::string& series
     return finish(CaseStatus::Failed, e.what());
   }
   r.solve_time = seconds_since(solve_start);
-  r.t_reached = stats->last_time();
+  r.t_reached = res.t_reached;
   r.outputs = stats->values();
   if (res.ok()) return finish(CaseStatus::Ok, "");
   if (res.status == SolveStatus::Interrupted && time_up) {

@@ -45,7 +45,9 @@ struct CaseResult {
   long id = 0;
   CaseStatus status = CaseStatus::Ok;
   std::string message;    ///< empty when Ok
-  double t_reached = 0;   ///< s, time of the last output row (NaN if the run never started)
+  /// s, the time the run reached (its last accepted step; the end time when Ok), NaN if it never
+  /// started
+  double t_reached = 0;
   std::vector<double> outputs;  ///< one per Study::outputs (NaN where there is no value)
   double wall_time = 0;   ///< s, the whole case in its worker
   // Where the wall time went (s): loading and checking the model with the overrides, building
