@@ -111,6 +111,15 @@ bool launched_by_mpi() {
   return false;
 }
 
+namespace {
+/// The MPI rank the launcher gave this process (before MPI_Init), 0 if none.
+int launcher_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* r = std::getenv(v)) return std::atoi(r);
+  return 0;
+}
+}  // namespace
+
 // ---- Coordinator --------------------------------------------------------------------------------
 
 Coordinator::Coordinator(const study::Study& study, const std::vector<study::Case>& cases, std::string table, bool quiet)
@@ -268,6 +277,7 @@ int sweep_command(const SweepOptions& o) {
   try {
     st = study::load_study_file(o.study);
   } catch (const io::LoadError& e) {
+    if (launcher_rank() != 0) return kBadInput;  // under MPI every rank reads the study: rank 0 says why
     for (const io::Diagnostic& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.to_string().c_str());
     std::fprintf(stderr, "mbdae sweep: %zu problem%s\n", e.diagnostics().size(), e.diagnostics().size() == 1 ? "" : "s");
     return kBadInput;

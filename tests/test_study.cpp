@@ -131,12 +131,17 @@ design: list
 parameters:
   - {name: a, key: "bodies[1].mass", values: [1, 2, 3]}
   - {name: s, key: solver.type, values: [ida, generalized_alpha, trapezoidal_index2]}
+  - {name: m, key: ["bodies[0].mass", "bodies[2].mass"], values: [4, 5, 6]}
 )");
   const auto lc = l.cases();
   REQUIRE(lc.size() == 3);
   CHECK(lc[2].values[1].text == "trapezoidal_index2");
   CHECK(std::isnan(lc[2].values[1].number));
   CHECK(lc[2].values[0].number == 3);
+  // A parameter with two keys gives both the same value.
+  const auto lo = l.overrides(lc[1]);
+  REQUIRE(lo.size() == 4);
+  CHECK((lo[2].key == "bodies[0].mass" && lo[2].value == "5" && lo[3].key == "bodies[2].mass" && lo[3].value == "5"));
 }
 
 TEST_CASE("Study: random and Latin hypercube draws follow their distributions") {

@@ -169,7 +169,7 @@ std::vector<Case> Study::cases() const {
 std::vector<io::Override> Study::overrides(const Case& c) const {
   std::vector<io::Override> o = fixed;
   for (size_t j = 0; j < parameters.size() && j < c.values.size(); ++j)
-    o.push_back({parameters[j].key, parameters[j].override_text(c.values[j])});
+    for (const std::string& key : parameters[j].keys) o.push_back({key, parameters[j].override_text(c.values[j])});
   return o;
 }
 

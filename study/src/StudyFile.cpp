@@ -215,12 +215,15 @@ void StudyReader::parameter(const YAML::Node& n, const std::string& path) {
   if (!n.IsMap()) return;
   Parameter p;
   p.where = at(n, path);
-  if (m.count("key")) {
-    if (auto k = string(m["key"], path + ".key")) p.key = *k;
-  } else {
+  if (!m.count("key")) {
     error(n, path, "missing required key 'key' (a model key as for --set, e.g. bodies[1].mass)");
+  } else if (const YAML::Node& k = m["key"]; k.IsSequence() && k.size() > 0) {
+    for (size_t i = 0; i < k.size(); ++i)
+      if (auto s = string(k[i], path + ".key[" + std::to_string(i) + "]")) p.keys.push_back(*s);
+  } else if (auto s = string(k, path + ".key")) {
+    p.keys.push_back(*s);
   }
-  p.name = p.key;
+  if (!p.keys.empty()) p.name = p.keys[0];
   if (m.count("name"))
     if (auto s = string(m["name"], path + ".name")) p.name = *s;
   if (m.count("format")) {
@@ -274,8 +277,12 @@ void StudyReader::parameter(const YAML::Node& n, const std::string& path) {
       error(m["nominal"], path + ".nominal", "nominal is for parameters with values or a range");
     else p.nominal = value_of(m["nominal"]);
   }
-  for (const Parameter& q : s_.parameters)
-    if (!p.key.empty() && q.key == p.key) error(n, path, "the key '" + p.key + "' is already a parameter");
+  for (size_t i = 0; i < p.keys.size(); ++i) {
+    bool taken = std::find(p.keys.begin(), p.keys.begin() + static_cast<long>(i), p.keys[i]) != p.keys.begin() + static_cast<long>(i);
+    for (const Parameter& q : s_.parameters)
+      taken = taken || std::find(q.keys.begin(), q.keys.end(), p.keys[i]) != q.keys.end();
+    if (taken) error(n, path, "the key '" + p.keys[i] + "' is already a parameter");
+  }
   s_.parameters.push_back(std::move(p));
   parameter_nodes_.push_back(n);
 }
@@ -366,6 +373,8 @@ void StudyReader::check_against_model() {
   const std::vector<Case> first = s_.case_count() > 0 ? std::vector<Case>{s_.cases().front()} : std::vector<Case>{};
   if (first.empty()) return;
   const std::vector<io::Override> ov = s_.overrides(first[0]);
+  std::vector<io::Diagnostic> where_of = fixed_where_;  // the place of each override
+  for (const Parameter& p : s_.parameters) where_of.insert(where_of.end(), p.keys.size(), p.where);
   io::LoadedModel m;
   try {
     m = io::load_model_text(s_.model_text, s_.model_file, ov);
@@ -378,7 +387,7 @@ void StudyReader::check_against_model() {
       io::Diagnostic where;
       for (size_t k = 0; k < ov.size(); ++k)
         if (d.file == "--set " + ov[k].key + "=" + ov[k].value) {
-          where = k < s_.fixed.size() ? fixed_where_[k] : s_.parameters[k - s_.fixed.size()].where;
+          where = where_of[k];
           break;
         }
       if (where.file.empty()) where.file = file_;

@@ -42,8 +42,10 @@ enum class ValueKind {
 
 /// A parameter of the study.
 struct Parameter {
-  std::string name;    ///< the table column (default: the key)
-  std::string key;     ///< the model key, as for --set ("bodies[1].mass")
+  std::string name;    ///< the table column (default: the first key)
+  /// The model keys, as for --set ("bodies[1].mass"); each gets the value (several keys: one
+  /// value shared, e.g. the two springs of a symmetric mechanism).
+  std::vector<std::string> keys;
   /// "t < 0.5 ? {} : 0": the override value is this text with {} replaced by the value (as a
   /// YAML string); empty: the value itself.
   std::string format;
