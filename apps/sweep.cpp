@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fmt/core.h>
@@ -48,6 +49,14 @@ int available_cpus() {
   if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
   const long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? static_cast<int>(n) : 1;
+}
+
+/// Processor time of this process so far (user and system, all threads; not its children), s.
+double process_cpu_time() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 /// 'text' for a POSIX shell.
@@ -170,6 +179,7 @@ int Coordinator::open(bool resume, bool force) {
     return kOtherError;
   }
   start_ = Clock::now();
+  cpu_at_open_ = process_cpu_time();
   return kSuccess;
 }
 
@@ -253,9 +263,14 @@ int Coordinator::finish(bool interrupted, const std::string& workers) {
              counts_[int(S::Invalid)], counts_[int(S::Crashed)],
              all_done() ? "" : fmt::format("; {} not run", total - done_));
   fmt::print("wall time    {:.3f} s, {:.4g} cases/s\n", wall, wall > 0 ? static_cast<double>(run_now_) / wall : 0.0);
-  if (run_now_ > 0)
+  if (run_now_ > 0) {
     fmt::print("per case     {:.3g} s in its worker: load {:.3g} ms, setup {:.3g} ms, run {:.3g} ms\n", busy_ / n,
                1e3 * load_ / n, 1e3 * setup_ / n, 1e3 * solve_ / n);
+    // The coordinator's own processor time (its workers not included) while the cases ran: its
+    // load per case, the figure of the scaling model in docs/sweeps.md.
+    fmt::print("coordinator  {:.3g} ms of processor time to start, then {:.3g} µs per case\n", 1e3 * cpu_at_open_,
+               1e6 * (process_cpu_time() - cpu_at_open_) / n);
+  }
   fmt::print("table        {} ({} rows)\n", table_, done_);
   std::fflush(stdout);
   for (const std::string& f : failures_) std::fprintf(stderr, "mbdae sweep: %s\n", f.c_str());
@@ -282,7 +297,8 @@ int sweep_command(const SweepOptions& o) {
     std::fprintf(stderr, "mbdae sweep: %zu problem%s\n", e.diagnostics().size(), e.diagnostics().size() == 1 ? "" : "s");
     return kBadInput;
   }
-  const std::vector<study::Case> cases = st.cases();
+  // Under MPI only rank 0 needs the list: the other ranks get each case in its message.
+  const std::vector<study::Case> cases = launched_by_mpi() && launcher_rank() != 0 ? std::vector<study::Case>{} : st.cases();
   if (o.list) {
     for (const study::Case& c : cases) {
       std::string line = fmt::format("{}\tmbdae run {}", c.id, shell_quote(st.model_file));

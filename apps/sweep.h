@@ -119,6 +119,7 @@ class Coordinator {
   long done_ = 0, resumed_ = 0, run_now_ = 0;
   long counts_[5] = {0, 0, 0, 0, 0};  // by CaseStatus
   double busy_ = 0, load_ = 0, setup_ = 0, solve_ = 0;  // sums over the cases run now
+  double cpu_at_open_ = 0;  // s of processor time used before the cases started
   std::string write_error_;
   std::vector<std::string> failures_;  // the first few, for the summary
   std::chrono::steady_clock::time_point start_, last_flush_, last_progress_;

@@ -108,13 +108,13 @@ long Study::case_count() const {
   return 0;
 }
 
-std::vector<Case> Study::cases() const {
+std::vector<Case> Study::cases(long limit) const {
   std::vector<Case> out;
   const size_t np = parameters.size();
   auto add = [&](std::vector<Value> values) { out.push_back(Case{static_cast<long>(out.size()), std::move(values)}); };
   switch (design) {
     case Design::FullFactorial: {
-      const long n = case_count();
+      const long n = std::min(limit, case_count());
       out.reserve(static_cast<size_t>(n));
       for (long k = 0; k < n; ++k) {
         // Mixed radix, the last parameter fastest.
@@ -140,10 +140,11 @@ std::vector<Case> Study::cases() const {
           v[j] = level;
           add(std::move(v));
         }
+      if (static_cast<long>(out.size()) > limit) out.resize(static_cast<size_t>(limit));
       break;
     }
     case Design::List: {
-      const long n = case_count();
+      const long n = std::min(limit, case_count());
       for (long k = 0; k < n; ++k) {
         std::vector<Value> v(np);
         for (size_t j = 0; j < np; ++j) v[j] = parameters[j].levels[static_cast<size_t>(k)];
@@ -154,8 +155,8 @@ std::vector<Case> Study::cases() const {
     case Design::Random:
     case Design::LatinHypercube: {
       const auto u = unit_samples(samples, static_cast<int>(np), seed, design == Design::LatinHypercube);
-      out.reserve(static_cast<size_t>(samples));
-      for (long k = 0; k < samples; ++k) {
+      out.reserve(static_cast<size_t>(std::min(limit, samples)));
+      for (long k = 0; k < std::min(limit, samples); ++k) {
         std::vector<Value> v(np);
         for (size_t j = 0; j < np; ++j) v[j] = value_at(parameters[j], u[static_cast<size_t>(k)][j]);
         add(std::move(v));

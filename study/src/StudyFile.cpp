@@ -370,7 +370,7 @@ void StudyReader::check_design(const std::map<std::string, YAML::Node>& top) {
 void StudyReader::check_against_model() {
   // The model loaded with the fixed overrides and case 0's values: a key the model does not have
   // or a value it refuses is an error at the parameter (or solver/set entry) that gave it.
-  const std::vector<Case> first = s_.case_count() > 0 ? std::vector<Case>{s_.cases().front()} : std::vector<Case>{};
+  const std::vector<Case> first = s_.cases(1);
   if (first.empty()) return;
   const std::vector<io::Override> ov = s_.overrides(first[0]);
   std::vector<io::Diagnostic> where_of = fixed_where_;  // the place of each override

@@ -22,6 +22,10 @@
 
 namespace mbdae::study {
 
+/// Largest number of cases a study may have (rank 0 keeps a row of the table per case in memory:
+/// some 100 to 300 bytes each).
+inline constexpr long kMaxCases = 10'000'000;
+
 /// One value of a parameter: the text handed to the model as an override value, and the number
 /// it is (NaN where it is not a plain number, e.g. a solver name or an expression).
 struct Value {
@@ -110,16 +114,14 @@ struct Study {
 
   /// Number of cases.
   long case_count() const;
-  /// Every case, in order (case k has id k). Deterministic: the same on every machine.
-  std::vector<Case> cases() const;
+  /// The cases in order (case k has id k), the first `limit` of them. Deterministic: the same on
+  /// every machine.
+  std::vector<Case> cases(long limit = kMaxCases) const;
   /// The overrides of a case, in the order they are applied.
   std::vector<io::Override> overrides(const Case& c) const;
   /// The table path: `table`, else <study file stem>.csv.
   std::string default_table() const;
 };
-
-/// Largest number of cases a study may have.
-inline constexpr long kMaxCases = 100'000'000;
 
 /// Reads and checks a study file and the model it names. The model is loaded once with the
 /// study's fixed overrides and the values of case 0, so that a parameter key the model does not
