@@ -256,6 +256,12 @@ class Reader {
     in_.remove_prefix(n);
     return s;
   }
+  /// A count of items that follow (each at least a byte: a larger count is malformed).
+  std::uint64_t count() {
+    const auto n = get<std::uint64_t>();
+    need(n);
+    return n;
+  }
   void done() const {
     if (!in_.empty()) throw std::runtime_error("malformed study message: trailing bytes");
   }
@@ -284,8 +290,7 @@ Case decode_case(std::string_view bytes) {
   Reader r(bytes);
   Case c;
   c.id = static_cast<long>(r.get<std::int64_t>());
-  const auto n = r.get<std::uint64_t>();
-  if (n > bytes.size()) throw std::runtime_error("malformed study message: bad count");
+  const auto n = r.count();
   for (std::uint64_t i = 0; i < n; ++i) {
     Value v;
     v.text = r.get_string();
@@ -317,8 +322,7 @@ CaseResult decode_result(std::string_view bytes) {
   x.status = static_cast<CaseStatus>(status);
   x.message = r.get_string();
   for (double* v : {&x.t_reached, &x.wall_time, &x.load_time, &x.setup_time, &x.solve_time}) *v = r.get<double>();
-  const auto n = r.get<std::uint64_t>();
-  if (n > bytes.size()) throw std::runtime_error("malformed study message: bad count");
+  const auto n = r.count();
   for (std::uint64_t i = 0; i < n; ++i) x.outputs.push_back(r.get<double>());
   r.done();
   return x;

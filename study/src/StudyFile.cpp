@@ -15,22 +15,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <mbdae/io/Expression.h>
+#include <mbdae/io/YamlNodes.h>
 #include <mbdae/study/Study.h>
 
 namespace mbdae::study {
 
 namespace {
 
-const char* kind_of(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Null: return "nothing (null)";
-    case YAML::NodeType::Scalar: return "a scalar";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Undefined: return "nothing";
-  }
-  return "?";
-}
+using io::kind_of;
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -476,20 +468,15 @@ Study StudyReader::read() {
     s_.seed = k;
   }
 
-  if (!top.count("parameters")) {
-    error(root, "", "missing required key 'parameters'");
-  } else if (const YAML::Node& ps = top["parameters"]; !ps.IsSequence() || ps.size() == 0) {
-    error(ps, "parameters", "expected a non-empty list of parameters");
-  } else {
-    for (size_t j = 0; j < ps.size(); ++j) parameter(ps[j], "parameters[" + std::to_string(j) + "]");
-  }
-
-  if (!top.count("outputs")) {
-    error(root, "", "missing required key 'outputs'");
-  } else if (const YAML::Node& os = top["outputs"]; !os.IsSequence() || os.size() == 0) {
-    error(os, "outputs", "expected a non-empty list of outputs");
-  } else {
-    for (size_t j = 0; j < os.size(); ++j) output(os[j], "outputs[" + std::to_string(j) + "]");
+  // The two required lists, each item read by its reader.
+  for (auto [section, item] : {std::pair{"parameters", &StudyReader::parameter}, std::pair{"outputs", &StudyReader::output}}) {
+    if (!top.count(section)) {
+      error(root, "", std::string("missing required key '") + section + "'");
+    } else if (const YAML::Node& list = top[section]; !list.IsSequence() || list.size() == 0) {
+      error(list, section, std::string("expected a non-empty list of ") + section);
+    } else {
+      for (size_t j = 0; j < list.size(); ++j) (this->*item)(list[j], section + ("[" + std::to_string(j) + "]"));
+    }
   }
 
   // Fixed overrides: solver: {key: value} is solver.key=value; set: {key: value} any key.
