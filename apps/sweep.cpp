@@ -178,9 +178,13 @@ int Coordinator::open(bool resume, bool force) {
     std::fprintf(stderr, "mbdae sweep: %s\n", error.empty() ? (table_ + ": " + std::strerror(errno)).c_str() : error.c_str());
     return kOtherError;
   }
-  start_ = Clock::now();
-  cpu_at_open_ = process_cpu_time();
+  begin();
   return kSuccess;
+}
+
+void Coordinator::begin() {
+  start_ = Clock::now();
+  cpu_at_begin_ = process_cpu_time();
 }
 
 const study::Case* Coordinator::next() {
@@ -268,8 +272,8 @@ int Coordinator::finish(bool interrupted, const std::string& workers) {
                1e3 * load_ / n, 1e3 * setup_ / n, 1e3 * solve_ / n);
     // The coordinator's own processor time (its workers not included) while the cases ran: its
     // load per case, the figure of the scaling model in docs/sweeps.md.
-    fmt::print("coordinator  {:.3g} ms of processor time to start, then {:.3g} µs per case\n", 1e3 * cpu_at_open_,
-               1e6 * (process_cpu_time() - cpu_at_open_) / n);
+    fmt::print("coordinator  {:.3g} ms of processor time to start, then {:.3g} µs per case\n", 1e3 * cpu_at_begin_,
+               1e6 * (process_cpu_time() - cpu_at_begin_) / n);
   }
   fmt::print("table        {} ({} rows)\n", table_, done_);
   std::fflush(stdout);
@@ -336,9 +340,10 @@ int sweep_command(const SweepOptions& o) {
     if (const int open_rc = co.open(o.resume, o.force)) return open_rc;
     const int jobs = static_cast<int>(std::min<long>(o.jobs > 0 ? o.jobs : available_cpus(), std::max(co.remaining(), 1L)));
     bool interrupted = false;
-    {
+    if (!co.all_done()) {
       catch_interrupts();
       WorkerPool pool(st, jobs, series_dir, kill_after);
+      co.begin();
       while (!co.all_done()) {
         if (sweep_interrupted()) {
           interrupted = true;
@@ -348,7 +353,7 @@ int sweep_command(const SweepOptions& o) {
         for (int w = 0; w < pool.size(); ++w)
           if (!pool.busy(w))
             if (const study::Case* c = co.next()) pool.start(w, *c);
-        for (const WorkerPool::Finished& f : pool.wait(250)) co.record(f.result);
+        for (const WorkerPool::Finished& f : pool.wait(100)) co.record(f.result);
         co.tick();
       }
     }

@@ -95,6 +95,9 @@ class Coordinator {
   /// Opens the table: reads it back with resume (the cases it holds are done), refuses an
   /// existing one without resume or force. Prints the reason and returns an exit code (0: ok).
   int open(bool resume, bool force);
+  /// The cases start now (after the workers are up): the origin of the wall time, the rate and
+  /// the coordinator's processor time per case.
+  void begin();
   /// The next case to run, in order; nullopt when every case is done or handed out.
   const study::Case* next();
   /// Writes a result to the table.
@@ -119,7 +122,7 @@ class Coordinator {
   long done_ = 0, resumed_ = 0, run_now_ = 0;
   long counts_[5] = {0, 0, 0, 0, 0};  // by CaseStatus
   double busy_ = 0, load_ = 0, setup_ = 0, solve_ = 0;  // sums over the cases run now
-  double cpu_at_open_ = 0;  // s of processor time used before the cases started
+  double cpu_at_begin_ = 0;  // s of processor time used before the cases started
   std::string write_error_;
   std::vector<std::string> failures_;  // the first few, for the summary
   std::chrono::steady_clock::time_point start_, last_flush_, last_progress_;
