@@ -15,6 +15,8 @@
 
 #include <cstring>
 #include <deque>
+#include <iterator>
+#include <list>
 #include <stdexcept>
 #include <memory>
 
@@ -68,9 +70,34 @@ bool receive(int source, int tag, Message& m) {
   return true;
 }
 
-void send(int dest, int tag, const std::string& m) {
-  MPI_Send(m.data(), static_cast<int>(m.size()), MPI_BYTE, dest, tag, MPI_COMM_WORLD);
-}
+/// Non-blocking sends: a rank never waits in a send (two ranks each sending a message larger
+/// than MPI's eager limit to the other would wait for ever), and the buffers live until done.
+class Outbox {
+ public:
+  void send(int dest, int tag, std::string m) {
+    pending_.push_back({std::move(m), MPI_REQUEST_NULL});
+    Pending& p = pending_.back();
+    MPI_Isend(p.bytes.data(), static_cast<int>(p.bytes.size()), MPI_BYTE, dest, tag, MPI_COMM_WORLD, &p.request);
+    // Completed sends are dropped as new ones come.
+    for (auto it = pending_.begin(); it != pending_.end() && std::next(it) != pending_.end();) {
+      int done = 0;
+      MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+      it = done ? pending_.erase(it) : std::next(it);
+    }
+  }
+  /// Waits until every message has left.
+  void flush() {
+    for (Pending& p : pending_) MPI_Wait(&p.request, MPI_STATUS_IGNORE);
+    pending_.clear();
+  }
+
+ private:
+  struct Pending {
+    std::string bytes;
+    MPI_Request request;
+  };
+  std::list<Pending> pending_;  // stable addresses for MPI
+};
 
 [[noreturn]] void abort_job() {
   MPI_Abort(MPI_COMM_WORLD, kInterrupted);
@@ -97,6 +124,7 @@ int coordinate(const study::Study& study, const std::vector<study::Case>& cases,
     return false;
   };
   Message m;
+  Outbox out;
   while (!co.all_done() || requests_open()) {
     if (sweep_interrupted()) {
       pool.kill_all();
@@ -114,7 +142,7 @@ int coordinate(const study::Study& study, const std::vector<study::Case>& cases,
       }
       const study::Case* c = co.next();
       const std::string bytes = c ? study::encode(*c) : std::string();
-      send(m.source, kAssignTag, pack(m.slot, c ? &bytes : nullptr));
+      out.send(m.source, kAssignTag, pack(m.slot, c ? &bytes : nullptr));
       ++answered[k];
     }
     for (int w = 0; w < pool.size(); ++w)
@@ -124,6 +152,7 @@ int coordinate(const study::Study& study, const std::vector<study::Case>& cases,
     for (const WorkerPool::Finished& f : pool.wait(busy ? 0 : 1)) co.record(f.result);
     co.tick();
   }
+  out.flush();
   return co.finish(false, workers);
 }
 
@@ -135,8 +164,9 @@ int serve(WorkerPool& pool) {
   std::vector<std::deque<study::Case>> queue(jobs);
   std::vector<bool> stopped(jobs, false);
   std::vector<long> sent(jobs, 0), answered(jobs, 0);
+  Outbox out;
   for (size_t s = 0; s < jobs; ++s)
-    for (int k = 0; k < kPrefetch; ++k, ++sent[s]) send(0, kRequestTag, pack(static_cast<int>(s), nullptr));
+    for (int k = 0; k < kPrefetch; ++k, ++sent[s]) out.send(0, kRequestTag, pack(static_cast<int>(s), nullptr));
   Message m;
   for (;;) {
     if (sweep_interrupted()) {
@@ -160,12 +190,15 @@ int serve(WorkerPool& pool) {
       done = done && idle && stopped[s] && answered[s] == sent[s];
       starving = starving || (idle && !stopped[s]);
     }
-    if (done) return kSuccess;
+    if (done) {
+      out.flush();
+      return kSuccess;
+    }
     // A slot waiting for its first case looks for the answer every millisecond; otherwise the
     // next case is already queued and the results wake poll().
     for (const WorkerPool::Finished& f : pool.wait(starving ? 1 : 20)) {
       const std::string bytes = study::encode(f.result);
-      send(0, kRequestTag, pack(f.worker, &bytes));
+      out.send(0, kRequestTag, pack(f.worker, &bytes));
       ++sent[static_cast<size_t>(f.worker)];
     }
   }

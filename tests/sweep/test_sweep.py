@@ -340,6 +340,20 @@ def test_mpi_same_table():
     check("3 ranks × 2 processes (MPI)" in p.stdout, "not run on 3 ranks")
     a, b = without_wall_time(local), without_wall_time(mpi)
     check(len(a) == 5 and a == b, "the MPI table of the faults study differs from the local one")
+    # Messages beyond MPI's eager limit both ways (long values out, long error messages back).
+    long = os.path.join(OUT, "long_messages.yaml")
+    term = "+".join(["0*t"] * 1500)  # 6 kB: beyond the eager limit, within the 10 kB of an expression
+    with open(long, "w") as f:
+        f.write(f"model: {SLIDER_CRANK}\nparameters:\n  - name: torque\n    key: forces[0].value[2]\n"
+                f"    values: [\"t < 0.5 ? 3 + {term} : 0\", \"t < 0.5 ? 2 + {term} : 0\", \"3 + {term} +\", "
+                f"\"4 + {term} +\"]\ndesign: list\noutputs:\n  - {{sensor: energy, statistic: final}}\n"
+                "solver: {end_time: 0.2}\n")
+    launcher, env = mpirun(2)
+    cmd = launcher + [MBDAE, "sweep", long, "-o", os.path.join(OUT, "long.csv"), "-q", "--force"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+    rows = read_table(os.path.join(OUT, "long.csv"))
+    check(p.returncode == 0 and [r["status"] for r in rows] == ["ok", "ok", "invalid", "invalid"]
+          and all(len(r["message"]) > 6000 for r in rows[2:]), f"long messages: {p.returncode} {p.stderr[-500:]}")
 
 
 def test_mpi_lost_rank():
