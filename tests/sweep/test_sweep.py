@@ -2,7 +2,8 @@
 """Tests of `mbdae sweep` through the command itself, each checked against an independent source:
 
   bitwise          every output of every case equals the statistic computed here from the CSV
-                   of a separate `mbdae run MODEL --set ...` of that case, bit for bit
+                   of a separate `mbdae run MODEL --set ...` of that case, bit for bit; the
+                   case's --series file is that CSV
   faults           a study with an invalid, a failing and a timed-out case completes with each
                    marked; the failing case's outputs are those of its rows up to the failure
   crash            a worker killed by SIGSEGV mid-case, and one stopped (SIGSTOP) past the time
@@ -160,7 +161,7 @@ def table_lines(path):
 
 def test_bitwise():
     table = os.path.join(OUT, "bitwise.csv")
-    sweep("bitwise.yaml", table, "-j", "2", "--force")
+    sweep("bitwise.yaml", table, "-j", "2", "--force", "--series")
     rows = read_table(table)
     check(len(rows) == 6, f"{len(rows)} rows, expected 6")
     check([r["case"] for r in rows] == [str(k) for k in range(6)], "rows not in case order")
@@ -181,6 +182,10 @@ def test_bitwise():
         ref = run_case(SLIDER_CRANK, sets)
         check(same(float(r["t_reached"]), ref[-1]["time"]), f"case {r['case']}: t_reached")
         compare_outputs(r, ref, outputs, r["case"])
+        # --series: the case's sensor rows, the very file mbdae run writes.
+        with open(os.path.join(OUT, "bitwise.series", f"case-{r['case']}.csv")) as a, \
+                open(os.path.join(OUT, "run.csv")) as b:
+            check(a.read() == b.read(), f"case {r['case']}: series differs from mbdae run's CSV")
     # --list prints the same overrides (the way to run one case alone).
     listed = subprocess.run([MBDAE, "sweep", os.path.join(STUDIES, "bitwise.yaml"), "--list"], capture_output=True,
                             text=True).stdout.splitlines()
