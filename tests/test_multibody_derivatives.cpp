@@ -9,6 +9,7 @@
 #include <set>
 
 #include <mbdae/formulations/Multibody.h>
+#include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/JointTypes.h>
 #include <mbdae/model/math/Rotation.h>
 
@@ -186,7 +187,6 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
           "[formulation][jacobian]") {
   std::mt19937 gen(42);
   using JT = JointType;
-  using FT = ForceType;
   // Every registered joint type (JointTypes.h), and driven where it can be: a type added to the
   // registry is covered here at once.
   std::vector<Case> cases;
@@ -198,15 +198,12 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
     }
   }
   CHECK(cases.size() == 15);  // 11 types, 2 of them drivable
-  const std::vector<Case> force_cases = {
-      {"spring_damper", JT::Spherical, 0, FT::SpringDamper},
-      {"torsional_spring_damper", JT::Spherical, 0, FT::TorsionalSpringDamper},
-      {"rigid_body_spring_damper", JT::Spherical, 0, FT::RigidBodySpringDamper},
-      {"cartesian_spring_damper", JT::Spherical, 0, FT::CartesianSpringDamper},
-      {"user force", JT::Spherical, 0, FT::User},
-      {"user force with its Jacobian", JT::Spherical, 2, FT::User},
-  };
-  cases.insert(cases.end(), force_cases.begin(), force_cases.end());
+  // Every registered force element type (ForceTypes.h) beside a spherical joint; user forces
+  // also with their analytic Jacobian.
+  for (const ForceTypeInfo& t : force_types()) {
+    cases.emplace_back(t.name, JT::Spherical, 0, t.type);
+    if (!t.pairwise) cases.emplace_back(std::string(t.name) + " with its Jacobian", JT::Spherical, 2, t.type);
+  }
   for (const Case& cs : cases)
     for (RotationParametrization pa : kParams)
       for (RotationParametrization pb : kParams)
@@ -443,4 +440,20 @@ TEST_CASE("joint type registry: one entry per type, names and keys consistent", 
     if (t.drivable) CHECK(t.coordinate != JointCoordinateKind::None);
   }
   CHECK(find_joint_type("hinge") == nullptr);
+}
+
+TEST_CASE("force type registry: one entry per type, names and keys consistent", "[model][registry]") {
+  std::set<std::string> names;
+  for (size_t i = 0; i < force_types().size(); ++i) {
+    const ForceTypeInfo& t = force_types()[i];
+    INFO(t.name);
+    CHECK(static_cast<size_t>(t.type) == i);
+    CHECK(names.insert(t.name).second);
+    CHECK(find_force_type(t.name) == &t);
+    CHECK(std::string(to_string(t.type)) == t.name);
+    // A pairwise type has markers and a law; the user type has neither.
+    CHECK((t.markers != nullptr) == t.pairwise);
+    CHECK((t.law != nullptr) == t.pairwise);
+  }
+  CHECK(find_force_type("spring") == nullptr);
 }

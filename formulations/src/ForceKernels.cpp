@@ -8,16 +8,13 @@ namespace mbdae::detail {
 
 ForceGeometry make_force_geometry(const ForceElement& f, const Mat3& Ra, const Vec3& pa,
                                   const Mat3& Rb, const Vec3& pb) {
+  const ForceMarkers m = force_type_info(f.type).markers(f);
   ForceGeometry fd;
-  Mat3 F = Mat3::Identity();
-  if (f.type == ForceType::TorsionalSpringDamper) F = detail::frame_from_axis(f.axis, 2);
-  if (f.type == ForceType::RigidBodySpringDamper && f.frame) F = *f.frame;
-  fd.xa = Ra.transpose() * (f.point - pa);
-  fd.xb = Rb.transpose() * ((f.type == ForceType::SpringDamper ? f.point_b : f.point) - pb);
-  fd.Aa = Ra.transpose() * F;
-  fd.Ab = Rb.transpose() * F;
-  if (f.type == ForceType::SpringDamper) fd.L0 = f.length ? *f.length : (f.point_b - f.point).norm();
-  if (f.type == ForceType::TorsionalSpringDamper) fd.L0 = f.length ? *f.length : 0.0;
+  fd.xa = Ra.transpose() * (m.point_a - pa);
+  fd.xb = Rb.transpose() * (m.point_b - pb);
+  fd.Aa = Ra.transpose() * m.frame;
+  fd.Ab = Rb.transpose() * m.frame;
+  fd.L0 = m.reference;
   return fd;
 }
 

@@ -590,7 +590,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       fd.sizes.push_back(nb);
       for (int k = 0; k < nb; ++k) fd.coords.push_back(I.bodies[static_cast<size_t>(bi)].off + k);
     }
-    if (f.type != ForceType::User) {
+    if (force_type_info(f.type).pairwise) {
       Mat3 Ra, Rb;
       Vec3 pa, pb;
       pose0(fd.bodies[0], Ra, pa);
@@ -924,7 +924,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
       const size_t snc = static_cast<size_t>(nc);
-      if (fd.src->type == ForceType::User && fd.src->user_jacobian) {
+      if (!force_type_info(fd.src->type).pairwise && fd.src->user_jacobian) {
         VecX ql(nc), vl(nc);
         for (int k = 0; k < nc; ++k) {
           ql[k] = q[fd.coords[static_cast<size_t>(k)]];
@@ -1167,7 +1167,7 @@ double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
   thread_local std::vector<Kin> ks;  // per thread, grow once
   thread_local std::vector<Wrench> w;
   for (const ForceData& fd : I.forces) {
-    if (fd.src->type == ForceType::User) continue;
+    if (!force_type_info(fd.src->type).pairwise) continue;
     ks.resize(fd.bodies.size());
     for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
     I.force_wrenches(fd, t, ks, w, &V);

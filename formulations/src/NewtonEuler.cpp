@@ -583,7 +583,7 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     ForceNE fn;
     fn.src = &fe;
     for (const std::string& bn : fe.bodies) fn.bodies.push_back(I.model.body_index(bn));
-    if (fe.type != ForceType::User) {
+    if (force_type_info(fe.type).pairwise) {
       auto pose0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
         if (i == kGround) {
           R.setIdentity();
@@ -837,7 +837,7 @@ double NewtonEulerSystem::energy(const VecX& q, const VecX& v) const {
     I.body_kinematics(q, &v);
     for (size_t e = 0; e < I.forces.size(); ++e) {
       const ForceNE& fe = I.forces[e];
-      if (fe.src->type == ForceType::User) continue;
+      if (!force_type_info(fe.src->type).pairwise) continue;
       I.reference_kinematics(e);
       detail::force_wrenches(*fe.src, fe, 0.0, I.force_kin[e], I.force_out[e], &E, I.motion_ws);
     }

@@ -1,5 +1,6 @@
 #include <mbdae/model/System.h>
 
+#include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/JointTypes.h>
 
 #include <algorithm>
@@ -21,16 +22,6 @@ const char* to_string(RotationParametrization p) {
 }
 
 
-const char* to_string(ForceType t) {
-  switch (t) {
-    case ForceType::SpringDamper: return "spring_damper";
-    case ForceType::TorsionalSpringDamper: return "torsional_spring_damper";
-    case ForceType::RigidBodySpringDamper: return "rigid_body_spring_damper";
-    case ForceType::CartesianSpringDamper: return "cartesian_spring_damper";
-    case ForceType::User: return "user";
-  }
-  return "?";
-}
 
 // Richardson extrapolation of central differences (error O(h⁴)); the steps balance truncation
 // against round-off for functions varying on a time scale of order 1 s.
@@ -261,11 +252,10 @@ std::vector<std::string> System::check() const {
     const ForceElement& f = forces_[i];
     const std::string who = std::string(to_string(f.type)) + " '" + f.name + "'";
     if (!f.name.empty() && !fnames.insert(f.name).second) p.push_back(who + ": duplicate name");
-    const bool pair = f.type != ForceType::User;
+    const ForceTypeInfo& info = force_type_info(f.type);
+    const bool pair = info.pairwise;
     if (pair && f.bodies.size() != 2)
       p.push_back(who + ": expected 2 bodies, got " + std::to_string(f.bodies.size()));
-    if (!pair && f.bodies.empty()) p.push_back(who + ": needs at least one body");
-    if (!pair && !f.user) p.push_back(who + ": no user function");
     std::vector<std::optional<BodyIndex>> idx;
     for (const std::string& b : f.bodies) {
       idx.push_back(find_body(b));
@@ -278,10 +268,7 @@ std::vector<std::string> System::check() const {
         !finite(f.damping6) || !finite(f.stiffness3) || !std::isfinite(f.stiffness) ||
         !std::isfinite(f.damping))
       p.push_back(who + ": a value is NaN or infinite");
-    if (f.type == ForceType::SpringDamper && !f.length && !((f.point_b - f.point).norm() > 1e-12))
-      p.push_back(who + ": the two points coincide (the line of action is undefined)");
-    if (f.type == ForceType::TorsionalSpringDamper && !(f.axis.norm() > 1e-12))
-      p.push_back(who + ": axis has zero length");
+    info.check(f, who, p);
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
                     f.frame->determinant() < 0))
       p.push_back(who + ": frame is not a rotation matrix");

@@ -1,0 +1,81 @@
+#pragma once
+/// @file ForceTypes.h
+/// The force element types, each described once: model-file name and keys, checks, markers and
+/// force law. A type is one source file in model/src/forces/ that fills a ForceTypeInfo, plus one
+/// line in the registry (model/src/forces/Registry.cpp) and its enumerator in ForceType. The
+/// model loader, System::check(), to_string(), the formulations (through
+/// formulations/src/ForceKernels.h) and the docs read this table.
+///
+/// A pairwise element acts between a marker on body a and a marker on body b. Its law gets the
+/// relative kinematics of the markers (d = p_b + r_b − p_a − r_a and its rate, the bodies'
+/// rotations and angular velocities) and returns the force F_b on b at b's marker point and the
+/// torque T_b on b; body a gets −F_b at the same point and −T_b. Tangents are formed by the
+/// formulations (central differences local to the element's bodies) unless an element gives them.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <mbdae/model/System.h>
+
+namespace mbdae {
+
+/// Markers of a pairwise force element at the initial configuration, world coordinates.
+struct ForceMarkers {
+  Vec3 point_a = Vec3::Zero();      ///< marker point on a, world, t0
+  Vec3 point_b = Vec3::Zero();      ///< marker point on b, world, t0
+  Mat3 frame = Mat3::Identity();    ///< marker frame of a and b (columns = axes), world, t0
+  double reference = 0;             ///< free length (m) or free angle (rad), where the law has one
+};
+
+/// A pairwise element's markers in body axes, fixed at set-up (the formulations' form).
+struct ForceGeometry {
+  Vec3 xa = Vec3::Zero();           ///< marker point on a, body a's axes from its point of reduction
+  Vec3 xb = Vec3::Zero();           ///< marker point on b, body b's axes
+  Mat3 Aa = Mat3::Identity();       ///< marker frame on a, body a's axes
+  Mat3 Ab = Mat3::Identity();       ///< marker frame on b, body b's axes
+  double L0 = 0;                    ///< ForceMarkers::reference
+};
+
+/// Relative kinematics of the two markers of a pairwise element, world axes.
+struct PairMotion {
+  Vec3 d;    ///< separation p_b + r_b − p_a − r_a, m
+  Vec3 dd;   ///< its rate, m/s
+  Mat3 Ra;   ///< R_WB of body a
+  Mat3 Rb;   ///< R_WB of body b
+  Vec3 wa;   ///< angular velocity of a, rad/s
+  Vec3 wb;   ///< angular velocity of b, rad/s
+};
+
+/// A model-file key of a force type, beyond name, type and bodies.
+struct ForceKey {
+  const char* key;      ///< "stiffness", "points", ...
+  bool required;        ///< must be given
+  const char* meaning;  ///< unit and meaning, for messages and docs
+};
+
+/// Everything about one force element type.
+struct ForceTypeInfo {
+  ForceType type;            ///< its enumerator
+  const char* name;          ///< model-file `type:`
+  const char* summary;       ///< one line for docs and messages
+  std::vector<ForceKey> keys;  ///< the keys that apply
+  bool pairwise;             ///< two bodies and a law (else: a user function of any number of bodies)
+  /// Type-specific problems (names, bodies and finiteness are checked by the caller); each
+  /// message starts with `who`.
+  void (*check)(const ForceElement& f, const std::string& who, std::vector<std::string>& problems);
+  /// Markers (pairwise types; nullptr otherwise).
+  ForceMarkers (*markers)(const ForceElement& f);
+  /// The law (pairwise types; nullptr otherwise): F_b, T_b from the relative motion; adds the
+  /// element's potential energy to *V if V is not null.
+  void (*law)(const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double* V);
+};
+
+/// Every force type, in the order of the ForceType enumerators.
+const std::vector<ForceTypeInfo>& force_types();
+/// The description of type `t`. No throw.
+const ForceTypeInfo& force_type_info(ForceType t);
+/// The type named `name` in the model file; nullptr if there is none.
+const ForceTypeInfo* find_force_type(std::string_view name);
+
+}  // namespace mbdae

@@ -1,0 +1,25 @@
+// Cartesian spring-damper (Exudyn CartesianSpringDamper): F_i = k_i (d_i − offset_i) + c_i ḋ_i
+// per world axis on b (−on a); potential ½ Σ k_i (d_i − o_i)².
+#include "Forces.h"
+
+namespace mbdae::forces {
+
+const ForceTypeInfo& cartesian_spring_damper() {
+  static const ForceTypeInfo info{
+      ForceType::CartesianSpringDamper, "cartesian_spring_damper", "spring-damper per world axis",
+      {{"point", true, "the marker point of both bodies, world, t0"},
+       {"stiffness", true, "[kx, ky, kz], N/m"},
+       {"damping", false, "[cx, cy, cz], N s/m"},
+       {"offset", false, "[ox, oy, oz], m"}},
+      true,
+      [](const ForceElement&, const std::string&, std::vector<std::string>&) {},
+      [](const ForceElement& f) { return at_point(f, Mat3::Identity()); },
+      [](const ForceElement& f, const ForceGeometry&, const PairMotion& m, Vec3& Fb, Vec3&, double* V) {
+        const Vec3 u = m.d - f.offset3;
+        Fb = -(f.stiffness3.cwiseProduct(u) + f.damping3.cwiseProduct(m.dd));
+        if (V) *V += 0.5 * u.dot(f.stiffness3.cwiseProduct(u));
+      }};
+  return info;
+}
+
+}  // namespace mbdae::forces
