@@ -71,6 +71,11 @@ int validate_command(const ValidateOptions& o);
 /// Returns 0 on success; prints the reason otherwise.
 int plot_command(const std::string& csv, const std::string& prefix, bool quiet = false);
 
+/// The path of one of mbdae's scripts (plot_results.py, ...): the environment variable
+/// `env_override` if it is set, else beside the executable, in ../share/mbdae, or in the source
+/// tree; empty if it is nowhere.
+std::string find_script(const std::string& name, const char* env_override = nullptr);
+
 /// Runs Debian's python3 (or $MBDAE_PYTHON) with a script and its arguments, waits for it and
 /// reports a failure on stderr prefixed with `who`. Returns kSuccess or kOtherError.
 int run_python(const std::string& who, const std::vector<std::string>& script_and_args);

@@ -5,6 +5,7 @@
 //   mbdae plot RESULTS.csv [-o PREFIX]
 //   mbdae view RESULTS.csv [-o PAGE.html] [--three three.min.js]
 //   mbdae validate [--full] [--case NAME...] [--markdown FILE] [--csv FILE] [--plots DIR]
+//   mbdae sweep STUDY [-o table.csv] [-j N] [--resume] [--plot]   (also under mpirun)
 //   mbdae --version
 
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "sweep.h"
 
 namespace {
 const char* kExitCodes =
@@ -24,7 +26,9 @@ const char* kExitCodes =
     "  3    solver failure: the message names the time and the cause; the results up to that\n"
     "       time are in the CSV file (and the body poses in the .poses file)\n"
     "  4    mbdae validate: at least one row of the validation table failed\n"
-    "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n";
+    "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n"
+    "mbdae sweep: 0 when every case has a row in the table, failed cases included (their status\n"
+    "  says why); 2 for a bad study file; 130 when interrupted (--resume goes on).\n";
 }
 
 int main(int argc, char** argv) {
@@ -115,6 +119,33 @@ int main(int argc, char** argv) {
   validate_cmd->add_flag("-q,--quiet", validate.quiet, "No progress lines on stderr");
   validate_cmd->footer(kExitCodes);
 
+  SweepOptions sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep",
+      "Run a parameter study (docs/sweeps.md): the cases of STUDY in parallel on all cores, or across "
+      "the ranks of `mpirun -n K mbdae sweep STUDY`; one CSV row per case, written as cases finish");
+  sweep_cmd->add_option("STUDY", sweep.study, "Study file (YAML; see docs/sweeps.md)")->required();
+  sweep_cmd->add_option("-o,--output", sweep.table,
+                        "Result table (default: output.table of the study, else <study name>.csv)")
+      ->type_name("FILE");
+  sweep_cmd->add_option("-j,--jobs", sweep.jobs,
+                        "Worker processes (default: every processor of this machine; under MPI: per rank, "
+                        "default 1)")
+      ->check(CLI::Range(1, 4096));
+  sweep_cmd->add_flag("--resume", sweep.resume,
+                      "Continue the study of an existing table: its finished cases are kept, the rest are run");
+  sweep_cmd->add_flag("--force", sweep.force, "Start again over an existing table");
+  sweep_cmd->add_flag("--series", sweep.series,
+                      "Also write each case's sensor rows to <table>.series/case-<n>.csv (as output.series)");
+  sweep_cmd->add_flag("--plot", sweep.plot,
+                      "Then plot the outputs against the parameters and write a sensitivity summary "
+                      "(<table>.png, <table>.sensitivity.png/.csv; python3-matplotlib)");
+  sweep_cmd->add_flag("--list", sweep.list,
+                      "Print every case as the `mbdae run` command that runs it alone, and exit");
+  sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "No progress line");
+  sweep_cmd->get_option("--force")->excludes("--resume");
+  sweep_cmd->footer(kExitCodes);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -127,6 +158,7 @@ int main(int argc, char** argv) {
     if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
     if (*view_cmd) return view_command(view);
     if (*validate_cmd) return validate_command(validate);
+    if (*sweep_cmd) return sweep_command(sweep);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: internal error: %s\n", e.what());
     return kOtherError;

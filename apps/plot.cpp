@@ -1,4 +1,6 @@
-// `mbdae plot` and `mbdae run --plot`: runs scripts/plot_results.py (python3-matplotlib).
+// `mbdae plot` and `mbdae run --plot`: runs scripts/plot_results.py (python3-matplotlib); the
+// scripts are found beside the executable (build tree), in ../share/mbdae (installed), or in the
+// source tree this executable was built from.
 
 #include <cerrno>
 #include <cstdio>
@@ -22,23 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The plotting script: beside the executable (build tree), in ../share/mbdae (installed), or in
-/// the source tree this executable was built from.
-std::string find_plot_script() {
-  if (const char* env = std::getenv("MBDAE_PLOT_SCRIPT"); env && *env) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) {
-    candidates.push_back(exe.parent_path() / "plot_results.py");
-    candidates.push_back(exe.parent_path().parent_path() / "share" / "mbdae" / "plot_results.py");
-  }
-  candidates.emplace_back(MBDAE_SOURCE_PLOT_SCRIPT);
-  for (const fs::path& p : candidates)
-    if (fs::exists(p, ec)) return p.string();
-  return {};
-}
-
 /// Debian's python3 (which has python3-matplotlib) unless MBDAE_PYTHON says otherwise.
 std::string find_python() {
   if (const char* env = std::getenv("MBDAE_PYTHON"); env && *env) return env;
@@ -48,6 +33,21 @@ std::string find_python() {
 }
 
 }  // namespace
+
+std::string find_script(const std::string& name, const char* env_override) {
+  if (const char* env = env_override ? std::getenv(env_override) : nullptr; env && *env) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / name);
+    candidates.push_back(exe.parent_path().parent_path() / "share" / "mbdae" / name);
+  }
+  candidates.push_back(fs::path(MBDAE_SOURCE_DIR) / "scripts" / name);
+  for (const fs::path& p : candidates)
+    if (fs::exists(p, ec)) return p.string();
+  return {};
+}
 
 int run_python(const std::string& who, const std::vector<std::string>& script_and_args) {
   const std::string python = find_python();
@@ -85,7 +85,7 @@ int plot_command(const std::string& csv, const std::string& prefix_in, bool quie
     std::fprintf(stderr, "mbdae plot: %s: no such file\n", csv.c_str());
     return kBadInput;
   }
-  const std::string script = find_plot_script();
+  const std::string script = find_script("plot_results.py", "MBDAE_PLOT_SCRIPT");
   if (script.empty()) {
     std::fprintf(stderr, "mbdae plot: cannot find plot_results.py (set MBDAE_PLOT_SCRIPT)\n");
     return kOtherError;

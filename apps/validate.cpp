@@ -72,23 +72,8 @@ std::string utc_date() {
   return buf;
 }
 
-std::string find_script() {
-  if (const char* env = std::getenv("MBDAE_VALIDATION_PLOT_SCRIPT"); env && *env) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) {
-    candidates.push_back(exe.parent_path() / "plot_validation.py");
-    candidates.push_back(exe.parent_path().parent_path() / "share" / "mbdae" / "plot_validation.py");
-  }
-  candidates.emplace_back(MBDAE_SOURCE_DIR "/scripts/plot_validation.py");
-  for (const fs::path& p : candidates)
-    if (fs::exists(p, ec)) return p.string();
-  return {};
-}
-
 int run_plot_script(const std::string& work_csv, const std::string& dir) {
-  const std::string script = find_script();
+  const std::string script = find_script("plot_validation.py", "MBDAE_VALIDATION_PLOT_SCRIPT");
   if (script.empty()) {
     std::fprintf(stderr, "mbdae validate: cannot find plot_validation.py\n");
     return kOtherError;

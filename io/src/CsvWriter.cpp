@@ -8,9 +8,18 @@
 
 namespace mbdae::io {
 
-namespace {
-std::string quote_if_needed(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+void append_csv_number(std::string& out, double x) {
+  if (std::isnan(x)) {
+    out += "nan";
+    return;
+  }
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x == 0 ? 0.0 : x);  // no "-0"
+  out.append(buf, r.ptr);
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string q;
   q.reserve(s.size() + 2);
   q.push_back('"');
@@ -21,7 +30,6 @@ std::string quote_if_needed(const std::string& s) {
   q.push_back('"');
   return q;
 }
-}  // namespace
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
     : path_(path), columns_(columns.size()) {
@@ -30,7 +38,7 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
     throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
   for (size_t i = 0; i < columns.size(); ++i) {
     if (i) line_.push_back(',');
-    line_.append(quote_if_needed(columns[i]));
+    line_.append(csv_field(columns[i]));
   }
   line_ += '\n';
   if (std::fputs(line_.c_str(), file_) < 0 || std::fflush(file_) != 0)
@@ -46,16 +54,9 @@ void CsvWriter::write_row(std::span<const double> values) {
     throw std::runtime_error("CSV row with " + std::to_string(values.size()) + " values, expected " +
                              std::to_string(columns_));
   line_.clear();
-  char buf[32];
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) line_ += ',';
-    if (std::isnan(values[i])) {
-      line_ += "nan";
-      continue;
-    }
-    const double x = values[i] == 0 ? 0.0 : values[i];  // no "-0"
-    const auto r = std::to_chars(buf, buf + sizeof buf, x);
-    line_.append(buf, r.ptr);
+    append_csv_number(line_, values[i]);
   }
   line_ += '\n';
   if (std::fputs(line_.c_str(), file_) < 0 || std::fflush(file_) != 0)

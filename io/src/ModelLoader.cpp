@@ -24,11 +24,23 @@
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/io/Expression.h>
 #include <mbdae/io/Sensors.h>
+#include <mbdae/io/YamlNodes.h>
 #include <mbdae/solvers/SolverRegistry.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/model/math/Rotation.h>
 
 namespace mbdae::io {
+
+const char* kind_of(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Null: return "nothing (null)";
+    case YAML::NodeType::Scalar: return "a scalar";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Undefined: return "nothing";
+  }
+  return "?";
+}
 
 const char* to_string(SensorOutput o) {
   switch (o) {
@@ -75,17 +87,6 @@ std::string fmt_num(double x) {
   s.precision(6);
   s << x;
   return s.str();
-}
-
-const char* kind_of(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Null: return "nothing (null)";
-    case YAML::NodeType::Scalar: return "a scalar";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Undefined: return "nothing";
-  }
-  return "?";
 }
 
 std::string child(const std::string& path, const std::string& key) {

@@ -11,6 +11,12 @@
 
 namespace mbdae::io {
 
+/// Appends x in the shortest form that reads back exactly; NaN as "nan", −0 as 0.
+void append_csv_number(std::string& out, double x);
+/// A CSV field: `s` itself, or in double quotes (inner quotes doubled) if it holds a comma, a
+/// quote or a line break.
+std::string csv_field(const std::string& s);
+
 class CsvWriter {
  public:
   /// Opens (truncates) `path` and writes the header line. @throws std::runtime_error naming the
