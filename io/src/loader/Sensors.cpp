@@ -1,0 +1,138 @@
+/// @file Sensors.cpp
+/// The `sensors` section: name, output, and the body, joint or nothing the output is attached to.
+
+#include "Loader.h"
+
+#include <array>
+
+namespace mbdae::io::loader {
+
+namespace {
+constexpr std::array kSensorOutputs = {
+    SensorOutput::Position,        SensorOutput::Displacement,
+    SensorOutput::Velocity,        SensorOutput::VelocityLocal,
+    SensorOutput::RotationMatrix,  SensorOutput::Rotation,
+    SensorOutput::AngularVelocity, SensorOutput::AngularVelocityLocal,
+    SensorOutput::Acceleration,    SensorOutput::AccelerationLocal,
+    SensorOutput::AngularAcceleration, SensorOutput::AngularAccelerationLocal,
+    SensorOutput::ReactionForce,   SensorOutput::ReactionTorque,
+    SensorOutput::Energy,          SensorOutput::ConstraintViolation};
+}  // namespace
+
+void Loader::sensors(const YAML::Node& n) {
+  if (!section_list(n, "sensors")) return;
+  std::map<std::string, size_t> names;
+  std::vector<std::string> outputs;
+  for (SensorOutput o : kSensorOutputs) outputs.push_back(to_string(o));
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("sensors", i);
+    Map s(*this, n[i], path, {"name", "body", "joint", "point", "output", "frame"});
+    SensorSpec sp;
+    if (!s.valid()) {
+      m_.sensor_locations.push_back(location(n[i], path, ""));
+      continue;
+    }
+    bool ok = true;
+    if (const Entry* e = s.require("name")) {
+      auto nm = name(e->value, s.path("name"));
+      if (nm && nm->find_first_of(",\"\n") != std::string::npos) {
+        error(e->value, s.path("name"), "a sensor name must not contain commas, quotes or line breaks");
+        nm.reset();
+      }
+      if (nm && names.count(*nm)) {
+        error(e->value, s.path("name"), "duplicate sensor name '" + *nm + "'");
+        nm.reset();
+      }
+      if (nm) {
+        names[*nm] = i;
+        sp.name = *nm;
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+    m_.sensor_locations.push_back(location(n[i], path, sp.name));
+    std::optional<SensorOutput> out;
+    if (const Entry* e = s.require("output")) {
+      if (auto w = choice(e->value, s.path("output"), outputs))
+        for (SensorOutput o : kSensorOutputs)
+          if (*w == to_string(o)) out = o;
+    }
+    if (!out) continue;
+    sp.output = *out;
+    if (solver_ok_ && m_.explicit_settings.kind != SolverKind::Implicit) {
+      const bool needs_implicit = *out == SensorOutput::Acceleration || *out == SensorOutput::AccelerationLocal ||
+                                  *out == SensorOutput::AngularAcceleration ||
+                                  *out == SensorOutput::AngularAccelerationLocal ||
+                                  *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
+      if (needs_implicit) {
+        error(s.find("output")->value, s.path("output"),
+              "output " + std::string(to_string(*out)) + " is not available with solver.type " + m_.solver_name() +
+                  (override_of("solver.type") ? " (set on the command line)" : "") +
+                  ": its state has positions and velocities only (available: position, displacement, velocity, "
+                  "velocity_local, rotation_matrix, rotation, angular_velocity, angular_velocity_local, energy, "
+                  "constraint_violation); accelerations and reactions need an implicit solver");
+        continue;
+      }
+    }
+    const bool joint_sensor = *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
+    const bool system_sensor = *out == SensorOutput::Energy || *out == SensorOutput::ConstraintViolation;
+    const std::string o = to_string(*out);
+    auto not_for = [&](const char* key, const std::string& why) {
+      if (const Entry* e = s.find(key)) {
+        error(e->key_node, s.path(key), "key '" + std::string(key) + "' does not apply to output " + o + why);
+        ok = false;
+      }
+    };
+    if (system_sensor) {
+      for (const char* k : {"body", "joint", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
+    } else if (joint_sensor) {
+      not_for("body", " (give the joint)");
+      not_for("point", " (reactions act at the joint point)");
+      if (const Entry* e = s.require("joint")) {
+        if (auto j = string(e->value, s.path("joint"))) {
+          if (!joint_names_.count(*j)) {
+            error(e->value, s.path("joint"), "unknown joint '" + *j + "'");
+            ok = false;
+          }
+          sp.joint = *j;
+        }
+      } else {
+        ok = false;
+      }
+      if (const Entry* e = s.find("frame")) {
+        if (auto f = choice(e->value, s.path("frame"), {"world", "joint"}))
+          sp.frame = *f == "world" ? SensorSpec::Frame::World : SensorSpec::Frame::Joint;
+      }
+    } else {
+      not_for("joint", " (give the body)");
+      not_for("frame", " (the _local outputs give body axes)");
+      const bool angular = *out == SensorOutput::RotationMatrix || *out == SensorOutput::Rotation ||
+                           *out == SensorOutput::AngularVelocity || *out == SensorOutput::AngularVelocityLocal ||
+                           *out == SensorOutput::AngularAcceleration ||
+                           *out == SensorOutput::AngularAccelerationLocal;
+      if (angular) not_for("point", " (the same for every point of the body)");
+      if (const Entry* e = s.require("body")) {
+        if (auto b = string(e->value, s.path("body"))) {
+          if (*b == "ground") {
+            error(e->value, s.path("body"), "ground does not move; name a body");
+            ok = false;
+          } else if (!body_names_.count(*b)) {
+            error(e->value, s.path("body"), "unknown body '" + *b + "'");
+            ok = false;
+          }
+          sp.body = *b;
+        }
+      } else {
+        ok = false;
+      }
+      if (const Entry* e = s.find("point"); e && !angular) {
+        if (auto p = vec3(e->value, s.path("point"))) sp.point = *p;
+      }
+    }
+    if (ok) m_.sensors.push_back(sp);
+  }
+}
+
+}  // namespace mbdae::io::loader
