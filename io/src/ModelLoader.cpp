@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "loader/Loader.h"
@@ -47,26 +46,31 @@ std::string LoadedModel::solver_name() const {
   return "?";
 }
 
-Diagnostic LoadedModel::locate(const std::string& message) const {
+const SourceLocation* LoadedModel::find_location(const ItemRef& item) const {
+  const std::vector<SourceLocation>* list = nullptr;
+  switch (item.kind) {
+    case ItemRef::Kind::None: return nullptr;
+    case ItemRef::Kind::Body: list = &item_locations.bodies; break;
+    case ItemRef::Kind::Joint: list = &item_locations.joints; break;
+    case ItemRef::Kind::Load: list = &item_locations.loads; break;
+    case ItemRef::Kind::Force: list = &item_locations.forces; break;
+    case ItemRef::Kind::Contact: list = &item_locations.contacts; break;
+    case ItemRef::Kind::Sensor: list = &item_locations.sensors; break;
+  }
+  if (!list || item.index < 0 || static_cast<size_t>(item.index) >= list->size()) return nullptr;
+  return &(*list)[static_cast<size_t>(item.index)];
+}
+
+Diagnostic LoadedModel::locate(const ModelProblem& problem) const {
   Diagnostic d;
   d.file = file;
-  d.message = message;
-  static const std::regex who(
-      R"((body|joint|force|torque|spring_damper|torsional_spring_damper|rigid_body_spring_damper|cartesian_spring_damper) '([^']*)')");
-  std::smatch m;
-  if (!std::regex_search(message, m, who)) return d;
-  const std::string kind = m[1], nm = m[2];
-  const std::vector<SourceLocation>& locs = kind == "body"    ? body_locations
-                                            : kind == "joint" ? joint_locations
-                                                              : force_locations;
-  for (const SourceLocation& l : locs)
-    if (l.name == nm) {
-      d.file = l.file;
-      d.line = l.line;
-      d.column = l.column;
-      d.key_path = l.key_path;
-      return d;
-    }
+  d.message = problem.message;
+  if (const SourceLocation* l = find_location(problem.item)) {
+    d.file = l->file;
+    d.line = l->line;
+    d.column = l->column;
+    d.key_path = l->key_path;
+  }
   return d;
 }
 

@@ -42,17 +42,21 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
     for (size_t k = 0; k < p.redundancy.dependent_rows.size(); ++k)
       w << (k ? ", " : "") << p.system->all_row_label(p.redundancy.dependent_rows[k]);
     p.warnings.push_back(w.str());
+    p.warning_items.push_back(p.system->all_row_item(p.redundancy.dependent_rows.front()));
     MultibodyOptions mo;
     mo.disabled_rows = p.redundancy.dependent_rows;
     p.system = std::make_unique<MultibodySystem>(model, mo);
   }
   p.assembly = assemble_initial_state(*p.system, t0, p.q0, p.v0, opt);
-  if (!p.assembly.converged) throw std::runtime_error("initial assembly failed: " + p.assembly.message);
+  if (!p.assembly.converged)
+    throw ItemError("initial assembly failed: " + p.assembly.message,
+                    p.assembly.worst_row >= 0 ? p.system->constraint_item(p.assembly.worst_row) : ItemRef{});
   if (p.assembly.position_change > 1e-9 || p.assembly.velocity_change > 1e-9) {
     std::ostringstream w;
     w << "initial state adjusted to satisfy the constraints: |Δq| = " << p.assembly.position_change
       << ", |Δv| = " << p.assembly.velocity_change;
     p.warnings.push_back(w.str());
+    p.warning_items.emplace_back();
   }
   return p;
 }

@@ -20,8 +20,8 @@ void Loader::bodies(const YAML::Node& n) {
     body.name = "#" + std::to_string(i);
     if (!b.valid()) {
       m_.body_locations.push_back(location(n[i], path, body.name));
+      add_item(ItemRef::Kind::Body, m_.body_locations.back(), true);
       m_.system.add_body(body);
-      bodies_with_errors_.insert(body.name);
       continue;
     }
     if (const Entry* e = b.require("name")) {
@@ -162,7 +162,7 @@ void Loader::bodies(const YAML::Node& n) {
                                                   : RotationParametrization::EulerParameters;
       }
     }
-    if (problem_count() != errors_before) bodies_with_errors_.insert(body.name);
+    add_item(ItemRef::Kind::Body, m_.body_locations.back(), problem_count() != errors_before);
     m_.system.add_body(body);
   }
 }

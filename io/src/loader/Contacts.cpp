@@ -163,6 +163,8 @@ void Loader::contacts(const YAML::Node& n) {
     }
     if (!ok) continue;
     for (const std::string& p : contact_problems(k)) error(n[i], path, p);
+    const SourceLocation where = location(n[i], path, k.name);
+    add_item(ItemRef::Kind::Contact, where, false);
     m_.system.add_contact(k);
     contact_items_.push_back({n[i].Mark(), path});
     if (extra_plane) {
@@ -174,6 +176,7 @@ void Loader::contacts(const YAML::Node& n) {
             std::abs(o.offset - extra_plane->offset) < 1e-12)
           same = &o;
       if (!same) {
+        add_item(ItemRef::Kind::Contact, where, false);
         m_.system.add_contact(*extra_plane);
         contact_items_.push_back({n[i].Mark(), path});
       } else if (same->friction != extra_plane->friction || same->restitution != extra_plane->restitution ||

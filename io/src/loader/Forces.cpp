@@ -166,7 +166,9 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
     m6("stiffness", fe.stiffness6, true);
     m6("damping", fe.damping6, false);
   }
-  if (ok) m_.system.add_force(std::move(fe));
+  if (!ok) return;
+  add_item(ItemRef::Kind::Force, m_.force_locations.back(), false);
+  m_.system.add_force(std::move(fe));
 }
 
 void Loader::forces(const YAML::Node& n) {
@@ -176,6 +178,7 @@ void Loader::forces(const YAML::Node& n) {
                                           "rigid_body_spring_damper", "cartesian_spring_damper"};
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("forces", i);
+    const size_t errors_before = problem_count();
     Map f(*this, n[i], path,
           {"name", "type", "body", "point", "value", "frame", "bodies", "points", "stiffness", "damping",
            "length", "axis", "angle", "offset"});
@@ -242,6 +245,7 @@ void Loader::forces(const YAML::Node& n) {
         }
       }
     }
+    add_item(ItemRef::Kind::Load, m_.force_locations.back(), problem_count() != errors_before);
     m_.system.add_load(std::move(l));
   }
 }

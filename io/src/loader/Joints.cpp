@@ -72,7 +72,6 @@ void Loader::joints(const YAML::Node& n) {
     j.name = "#" + std::to_string(i);
     if (!jm.valid()) {
       m_.joint_locations.push_back(location(n[i], path, j.name));
-      joints_with_errors_.insert(j.name);
       continue;
     }
     if (const Entry* e = jm.require("name")) {
@@ -210,7 +209,7 @@ void Loader::joints(const YAML::Node& n) {
         error(n[i], path, "the two points coincide; give a distance > 0");
     }
     if (!jm.node().IsNull()) first_joint_ = first_joint_.value_or(Placed{n[i].Mark(), path});
-    if (problem_count() != errors_before) joints_with_errors_.insert(j.name);
+    add_item(ItemRef::Kind::Joint, m_.joint_locations.back(), problem_count() != errors_before);
     m_.system.add_joint(j);
   }
 }

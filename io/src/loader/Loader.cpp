@@ -3,7 +3,6 @@
 
 #include "Loader.h"
 
-#include <regex>
 #include <sstream>
 
 #include <yaml-cpp/eventhandler.h>
@@ -133,24 +132,26 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
 
 // ---- model-level checks -------------------------------------------------------------------------
 void Loader::model_checks() {
-  // System::check() repeats some checks made above; keep only what is new, i.e. messages about
-  // items that have no diagnostic yet, pointed at the item.
-  for (const std::string& msg : m_.system.check()) {
-    Diagnostic d = m_.locate(msg);
-    static const std::regex who(R"(^(body|joint) '([^']*)')");
-    std::smatch mt;
-    if (std::regex_search(msg, mt, who)) {
-      const std::string nm = mt[2];
-      if (mt[1] == "body" && bodies_with_errors_.count(nm)) continue;
-      if (mt[1] == "joint" && joints_with_errors_.count(nm)) continue;
-      if (mt[1] == "joint" && msg.find("unknown body") != std::string::npos) continue;
-    }
-    if (msg.starts_with("force '") || msg.starts_with("torque '")) {
-      if (msg.find("unknown body") != std::string::npos || msg.find("on ground") != std::string::npos) continue;
-    }
-    d.message = msg;
-    report(d);
+  // System::problems() repeats some checks of the sections; keep only what is new, i.e. problems
+  // of items that have no diagnostic yet, pointed at the item.
+  for (const ModelProblem& p : m_.system.problems())
+    if (!items_with_problems_.count(p.item)) report(m_.locate(p));
+}
+
+void Loader::add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_problems) {
+  LoadedModel::ItemLocations& l = m_.item_locations;
+  std::vector<SourceLocation>* list = nullptr;
+  switch (kind) {
+    case ItemRef::Kind::Body: list = &l.bodies; break;
+    case ItemRef::Kind::Joint: list = &l.joints; break;
+    case ItemRef::Kind::Load: list = &l.loads; break;
+    case ItemRef::Kind::Force: list = &l.forces; break;
+    case ItemRef::Kind::Contact: list = &l.contacts; break;
+    case ItemRef::Kind::Sensor: list = &l.sensors; break;
+    case ItemRef::Kind::None: return;
   }
+  if (had_problems) items_with_problems_.insert({kind, static_cast<int>(list->size())});
+  list->push_back(where);
 }
 
 }  // namespace mbdae::io::loader

@@ -65,9 +65,13 @@ class Loader : public Reader {
   void model_checks();
 
   LoadedModel m_;
+  /// Records where the next item of `kind` in the System (or the next sensor) was defined, and
+  /// whether its section found problems in it (then model_checks() does not repeat them).
+  void add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_problems);
+
   std::map<std::string, size_t> body_names_;   // name -> index in bodies
   std::map<std::string, size_t> joint_names_;  // name -> index in joints
-  std::set<std::string> bodies_with_errors_, joints_with_errors_;
+  std::set<ItemRef> items_with_problems_;
   bool have_end_time_ = false;
   std::optional<Placed> first_joint_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_;

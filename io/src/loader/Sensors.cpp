@@ -131,7 +131,9 @@ void Loader::sensors(const YAML::Node& n) {
         if (auto p = vec3(e->value, s.path("point"))) sp.point = *p;
       }
     }
-    if (ok) m_.sensors.push_back(sp);
+    if (!ok) continue;
+    add_item(ItemRef::Kind::Sensor, m_.sensor_locations.back(), false);
+    m_.sensors.push_back(sp);
   }
 }
 

@@ -32,6 +32,7 @@ struct AssemblyReport {
   double position_change = 0;  ///< ‖Δq‖₂
   double velocity_change = 0;  ///< ‖Δv‖₂
   std::string message;  ///< why it failed, naming the worst constraint
+  int worst_row = -1;   ///< the constraint row (active row index) the message names; -1 if none
 };
 
 /// Projects q0 and then v0 onto the constraints (in place). Never throws for an unsatisfiable

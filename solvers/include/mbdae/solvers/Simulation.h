@@ -52,11 +52,14 @@ struct PreparedSystem {
   RedundancyReport redundancy;   ///< rows refer to the full row list (MultibodySystem::all_row_label)
   AssemblyReport assembly;       ///< the initial projection (converged)
   std::vector<std::string> warnings;  ///< e.g. the redundant equations that were removed
+  /// Beside each of `warnings`: the item it is about (the joint of the first redundant equation),
+  /// or Kind::None.
+  std::vector<ItemRef> warning_items;
 };
 
-/// Builds and prepares a model. Throws ModelError for an invalid model, and std::runtime_error
-/// (naming the worst equation) when the initial assembly cannot satisfy the constraints.
-/// t0 in s. @throws ModelError, std::runtime_error as said.
+/// Builds and prepares a model. Throws ModelError for an invalid model, and ItemError (a
+/// std::runtime_error naming the worst equation, item() its joint or body) when the initial
+/// assembly cannot satisfy the constraints. t0 in s. @throws ModelError, ItemError as said.
 PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {});
 
 /// The chosen solver as an Integrator, for stepping from a host program:
