@@ -1,6 +1,8 @@
 /// @file Overrides.cpp
 /// `--set key=value`: the value (parsed as YAML) replaces the node at the key path before any
 /// check, so an override is checked like the file; problems inside it point at the override.
+/// Mappings missing on the way are added (`output.every` on a file without `output`); list items
+/// are not: an index past the end of a list is a problem naming the list and its length.
 
 #include "Loader.h"
 
@@ -60,6 +62,7 @@ void Loader::apply_overrides(YAML::Node& root, const std::vector<Override>& over
     }
     YAML::Node cur(root);  // a handle; reset() moves it without changing the tree
     std::string path;
+    std::string created;  // the first mapping the override adds to the tree (all below it is the override's)
     bool ok = true;
     for (size_t s = 0; s < segs->size() && ok; ++s) {
       const bool last = s + 1 == segs->size();
@@ -76,7 +79,12 @@ void Loader::apply_overrides(YAML::Node& root, const std::vector<Override>& over
         if (last) cur[idx] = value;
         else cur.reset(cur[idx]);
       } else {
-        if (!cur.IsMap() && !(cur.IsNull() && s > 0)) {
+        if (!cur.IsDefined() || cur.IsNull()) {
+          // A mapping the file does not have (or leaves empty) on the way: the override adds it,
+          // as "solver.tolerance.relative" on a solver without tolerance.
+          cur = YAML::Node(YAML::NodeType::Map);
+          if (created.empty()) created = path;
+        } else if (!cur.IsMap()) {
           override_error(o, 1, "'" + path + "' is not a mapping");
           ok = false;
           break;
@@ -86,7 +94,7 @@ void Loader::apply_overrides(YAML::Node& root, const std::vector<Override>& over
         else cur.reset(cur[seg.key]);
       }
     }
-    if (ok) add_override(path, "--set " + o.key + "=" + o.value);
+    if (ok) add_override(created.empty() ? path : created, "--set " + o.key + "=" + o.value);
   }
 }
 
