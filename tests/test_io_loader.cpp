@@ -15,6 +15,7 @@
 #include <mbdae/io/Sensors.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/solvers/Simulation.h>
+#include <mbdae/solvers/SolverRegistry.h>
 
 using namespace mbdae;
 using namespace mbdae::io;
@@ -291,9 +292,9 @@ TEST_CASE("io: time-dependent loads evaluate their expressions", "[io]") {
 
 TEST_CASE("io: --set overrides any key before the checks", "[io]") {
   const LoadedModel m = load_model_text(kPendulum, "m.yaml",
-                                        {parse_override("solver.type=ida"), parse_override("bodies[0].mass=3"),
+                                        {parse_override("solver.type=trapezoidal_index2"), parse_override("bodies[0].mass=3"),
                                          parse_override("gravity=[0, 0, -1]")});
-  CHECK(m.settings.solver == SolverType::Ida);
+  CHECK(m.settings.solver == SolverType::TrapezoidalIndex2);
   CHECK(m.system.bodies()[0].mass == 3.0);
   CHECK(m.system.gravity.z() == -1.0);
 
@@ -346,6 +347,27 @@ TEST_CASE("io: --set adds the mappings a key path needs, not list items", "[io]"
   CHECK(e.message == "'bodies' has no item [3] (it has 1)");
   e = only(problems(kPendulum, {parse_override("sensors[0].point[3]=1")}));
   CHECK(e.message == "'sensors[0].point' has no item [3] (it has 3)");
+}
+
+TEST_CASE("io: a solver this build leaves out is named as such", "[io]") {
+  if (find_solver("ida")) {
+    CHECK(unavailable_solver("ida") == nullptr);
+    CHECK(problems(kPendulum, {{"solver.type", "ida"}}).empty());
+  } else {  // MBDAE_WITH_IDA=OFF
+    const auto d = problems(kPendulum, {{"solver.type", "ida"}});
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].key_path == "solver.type");
+    CHECK(d[0].message == "solver 'ida' is not available in this build: mbdae was built without SUNDIALS IDA "
+                          "(MBDAE_WITH_IDA=OFF)");
+    SimulationSettings s;
+    s.solver = SolverType::Ida;
+    const PreparedSystem p = prepare(load_model_text(kPendulum, "m.yaml").system);
+    CHECK_THROWS_AS(make_integrator(*p.system, 0.0, p.q0, p.v0, s), SolverSettingsError);
+  }
+  CHECK(unavailable_solver("runge_kutta") == nullptr);
+  const auto d = problems(kPendulum, {{"solver.type", "runge_kutta"}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].message == "unknown value 'runge_kutta' (expected one of: " + solver_names() + ")");
 }
 
 TEST_CASE("io: shapes give the inertia about the COM, placed at com", "[io]") {

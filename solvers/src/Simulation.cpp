@@ -2,9 +2,13 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include <mbdae/solvers/GeneralizedAlpha.h>
+#include <mbdae/solvers/SolverRegistry.h>
+#if MBDAE_WITH_IDA
 #include <mbdae/solvers/Ida.h>
+#endif
 
 namespace mbdae {
 
@@ -76,6 +80,7 @@ NewmarkOptions newmark_options(const SimulationSettings& s) {
   o.atol = s.atol;
   return o;
 }
+#if MBDAE_WITH_IDA
 IdaOptions ida_options(const SimulationSettings& s) {
   IdaOptions o;
   o.t_end = s.t_end;
@@ -85,6 +90,7 @@ IdaOptions ida_options(const SimulationSettings& s) {
   o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
   return o;
 }
+#endif
 }  // namespace
 
 std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
@@ -93,7 +99,12 @@ std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double
   switch (s.solver) {
     case SolverType::GeneralizedAlpha: return make_generalized_alpha(sys, t0, q0, v0, newmark_options(s));
     case SolverType::TrapezoidalIndex2: return make_trapezoidal_index2(sys, t0, q0, v0, newmark_options(s));
-    case SolverType::Ida: return make_ida(sys, t0, q0, v0, ida_options(s));
+    case SolverType::Ida:
+#if MBDAE_WITH_IDA
+      return make_ida(sys, t0, q0, v0, ida_options(s));
+#else
+      throw SolverSettingsError(std::string("solver 'ida' ") + kIdaUnavailable);
+#endif
   }
   throw SolverSettingsError("unknown solver");
 }

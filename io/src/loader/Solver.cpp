@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/solvers/SolverRegistry.h>
 
 namespace mbdae::io::loader {
 
@@ -18,9 +19,13 @@ void Loader::solver(const YAML::Node& n) {
   SimulationSettings& st = m_.settings;
   ExplicitSettings& ex = m_.explicit_settings;
   if (const Entry* e = s.find("type")) {
-    if (auto t = choice(e->value, s.path("type"),
-                        {"generalized_alpha", "ida", "trapezoidal_index2", "rk4", "dopri5", "lie_rk4", "impulse"},
-                        {}, "solver")) {
+    std::vector<std::string> names;  // the solvers of this build (SolverRegistry.h)
+    for (const SolverInfo& info : solvers()) names.push_back(info.name);
+    const char* unavailable = e->value.IsScalar() ? unavailable_solver(e->value.Scalar()) : nullptr;
+    if (unavailable) {
+      error(e->value, s.path("type"), "solver '" + e->value.Scalar() + "' " + unavailable);
+      solver_ok_ = false;
+    } else if (auto t = choice(e->value, s.path("type"), names, {}, "solver")) {
       ex.kind = *t == "rk4"       ? SolverKind::RK4
                 : *t == "dopri5"  ? SolverKind::Dopri5
                 : *t == "lie_rk4" ? SolverKind::LieRK4

@@ -17,7 +17,8 @@ namespace mbdae {
 /// The implicit solvers simulate() can run.
 enum class SolverType {
   GeneralizedAlpha,   ///< solve_generalized_alpha() (index 3)
-  Ida,                ///< solve_ida() (stabilized index 2, BDF)
+  Ida,                ///< solve_ida() (stabilized index 2, BDF); not in a build without SUNDIALS
+                      ///< (MBDAE_WITH_IDA=OFF), where make_integrator() refuses it
   TrapezoidalIndex2,  ///< solve_trapezoidal_index2()
 };
 /// "generalized_alpha", "ida" or "trapezoidal_index2". No throw.
@@ -66,7 +67,8 @@ PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptio
 ///     auto integ = make_integrator(*p.system, 0.0, p.q0, p.v0, settings);
 ///     while (integ->time() < t_end && integ->advance_to(integ->time() + dt)) { ... }
 /// The integrator keeps a reference to `sys`, which must outlive it. q0, v0 consistent, size n.
-/// @throws SolverSettingsError for invalid settings (as the chosen solver's make_*).
+/// @throws SolverSettingsError for invalid settings (as the chosen solver's make_*), and for
+///         SolverType::Ida in a build without SUNDIALS.
 std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
                                             const VecX& q0, const VecX& v0,
                                             const SimulationSettings& s);
