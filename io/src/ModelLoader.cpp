@@ -9,31 +9,13 @@
 #include <fstream>
 #include <sstream>
 
+#include <mbdae/io/Sensors.h>
+
 #include "loader/Loader.h"
 
 namespace mbdae::io {
 
-const char* to_string(SensorOutput o) {
-  switch (o) {
-    case SensorOutput::Position: return "position";
-    case SensorOutput::Displacement: return "displacement";
-    case SensorOutput::Velocity: return "velocity";
-    case SensorOutput::VelocityLocal: return "velocity_local";
-    case SensorOutput::RotationMatrix: return "rotation_matrix";
-    case SensorOutput::Rotation: return "rotation";
-    case SensorOutput::AngularVelocity: return "angular_velocity";
-    case SensorOutput::AngularVelocityLocal: return "angular_velocity_local";
-    case SensorOutput::Acceleration: return "acceleration";
-    case SensorOutput::AccelerationLocal: return "acceleration_local";
-    case SensorOutput::AngularAcceleration: return "angular_acceleration";
-    case SensorOutput::AngularAccelerationLocal: return "angular_acceleration_local";
-    case SensorOutput::ReactionForce: return "reaction_force";
-    case SensorOutput::ReactionTorque: return "reaction_torque";
-    case SensorOutput::Energy: return "energy";
-    case SensorOutput::ConstraintViolation: return "constraint_violation";
-  }
-  return "?";
-}
+const char* to_string(SensorOutput o) { return sensor_output_info(o).name; }
 
 std::string LoadedModel::solver_name() const {
   switch (explicit_settings.kind) {

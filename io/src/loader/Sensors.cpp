@@ -3,27 +3,15 @@
 
 #include "Loader.h"
 
-#include <array>
+#include <mbdae/io/Sensors.h>
 
 namespace mbdae::io::loader {
-
-namespace {
-constexpr std::array kSensorOutputs = {
-    SensorOutput::Position,        SensorOutput::Displacement,
-    SensorOutput::Velocity,        SensorOutput::VelocityLocal,
-    SensorOutput::RotationMatrix,  SensorOutput::Rotation,
-    SensorOutput::AngularVelocity, SensorOutput::AngularVelocityLocal,
-    SensorOutput::Acceleration,    SensorOutput::AccelerationLocal,
-    SensorOutput::AngularAcceleration, SensorOutput::AngularAccelerationLocal,
-    SensorOutput::ReactionForce,   SensorOutput::ReactionTorque,
-    SensorOutput::Energy,          SensorOutput::ConstraintViolation};
-}  // namespace
 
 void Loader::sensors(const YAML::Node& n) {
   if (!section_list(n, "sensors")) return;
   std::map<std::string, size_t> names;
-  std::vector<std::string> outputs;
-  for (SensorOutput o : kSensorOutputs) outputs.push_back(to_string(o));
+  std::vector<std::string> outputs;  // the sensor table's names (Sensors.h), in its order
+  for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("sensors", i);
     Map s(*this, n[i], path, {"name", "body", "joint", "point", "output", "frame"});
@@ -56,8 +44,8 @@ void Loader::sensors(const YAML::Node& n) {
     std::optional<SensorOutput> out;
     if (const Entry* e = s.require("output")) {
       if (auto w = choice(e->value, s.path("output"), outputs))
-        for (SensorOutput o : kSensorOutputs)
-          if (*w == to_string(o)) out = o;
+        for (const SensorOutputInfo& o : sensor_outputs())
+          if (*w == o.name) out = o.output;
     }
     if (!out) continue;
     sp.output = *out;
