@@ -26,8 +26,21 @@ struct RunOptions {
   std::string output;             ///< -o; empty: the model's output.file or <model stem>.csv
   bool plot = false;
   bool quiet = false;             ///< no progress bar, no warnings
+  bool poses = true;              ///< write <results>.poses and <results>.scene.json
+  bool animate = false;           ///< also write <results>.html (mbdae view)
+  std::string three_js;           ///< three.min.js for the page (empty: the default)
 };
 int run_command(const RunOptions& o);
+
+struct ViewOptions {
+  std::string results;            ///< results CSV; the .poses, .scene.json, .meta.json beside it
+  std::string output;             ///< the page; empty: the CSV path with .html
+  std::string three_js;           ///< three.min.js (empty: $MBDAE_THREE_JS or Debian's libjs-three)
+  std::vector<std::string> extra_poses;  ///< more pose files (e.g. mode shapes) to choose from
+  bool quiet = false;
+};
+/// Writes one self-contained HTML page that animates the results in 3D (docs/viewer.md).
+int view_command(const ViewOptions& o);
 
 struct CheckOptions {
   std::string model;

@@ -3,6 +3,7 @@
 //   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot]
 //   mbdae check MODEL [--set key=value ...]
 //   mbdae plot RESULTS.csv [-o PREFIX]
+//   mbdae view RESULTS.csv [-o PAGE.html] [--three three.min.js]
 //   mbdae validate [--full] [--case NAME...] [--markdown FILE] [--csv FILE] [--plots DIR]
 //   mbdae --version
 
@@ -17,11 +18,11 @@ namespace {
 const char* kExitCodes =
     "Exit codes:\n"
     "  0    success\n"
-    "  1    results or plots could not be written, or an internal error\n"
+    "  1    results, plots or the 3D page could not be written, or an internal error\n"
     "  2    bad input: command line, model file (each problem as FILE:LINE:COL: KEY: message),\n"
     "       or an initial configuration that cannot satisfy the joints\n"
     "  3    solver failure: the message names the time and the cause; the results up to that\n"
-    "       time are in the CSV file\n"
+    "       time are in the CSV file (and the body poses in the .poses file)\n"
     "  4    mbdae validate: at least one row of the validation table failed\n"
     "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n";
 }
@@ -46,6 +47,13 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   run_cmd->add_flag("--plot", run.plot, "Also write <results>.png and <results>.svg (python3-matplotlib)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "No progress bar and no warnings");
+  run_cmd->add_flag("!--no-poses", run.poses,
+                    "Do not write <results>.poses (every body's pose at every output time: 8 + 28 n bytes "
+                    "a frame for n bodies) and <results>.scene.json, which mbdae view reads");
+  run_cmd->add_flag("--animate", run.animate,
+                    "Also write <results>.html: the motion in 3D, one self-contained page (see mbdae view)");
+  run_cmd->add_option("--three", run.three_js, "three.min.js to inline in the page (as for view)")
+      ->type_name("FILE");
   run_cmd->footer(kExitCodes);
 
   CheckOptions check;
@@ -64,6 +72,26 @@ int main(int argc, char** argv) {
                        "Output prefix: writes PREFIX.png and PREFIX.svg (default: the CSV path without .csv)")
       ->type_name("PREFIX");
   plot_cmd->footer(kExitCodes);
+
+  ViewOptions view;
+  CLI::App* view_cmd = app.add_subcommand(
+      "view",
+      "Write one self-contained HTML page (works offline, from file://) that animates the results of "
+      "mbdae run in 3D: bodies, joints, spring-dampers, ground, gravity, trails, a plot of any column");
+  view_cmd->add_option("RESULTS", view.results,
+                       "CSV file written by mbdae run (its .poses and .scene.json must be beside it)")
+      ->required();
+  view_cmd->add_option("-o,--output", view.output, "The page (default: the CSV path with .html)")
+      ->type_name("FILE");
+  view_cmd->add_option("--three", view.three_js,
+                       "three.min.js to inline (default: $MBDAE_THREE_JS, else "
+                       "/usr/share/javascript/three/three.min.js of Debian's libjs-three)")
+      ->type_name("FILE");
+  view_cmd->add_option("--poses", view.extra_poses,
+                       "More pose files of the same model to choose from in the page (e.g. mode shapes)")
+      ->type_name("FILE");
+  view_cmd->add_flag("-q,--quiet", view.quiet, "Do not print the page's path");
+  view_cmd->footer(kExitCodes);
 
   ValidateOptions validate;
   CLI::App* validate_cmd = app.add_subcommand(
@@ -97,6 +125,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run_command(run);
     if (*check_cmd) return check_command(check);
     if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
+    if (*view_cmd) return view_command(view);
     if (*validate_cmd) return validate_command(validate);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: internal error: %s\n", e.what());

@@ -17,6 +17,7 @@
 #include <fmt/core.h>
 
 #include <mbdae/io/CsvWriter.h>
+#include <mbdae/io/PoseRecorder.h>
 #include <mbdae/io/Run.h>
 
 #include "commands.h"
@@ -141,6 +142,16 @@ int run_command(const RunOptions& o) {
     return kOtherError;
   }
   write_meta(csv_path, m, sensors);
+  // Body poses and the scene beside the CSV, for `mbdae view` (one frame per CSV row).
+  std::unique_ptr<io::PoseRecorder> poses;
+  try {
+    if (o.poses)
+      poses = std::make_unique<io::PoseRecorder>(csv_path, run->kinematics(), m.sensors,
+                                                 m.system.name.empty() ? m.file : m.system.name);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mbdae: %s\n", e.what());
+    return kOtherError;
+  }
 
   // One CSV row per output time; stop on a write error. Ctrl-C is read between steps.
   std::vector<double> row(static_cast<size_t>(ncols + 1));
@@ -153,6 +164,7 @@ int run_command(const RunOptions& o) {
     std::copy(values.begin(), values.end(), row.begin() + 1);
     try {
       csv->write_row(row);
+      if (poses) poses->record(s);
     } catch (const std::exception& e) {
       write_error = e.what();
       return false;
@@ -176,6 +188,13 @@ int run_command(const RunOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const long rows = csv->rows();
   csv.reset();  // closes the file
+  if (poses) {
+    try {
+      poses->close();
+    } catch (const std::exception& e) {
+      if (write_error.empty()) write_error = e.what();
+    }
+  }
 
   // Summary on stdout.
   const SolverStats& st = res.stats;
@@ -212,6 +231,10 @@ int run_command(const RunOptions& o) {
                ss.rho_inf);
   fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
   fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
+  if (poses)
+    fmt::print("poses        {} ({} frames of {} bod{}, {} bytes a frame, {:.3g} MB)\n", poses->writer().path(),
+               poses->writer().frames(), poses->writer().bodies(), poses->writer().bodies() == 1 ? "y" : "ies",
+               io::pose_frame_bytes(poses->writer().bodies()), static_cast<double>(poses->writer().bytes()) / 1e6);
   std::fflush(stdout);
 
   int code = kSuccess;
@@ -228,6 +251,13 @@ int run_command(const RunOptions& o) {
                  res.message.c_str());
     std::fprintf(stderr, "mbdae: results up to t = %g s are in %s\n", res.t_reached, csv_path.c_str());
     code = kSolverFailure;
+  }
+  if (o.animate && rows > 0 && code != kInterrupted && poses) {
+    ViewOptions vo;
+    vo.results = csv_path;
+    vo.three_js = o.three_js;
+    const int vc = view_command(vo);
+    if (vc != kSuccess && code == kSuccess) code = vc;
   }
   if (o.plot && rows > 0 && code != kInterrupted) {
     std::filesystem::path prefix(csv_path);

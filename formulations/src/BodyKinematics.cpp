@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include <mbdae/model/JointTypes.h>
 #include <mbdae/model/math/Rotation.h>
 
 namespace mbdae {
@@ -56,9 +57,31 @@ ConstraintViolation MultibodyKinematics::constraint_violation() {
 
 // ---- explicit, impulse and Lie-group paths -------------------------------------------------------
 
-NewtonEulerKinematics::NewtonEulerKinematics(const NewtonEulerSystem& sys, Layout layout)
-    : sys_(sys), layout_(layout), c_(sys.num_joint_rows()), cv_(sys.num_joint_rows()) {
+NewtonEulerKinematics::NewtonEulerKinematics(const NewtonEulerSystem& sys, Layout layout, bool dynamics)
+    : sys_(sys), layout_(layout), dynamics_(dynamics), c_(sys.num_joint_rows()), cv_(sys.num_joint_rows()) {
   if (layout_ == Layout::LieGroup) qw_.resize(sys.num_q());
+  if (!dynamics_) return;
+  qd_.resize(sys.num_q());
+  vd_.resize(sys.num_v());
+  // Each joint's markers from its layout (JointTypes.h) and the bodies' initial poses.
+  const System& m = sys.model();
+  auto pose = [&](const std::string& name, Mat3& R, Vec3& p) {
+    const BodyIndex i = *m.find_body(name);
+    R = i == kGround ? Mat3::Identity() : m.bodies()[static_cast<size_t>(i)].orientation;
+    p = i == kGround ? Vec3::Zero() : m.bodies()[static_cast<size_t>(i)].position;
+  };
+  int offset = 0;
+  for (const Joint& j : m.joints()) {
+    const JointLayout l = joint_layout(j);
+    Mat3 Ra, Rb;
+    Vec3 pa, pb;
+    pose(j.bodies[0], Ra, pa);
+    pose(j.bodies[1], Rb, pb);
+    marker_b_.push_back(Rb.transpose() * (l.point_b - pb));
+    frame_a_.push_back(Ra.transpose() * l.frame_a);
+    row_offset_.push_back(offset);
+    offset += static_cast<int>(l.equations.size());
+  }
 }
 
 void NewtonEulerKinematics::update(const StateView& s) {
@@ -66,13 +89,17 @@ void NewtonEulerKinematics::update(const StateView& s) {
   v_ = &s.v;
   if (layout_ == Layout::NewtonEuler) {
     q_ = &s.q;
-    return;
+  } else {
+    for (int i = 0; i < sys_.num_bodies(); ++i) {
+      qw_.segment<3>(7 * i) = s.q.segment<3>(6 * i);
+      qw_.segment<4>(7 * i + 3) = math::ep_from_rotvec(s.q.segment<3>(6 * i + 3));
+    }
+    q_ = &qw_;
   }
-  for (int i = 0; i < sys_.num_bodies(); ++i) {
-    qw_.segment<3>(7 * i) = s.q.segment<3>(6 * i);
-    qw_.segment<4>(7 * i + 3) = math::ep_from_rotvec(s.q.segment<3>(6 * i + 3));
+  if (dynamics_) {
+    sys_.derivative(t_, *q_, *v_, qd_, vd_);
+    lambda_ = sys_.last_multipliers();
   }
-  q_ = &qw_;
 }
 
 Vec3 NewtonEulerKinematics::position(BodyIndex i, const Vec3& p_B) const {
@@ -84,11 +111,40 @@ Vec3 NewtonEulerKinematics::velocity(BodyIndex i, const Vec3& p_B) const {
   return sys_.com_velocity(i, *v_) + (R * sys_.angular_velocity_body(i, *v_)).cross(R * (p_B - sys_.com_offset(i)));
 }
 Vec3 NewtonEulerKinematics::angular_velocity(BodyIndex i) const { return sys_.angular_velocity_world(i, *q_, *v_); }
-Vec3 NewtonEulerKinematics::acceleration(BodyIndex, const Vec3&) const { return Vec3::Constant(kNaN); }
-Vec3 NewtonEulerKinematics::angular_acceleration(BodyIndex) const { return Vec3::Constant(kNaN); }
-JointReaction NewtonEulerKinematics::reaction(int) const {
+Vec3 NewtonEulerKinematics::acceleration(BodyIndex i, const Vec3& p_B) const {
+  if (!dynamics_) return Vec3::Constant(kNaN);
+  // a_P = a_C + α × r + ω × (ω × r), r = R (p_B − b), α = R ẇ_B (ω × ω = 0).
+  const Mat3 R = sys_.rotation(i, *q_);
+  const Vec3 r = R * (p_B - sys_.com_offset(i));
+  const Vec3 w = R * sys_.angular_velocity_body(i, *v_);
+  return vd_.segment<3>(6 * i) + angular_acceleration(i).cross(r) + w.cross(w.cross(r));
+}
+Vec3 NewtonEulerKinematics::angular_acceleration(BodyIndex i) const {
+  if (!dynamics_) return Vec3::Constant(kNaN);
+  return sys_.rotation(i, *q_) * vd_.segment<3>(6 * i + 3);
+}
+JointReaction NewtonEulerKinematics::reaction(int joint) const {
   JointReaction r;
-  r.force_W = r.torque_W = r.force_J = r.torque_J = Vec3::Constant(kNaN);
+  if (!dynamics_) {
+    r.force_W = r.torque_W = r.force_J = r.torque_J = Vec3::Constant(kNaN);
+    return r;
+  }
+  // M u̇ = f + Jᵀλ: the joint's wrench on b, reduced to b's centre of mass (the ground's origin),
+  // is W_bᵀ λ with W_b the rows' twist Jacobian of b (JointRowsWorld, world axes).
+  const size_t j = static_cast<size_t>(joint);
+  JointRowsWorld rows_;  // fixed-size blocks, on the stack
+  sys_.joint_rows_world(t_, joint, *q_, *v_, rows_);
+  Vec6 fb = Vec6::Zero();
+  for (int k = 0; k < rows_.nr; ++k) fb += lambda_[row_offset_[j] + k] * rows_.Wb.row(k).transpose();
+  const Vec3 F = fb.head<3>(), tau_red = fb.tail<3>();
+  const BodyIndex b = rows_.b, a = rows_.a;
+  const Vec3 red = b == kGround ? Vec3::Zero() : sys_.com_position(b, *q_);
+  const Vec3 P = b == kGround ? marker_b_[j] : position(b, marker_b_[j]);
+  r.force_W = F;
+  r.torque_W = tau_red - (P - red).cross(F);  // about the joint point on b
+  const Mat3 Rj = a == kGround ? frame_a_[j] : Mat3(sys_.rotation(a, *q_) * frame_a_[j]);
+  r.force_J = Rj.transpose() * r.force_W;
+  r.torque_J = Rj.transpose() * r.torque_W;
   return r;
 }
 double NewtonEulerKinematics::energy() { return sys_.energy(*q_, *v_); }

@@ -49,6 +49,17 @@ class KinematicsMonitor final : public StateMonitor {
   BodyKinematics& k_;
 };
 
+/// True if a sensor needs accelerations or multipliers that the solver's kinematics compute from
+/// the equations of motion (the explicit paths: their states carry neither).
+bool needs_dynamics(const LoadedModel& m, const SolverInfo& s) {
+  for (const SensorSpec& sp : m.sensors) {
+    const SensorOutputInfo& o = sensor_output_info(sp.output);
+    if ((o.needs_accelerations && s.support.accelerations) || (o.needs_multipliers && s.support.multipliers))
+      return true;
+  }
+  return false;
+}
+
 ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& ne, bool dopri) {
   const SimulationSettings& ss = m.settings;
   ExplicitOptions eo;
@@ -86,8 +97,11 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
     case SolverPath::Impulse: {
       I.ne = std::make_unique<NewtonEulerSystem>(model.system);
       I.ne->initial_state(I.q0, I.v0);
-      if (solver_->path == SolverPath::NewtonEuler && I.ne->num_joint_rows() > 0) {
-        // The joints hold at the acceleration level only: start on them.
+      if (I.ne->num_joint_rows() > 0) {
+        // Start on the joints (the explicit methods hold them at the acceleration level only; the
+        // impulse stepper's first step would otherwise take the initial velocities' impulse):
+        // positions by projection, velocities by the constraint impulse (M-weighted), as the
+        // implicit path's assembly does.
         VecX c;
         I.ne->joint_violation(I.q0, c);
         const double before = c.cwiseAbs().maxCoeff();
@@ -105,7 +119,8 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
           warning_items_.emplace_back();
         }
       }
-      kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::NewtonEuler);
+      kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::NewtonEuler,
+                                                            needs_dynamics(model, *solver_));
       monitor_ = std::make_unique<NewtonEulerMonitor>(*I.ne);
       if (solver_->path == SolverPath::NewtonEuler) {
         integrator_ = make_explicit(*I.ne, 0.0, I.q0, I.v0, explicit_options(model, *I.ne, solver_->adaptive));
@@ -136,7 +151,8 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
       auto integ = make_lie_group(*I.lg, 0.0, s0, lo);
       monitor_ = std::make_unique<LieGroupMonitor>(*I.lg, *integ);
       integrator_ = std::move(integ);
-      kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::LieGroup);
+      kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::LieGroup,
+                                                            needs_dynamics(model, *solver_));
       break;
     }
   }

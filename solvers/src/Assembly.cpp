@@ -82,13 +82,24 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
     rep.message = s.str();
     return rep;
   }
-  // Velocities: one linear projection.
+  // Velocities: the impulse the constraints would apply, Δv = argmin ½ Δvᵀ M Δv subject to
+  // C_q (v + Δv) + C_t = 0, i.e. [M C_qᵀ; C_q 0] [Δv; μ] = [0; −Ċ] (M Δv = −C_qᵀ μ: momentum
+  // changes only by the constraint impulse). The explicit path projects with the same metric (the
+  // kinetic energy), so both paths start from the same velocities.
   sys.assemble_jacobian(t0, q, K.C);
+  sys.assemble_mass(q, K.A);
   K.fill(1.0);
   sys.constraint_velocity(t0, q, v, cv);
-  if (!lu.factorize(K.S)) {
-    rep.message = "assembly: the constraint Jacobian is rank deficient (redundant constraints?)";
-    return rep;
+  rep.mass_weighted = lu.factorize(K.S);
+  if (!rep.mass_weighted) {
+    // A mass matrix singular on the constraints' null space (a massless direction): the
+    // least-squares change of the coordinates instead, reported as such.
+    set_identity(K.A);
+    K.fill(1.0);
+    if (!lu.factorize(K.S)) {
+      rep.message = "assembly: the constraint Jacobian is rank deficient (redundant constraints?)";
+      return rep;
+    }
   }
   rhs.head(n).setZero();
   rhs.tail(m) = -cv;

@@ -20,7 +20,6 @@ const char* to_string(LieGroupMethod m) { return m == LieGroupMethod::RK4 ? "lie
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 void check_common(double t0, double t_end, double step, double output_every) {
   if (!(t_end > t0)) {
@@ -47,7 +46,7 @@ std::string at_time(double t) {
 namespace {
 
 /// RK4 / Dormand–Prince on the Newton–Euler state y = [q; v] (Explicit.h).
-class ExplicitIntegrator final : public Integrator {
+class ExplicitIntegrator final : public IntegratorBase {
  public:
   ExplicitIntegrator(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                      const ExplicitOptions& opt)
@@ -60,16 +59,7 @@ class ExplicitIntegrator final : public Integrator {
 
   bool advance_to(double t_out) override {
     if (status_ != SolveStatus::Success) return false;
-    const auto wall0 = Clock::now();
-    auto done = [&](bool ok) {
-      stats_.wall_time += std::chrono::duration<double>(Clock::now() - wall0).count();
-      return ok;
-    };
-    auto fail = [&](SolveStatus s, const std::string& msg) {
-      status_ = s;
-      message_ = msg;
-      return done(false);
-    };
+    const WallTimer timer(stats_);
     auto rhs = [this](const std::vector<double>& x, std::vector<double>& dxdt, double t) {
       rq_ = Eigen::Map<const VecX>(x.data(), nq_);
       rv_ = Eigen::Map<const VecX>(x.data() + nq_, nv_);
@@ -134,14 +124,11 @@ class ExplicitIntegrator final : public Integrator {
     } catch (const std::exception& e) {
       return fail(SolveStatus::SingularMatrix, at_time(t_) + e.what());
     }
-    return done(true);
+    return true;
   }
 
   double time() const override { return t_; }
   StateView state() const override { return StateView{t_, q_, v_, empty_, empty_}; }
-  const SolverStats& stats() const override { return stats_; }
-  SolveStatus status() const override { return status_; }
-  const std::string& message() const override { return message_; }
 
  private:
   void to_y() {
@@ -163,9 +150,6 @@ class ExplicitIntegrator final : public Integrator {
   std::vector<double> y_;
   odeint::runge_kutta4<std::vector<double>> rk4_;
   decltype(odeint::make_controlled(1.0, 1.0, odeint::runge_kutta_dopri5<std::vector<double>>())) dopri_;
-  SolverStats stats_;
-  SolveStatus status_ = SolveStatus::Success;
-  std::string message_;
 };
 
 }  // namespace
@@ -217,21 +201,17 @@ class LieGroupIntegratorImpl final : public LieGroupIntegrator {
 
   bool advance_to(double t_out) override {
     if (status_ != SolveStatus::Success) return false;
-    const auto wall0 = Clock::now();
+    const WallTimer timer(stats_);
+    // The coordinates handed out follow the group state on every return.
     auto done = [&](bool ok) {
       sys_.to_coordinates(s_, q_, v_);
-      stats_.wall_time += std::chrono::duration<double>(Clock::now() - wall0).count();
       return ok;
     };
-    auto fail = [&](SolveStatus st, const std::string& msg) {
-      status_ = st;
-      message_ = msg;
-      return done(false);
-    };
+    auto stop = [&](SolveStatus st, const std::string& msg) { return done(fail(st, msg)); };
     const int n = n_;
     while (t_ < t_out) {
-      if (interrupted()) return fail(SolveStatus::Interrupted, at_time(t_) + "interrupted");
-      if (stats_.steps >= opt_.max_steps) return fail(SolveStatus::TooMuchWork, at_time(t_) + "step limit reached");
+      if (interrupted()) return stop(SolveStatus::Interrupted, at_time(t_) + "interrupted");
+      if (stats_.steps >= opt_.max_steps) return stop(SolveStatus::TooMuchWork, at_time(t_) + "step limit reached");
       const double remaining = t_out - t_;
       const double h = (remaining <= opt_.step * (1 + 1e-9)) ? remaining : opt_.step;
       if (opt_.method == LieGroupMethod::Euler) {
@@ -259,16 +239,13 @@ class LieGroupIntegratorImpl final : public LieGroupIntegrator {
       t_ = (h == remaining) ? t_out : t_ + h;
       stats_.last_step = h;
       ++stats_.steps;
-      if (!s_.xi.allFinite()) return fail(SolveStatus::ResidualFailure, at_time(t_) + "the twist became non-finite");
+      if (!s_.xi.allFinite()) return stop(SolveStatus::ResidualFailure, at_time(t_) + "the twist became non-finite");
     }
     return done(true);
   }
 
   double time() const override { return t_; }
   StateView state() const override { return StateView{t_, q_, v_, empty_, empty_}; }
-  const SolverStats& stats() const override { return stats_; }
-  SolveStatus status() const override { return status_; }
-  const std::string& message() const override { return message_; }
   const LieGroupState& group_state() const override { return s_; }
 
  private:
@@ -293,9 +270,6 @@ class LieGroupIntegratorImpl final : public LieGroupIntegrator {
   VecX q_, v_, L1_, L2_, L3_, L4_;
   const VecX empty_;
   std::vector<Vec6> K1_, K2_, K3_, K4_;
-  SolverStats stats_;
-  SolveStatus status_ = SolveStatus::Success;
-  std::string message_;
 };
 
 }  // namespace

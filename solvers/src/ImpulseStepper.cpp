@@ -143,29 +143,17 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
 
   bool advance_to(double t_out) override {
     if (status_ != SolveStatus::Success) return false;
-    const auto wall0 = std::chrono::steady_clock::now();
-    auto done = [&](bool ok) {
-      st.wall_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-      return ok;
-    };
-    auto fail = [&](SolveStatus s, const std::string& msg) {
-      status_ = s;
-      message_ = msg;
-      return done(false);
-    };
+    const WallTimer timer(st);
     while (t < t_out - 1e-9 * h) {
       if (interrupted()) return fail(SolveStatus::Interrupted, at_time(t) + "interrupted");
-      if (!step(t_out)) return fail(status_, message_);
+      if (!step(t_out)) return false;
     }
     t = t_out;
-    return done(true);
+    return true;
   }
 
   double time() const override { return t; }
   StateView state() const override { return StateView{t, q, v, empty, empty}; }
-  const SolverStats& stats() const override { return st; }
-  SolveStatus status() const override { return status_; }
-  const std::string& message() const override { return message_; }
   const ImpulseStats& pgs_stats() const override { return ps; }
 
  private:
@@ -235,11 +223,6 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   bool step(double t_out) {
     const ImpulseOptions& opt = opt_;
     const NewtonEulerSystem& sys = sys_;
-    auto fail = [&](SolveStatus s, const std::string& msg) {
-      status_ = s;
-      message_ = msg;
-      return false;
-    };
     if (st.steps >= opt.max_steps)
       return fail(SolveStatus::TooMuchWork, at_time(t) + "step limit reached");
     // ---- 1. kinematics and contacts at q_n ----
@@ -480,7 +463,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   double t;
   VecX q, v;
   const VecX empty;
-  SolverStats st;
+  SolverStats& st = stats_;  // the step's counters (name kept short in the step's body)
   ImpulseStats ps;
   std::vector<Vel> u, up, u0;
   std::vector<double> im;
@@ -494,8 +477,6 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   int ksides = 4;
   std::vector<Vec2> vert, facet;
   bool box_pyramid = false;
-  SolveStatus status_ = SolveStatus::Success;
-  std::string message_;
 };
 
 void check_options(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0, const ImpulseOptions& opt) {

@@ -96,6 +96,7 @@ void Loader::bodies(const YAML::Node& n) {
             if (auto d = vec3(e->value, s.path("box"), non_negative())) {
               if (mass) rbi = RigidBodyInertia::box(*mass, (*d)[0], (*d)[1], (*d)[2]);
               else if (density) rbi = RigidBodyInertia::box(Density{*density}, (*d)[0], (*d)[1], (*d)[2]);
+              body.shape = BodyShape{BodyShape::Kind::Box, *d, Vec3::UnitZ()};
             }
           } else if (const Entry* c = s.find("cylinder"); c && kinds == 1) {
             const std::string cp = s.path("cylinder");
@@ -116,12 +117,14 @@ void Loader::bodies(const YAML::Node& n) {
               if (r && l && axis) {
                 if (mass) rbi = RigidBodyInertia::cylinder(*mass, *r, *l, *axis);
                 else if (density) rbi = RigidBodyInertia::cylinder(Density{*density}, *r, *l, *axis);
+                body.shape = BodyShape{BodyShape::Kind::Cylinder, Vec3(*r, *l, 0), axis->normalized()};
               }
             }
           } else if (const Entry* e = s.find("sphere"); e && kinds == 1) {
             if (auto r = number(e->value, s.path("sphere"), positive())) {
               if (mass) rbi = RigidBodyInertia::sphere(*mass, *r);
               else if (density) rbi = RigidBodyInertia::sphere(Density{*density}, *r);
+              body.shape = BodyShape{BodyShape::Kind::Sphere, Vec3(*r, 0, 0), Vec3::UnitZ()};
             }
           }
         } catch (const std::exception& ex) {

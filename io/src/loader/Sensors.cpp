@@ -4,6 +4,7 @@
 #include "Loader.h"
 
 #include <mbdae/io/Sensors.h>
+#include <mbdae/solvers/SolverRegistry.h>
 
 namespace mbdae::io::loader {
 
@@ -49,18 +50,25 @@ void Loader::sensors(const YAML::Node& n) {
     }
     if (!out) continue;
     sp.output = *out;
-    if (solver_ok_ && m_.explicit_settings.kind != SolverKind::Implicit) {
-      const bool needs_implicit = *out == SensorOutput::Acceleration || *out == SensorOutput::AccelerationLocal ||
-                                  *out == SensorOutput::AngularAcceleration ||
-                                  *out == SensorOutput::AngularAccelerationLocal ||
-                                  *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
-      if (needs_implicit) {
+    if (solver_ok_) {
+      // What the solver's runs carry is its declaration in the solver registry.
+      const SensorOutputInfo& oi = sensor_output_info(*out);
+      const SolverInfo* si = find_solver(m_.solver_name());
+      if (si && ((oi.needs_accelerations && !si->support.accelerations) ||
+                 (oi.needs_multipliers && !si->support.multipliers))) {
+        std::string available;
+        for (const SensorOutputInfo& x : sensor_outputs())
+          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers))
+            available += std::string(available.empty() ? "" : ", ") + x.name;
+        const char* what = oi.needs_accelerations ? "accelerations" : "Lagrange multipliers (reactions)";
         error(s.find("output")->value, s.path("output"),
-              "output " + std::string(to_string(*out)) + " is not available with solver.type " + m_.solver_name() +
-                  (override_of("solver.type") ? " (set on the command line)" : "") +
-                  ": its state has positions and velocities only (available: position, displacement, velocity, "
-                  "velocity_local, rotation_matrix, rotation, angular_velocity, angular_velocity_local, energy, "
-                  "constraint_violation); accelerations and reactions need an implicit solver");
+              "output " + std::string(oi.name) + " is not available with solver.type " + m_.solver_name() +
+                  (override_of("solver.type") ? " (set on the command line)" : "") + ": it needs " + what +
+                  ", which that solver does not give (available: " + available + "; solvers that give them: " +
+                  solver_names_where(oi.needs_accelerations
+                                         ? +[](const SolverInfo& x) { return x.support.accelerations; }
+                                         : +[](const SolverInfo& x) { return x.support.multipliers; }) +
+                  ")");
         continue;
       }
     }

@@ -90,8 +90,11 @@ class MultibodyKinematics final : public BodyKinematics {
 
 /// BodyKinematics of NewtonEulerSystem states (explicit and impulse paths; q = [x_C, Q],
 /// v = [v_C, w_B] per body) or of Lie-group states (q = [x_C, rotation vector], same v), which
-/// are converted to the Newton–Euler layout in update(). These solvers give no accelerations or
-/// multipliers: has_accelerations() and has_reactions() are false.
+/// are converted to the Newton–Euler layout in update(). Their states carry no accelerations or
+/// multipliers; with `dynamics` the kinematics computes them at every update() from the smooth
+/// equations of motion (NewtonEulerSystem::derivative(): accelerations and the joints' multipliers
+/// of M u̇ = f + Jᵀλ), which is right for RK4, Dormand–Prince and the Lie-group methods but not for
+/// the impulse stepper (its contact impulses are not in them).
 class NewtonEulerKinematics final : public BodyKinematics {
  public:
   /// Layout of the states handed to update().
@@ -99,8 +102,10 @@ class NewtonEulerKinematics final : public BodyKinematics {
     NewtonEuler,  ///< NewtonEuler.h
     LieGroup,     ///< LieGroupBodies.h
   };
-  /// Keeps a reference to `sys` (masses, COM offsets, joints, energy).
-  NewtonEulerKinematics(const NewtonEulerSystem& sys, Layout layout);
+  /// Keeps a reference to `sys` (masses, COM offsets, joints, energy). `dynamics`: compute
+  /// accelerations and joint reactions at every update() (one evaluation of the equations of
+  /// motion each).
+  NewtonEulerKinematics(const NewtonEulerSystem& sys, Layout layout, bool dynamics = false);
   const System& model() const override { return sys_.model(); }
   void update(const StateView& s) override;
   double time() const override { return t_; }
@@ -108,10 +113,10 @@ class NewtonEulerKinematics final : public BodyKinematics {
   Mat3 rotation(BodyIndex i) const override;
   Vec3 velocity(BodyIndex i, const Vec3& p_B = Vec3::Zero()) const override;
   Vec3 angular_velocity(BodyIndex i) const override;
-  bool has_accelerations() const override { return false; }
+  bool has_accelerations() const override { return dynamics_; }
   Vec3 acceleration(BodyIndex i, const Vec3& p_B = Vec3::Zero()) const override;
   Vec3 angular_acceleration(BodyIndex i) const override;
-  bool has_reactions() const override { return false; }
+  bool has_reactions() const override { return dynamics_; }
   JointReaction reaction(int joint) const override;
   double energy() override;
   ConstraintViolation constraint_violation() override;
@@ -119,10 +124,15 @@ class NewtonEulerKinematics final : public BodyKinematics {
  private:
   const NewtonEulerSystem& sys_;
   Layout layout_;
+  bool dynamics_;
   double t_ = 0;
   const VecX* q_ = nullptr;  // Newton–Euler layout: the state's or qw_
   const VecX* v_ = nullptr;
   VecX qw_, c_, cv_;
+  VecX qd_, vd_, lambda_;          // dynamics: q̇, u̇ and λ at the state
+  std::vector<int> row_offset_;    // first multiplier of each joint
+  std::vector<Vec3> marker_b_;     // joint marker on b: body axes from b's reference point (world for ground)
+  std::vector<Mat3> frame_a_;      // joint frame of the marker on a: body axes (world for ground)
 };
 
 }  // namespace mbdae

@@ -29,6 +29,20 @@ enum class RotationParametrization {
 /// Name of `p` as in the model file ("euler_parameters", "rxyz", "rotation_vector"). No throw.
 const char* to_string(RotationParametrization p);
 
+/// The solid a body was described by (the model file's `shape`), for drawing: centred at the
+/// COM, in body axes. The loader computes the inertia from it; formulations ignore it.
+struct BodyShape {
+  /// Which solid (the lengths are full lengths, m).
+  enum class Kind {
+    Box,       ///< `size` = [lx, ly, lz] along the body axes
+    Cylinder,  ///< `size` = [radius, length, 0] about `axis`
+    Sphere,    ///< `size` = [radius, 0, 0]
+  };
+  Kind kind = Kind::Box;      ///< which solid
+  Vec3 size = Vec3::Zero();   ///< m, see Kind
+  Vec3 axis = Vec3::UnitZ();  ///< cylinder axis, body axes (unit length)
+};
+
 /// A rigid body. Inertia is about the reference point in body axes (the 6-vector
 /// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] of tensor entries); com is the centre of mass relative to the
 /// reference point, body axes.
@@ -43,6 +57,8 @@ struct RigidBody {
   Vec3 angular_velocity = Vec3::Zero(); ///< world axes, rad/s
   /// Orientation coordinates used by the implicit formulations for this body.
   RotationParametrization rotation = RotationParametrization::EulerParameters;
+  /// The solid the inertia came from, if the model gave one (drawn by the viewer).
+  std::optional<BodyShape> shape;
 
   /// Inertia tensor about the reference point (body axes, kg m², 3 × 3 symmetric) from the
   /// 6-vector. No checks, no throw.

@@ -31,12 +31,17 @@ struct AssemblyReport {
   double velocity_violation_after = 0;   ///< ‖Ċ‖∞ after the projection
   double position_change = 0;  ///< ‖Δq‖₂
   double velocity_change = 0;  ///< ‖Δv‖₂
+  /// The velocities were projected with the mass matrix as metric (the constraint impulse);
+  /// false: M was singular on the constraints and the least-squares change of v was taken.
+  bool mass_weighted = false;
   std::string message;  ///< why it failed, naming the worst constraint
   int worst_row = -1;   ///< the constraint row (active row index) the message names; -1 if none
 };
 
-/// Projects q0 and then v0 onto the constraints (in place). Never throws for an unsatisfiable
-/// model: the report says converged = false and names the worst equation.
+/// Projects q0 and then v0 onto the constraints (in place): positions by Gauss–Newton (the least
+/// change of q), velocities by the impulse the constraints would apply (the change Δv of least
+/// kinetic energy ½ ΔvᵀMΔv, M = the formulation's mass matrix). Never throws for an
+/// unsatisfiable model: the report says converged = false and names the worst equation.
 /// q0, v0 have size n = sys.num_coordinates(); t0 in s.
 AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, VecX& q0, VecX& v0,
                                       const AssemblyOptions& opt = {});

@@ -110,7 +110,7 @@ struct LieGroupOptions {
 
 /// The stepping form of solve_lie_group(): the state handed out is q = [x_C, rotation vector],
 /// v = [ẋ_C, ω_B] (LieGroupBodies.h); the state on the group itself is group_state().
-class LieGroupIntegrator : public Integrator {
+class LieGroupIntegrator : public IntegratorBase {
  public:
   /// Poses and twists at time().
   virtual const LieGroupState& group_state() const = 0;

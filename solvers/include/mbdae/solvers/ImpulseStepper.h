@@ -117,7 +117,7 @@ struct ImpulseResult {
 
 /// The impulse stepper as an Integrator (the state in the NewtonEuler.h layout, a and lambda
 /// empty), with its PGS statistics so far.
-class ImpulseIntegrator : public Integrator {
+class ImpulseIntegrator : public IntegratorBase {
  public:
   /// PGS statistics of the steps taken so far.
   virtual const ImpulseStats& pgs_stats() const = 0;

@@ -4,6 +4,7 @@
 /// observer at the output times.
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -130,6 +131,42 @@ class Integrator {
 
  private:
   const std::atomic<bool>* interrupt_ = nullptr;
+};
+
+/// What the integrators of this library share: their statistics, status and message, a failure
+/// helper and the wall-clock accounting of advance_to().
+class IntegratorBase : public Integrator {
+ public:
+  const SolverStats& stats() const override { return stats_; }
+  SolveStatus status() const override { return status_; }
+  const std::string& message() const override { return message_; }
+
+ protected:
+  /// Records why the integrator stopped; returns false (for `return fail(...)` in advance_to()).
+  bool fail(SolveStatus s, std::string msg) {
+    status_ = s;
+    message_ = std::move(msg);
+    return false;
+  }
+  /// Adds the time from its construction to its destruction to stats_.wall_time (one per
+  /// advance_to() call).
+  class WallTimer {
+   public:
+    /// Starts the clock; `s` gets the elapsed time added to its wall_time at destruction.
+    explicit WallTimer(SolverStats& s) : s_(s), start_(std::chrono::steady_clock::now()) {}
+    /// Adds the elapsed time.
+    ~WallTimer() { s_.wall_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+    WallTimer(const WallTimer&) = delete;
+    WallTimer& operator=(const WallTimer&) = delete;
+
+   private:
+    SolverStats& s_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
+  SolverStats stats_;                          ///< counters so far
+  SolveStatus status_ = SolveStatus::Success;  ///< Success while the integrator can go on
+  std::string message_;                        ///< why it stopped
 };
 
 /// The state monitor of a ConstrainedSystem: its energy() and the violations of C and

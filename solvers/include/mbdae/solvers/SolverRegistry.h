@@ -37,8 +37,8 @@ struct SolverSupport {
   bool contacts;             ///< contact shapes
   bool contact_penalty;      ///< contacts as penalty forces (needs penalty parameters)
   bool rolling_resistance;   ///< contact rolling resistance
-  bool accelerations;        ///< states carry accelerations (acceleration sensors)
-  bool multipliers;          ///< states carry Lagrange multipliers (reaction sensors)
+  bool accelerations;        ///< a run gives accelerations at its output times (acceleration sensors)
+  bool multipliers;          ///< a run gives the joints' multipliers at its output times (reaction sensors)
 };
 
 /// One solver's declaration.
