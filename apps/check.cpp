@@ -64,7 +64,7 @@ int check_command(const CheckOptions& o) {
   try {
     mb = std::make_unique<MultibodySystem>(kin_sys);
   } catch (const ModelError& e) {
-    for (const std::string& p : e.problems()) print_located(m, p, "");
+    print_setup_error(m, e);
     return kBadInput;
   }
   fmt::print("\njoints ({})\n", sys.joints().size());
@@ -155,7 +155,7 @@ int check_command(const CheckOptions& o) {
                                   p.assembly.position_change));
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    print_located(m, e.what(), "");
+    print_setup_error(m, e);
     code = kBadInput;
   }
 

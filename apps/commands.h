@@ -52,9 +52,13 @@ int check_command(const CheckOptions& o);
 /// FILE:LINE:COL: KEY: message, and returns nullopt if there is any.
 std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets);
 
-/// Prints a message of the model, the formulation or a solver to stderr, located in the model
-/// file when it names a body, joint or force: "FILE:LINE:COL: KEY: <prefix>message".
-void print_located(const io::LoadedModel& m, const std::string& message, const std::string& prefix);
+/// Prints a problem of the model, the formulation or a solver to stderr, located at its item in
+/// the model file (or at the file if it is about none): "FILE:LINE:COL: KEY: <prefix>message",
+/// one line per line of the message.
+void print_problem(const io::LoadedModel& m, const ModelProblem& p, const std::string& prefix = "");
+/// Prints what building a run of `m` threw (ModelError: every problem; ItemError: at its item;
+/// anything else: at the file).
+void print_setup_error(const io::LoadedModel& m, const std::exception& e);
 
 struct ValidateOptions {
   bool full = false;                ///< also the slow cases

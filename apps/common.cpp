@@ -18,13 +18,23 @@ std::optional<io::LoadedModel> load_model(const std::string& file, const std::ve
   }
 }
 
-void print_located(const io::LoadedModel& m, const std::string& message, const std::string& prefix) {
-  std::istringstream lines(message);
+void print_problem(const io::LoadedModel& m, const ModelProblem& p, const std::string& prefix) {
+  io::Diagnostic d = m.locate(p);
+  std::istringstream lines(p.message);
   std::string line;
   while (std::getline(lines, line)) {
-    io::Diagnostic d = m.locate(line);
     d.message = prefix + line;
     std::fprintf(stderr, "%s\n", d.to_string().c_str());
+  }
+}
+
+void print_setup_error(const io::LoadedModel& m, const std::exception& e) {
+  if (const auto* me = dynamic_cast<const ModelError*>(&e)) {
+    for (const ModelProblem& p : me->details()) print_problem(m, p);
+  } else if (const auto* ie = dynamic_cast<const ItemError*>(&e)) {
+    print_problem(m, {ie->what(), ie->item()});
+  } else {
+    print_problem(m, {e.what(), {}});
   }
 }
 

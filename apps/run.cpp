@@ -116,15 +116,13 @@ int run_command(const RunOptions& o) {
   std::unique_ptr<io::ModelRun> run;
   try {
     run = std::make_unique<io::ModelRun>(m);
-  } catch (const ModelError& e) {
-    for (const std::string& p : e.problems()) print_located(m, p, "");
-    return kBadInput;
   } catch (const std::exception& e) {
-    print_located(m, e.what(), "");
+    print_setup_error(m, e);
     return kBadInput;
   }
   if (!o.quiet)
-    for (const std::string& w : run->warnings()) print_located(m, w, "warning: ");
+    for (size_t i = 0; i < run->warnings().size(); ++i)
+      print_problem(m, {run->warnings()[i], run->warning_items()[i]}, "warning: ");
   const SolverInfo& solver = run->solver();
   const bool implicit = solver.path == SolverPath::Implicit;
   const io::SensorSet& sensors = run->sensors();

@@ -16,6 +16,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <mbdae/solvers/SolverRegistry.h>
 #include <mbdae/validation/Suite.h>
 
 #include "commands.h"
@@ -88,6 +89,11 @@ int validate_command(const ValidateOptions& o) {
     for (const vs::Case& c : vs::registry())
       std::printf("%-28s %-5s %s\n", c.name.c_str(), c.slow ? "slow" : "quick", c.description.c_str());
     return kSuccess;
+  }
+  if (!find_solver("ida")) {
+    std::fprintf(stderr, "mbdae validate: the validation suite needs the ida solver (several of its references are "
+                         "IDA runs); this mbdae was built without SUNDIALS IDA (MBDAE_WITH_IDA=OFF)\n");
+    return kOtherError;
   }
   vs::SuiteOptions opt;
   opt.full = o.full;

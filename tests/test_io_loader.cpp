@@ -15,6 +15,7 @@
 #include <mbdae/io/Sensors.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/solvers/Simulation.h>
+#include <mbdae/solvers/SolverRegistry.h>
 
 using namespace mbdae;
 using namespace mbdae::io;
@@ -294,9 +295,9 @@ TEST_CASE("io: time-dependent loads evaluate their expressions", "[io]") {
 
 TEST_CASE("io: --set overrides any key before the checks", "[io]") {
   const LoadedModel m = load_model_text(kPendulum, "m.yaml",
-                                        {parse_override("solver.type=ida"), parse_override("bodies[0].mass=3"),
+                                        {parse_override("solver.type=trapezoidal_index2"), parse_override("bodies[0].mass=3"),
                                          parse_override("gravity=[0, 0, -1]")});
-  CHECK(m.settings.solver == SolverType::Ida);
+  CHECK(m.settings.solver == SolverType::TrapezoidalIndex2);
   CHECK(m.system.bodies()[0].mass == 3.0);
   CHECK(m.system.gravity.z() == -1.0);
 
@@ -306,6 +307,70 @@ TEST_CASE("io: --set overrides any key before the checks", "[io]") {
   CHECK(d[0].key_path == "bodies[0].mass");
   CHECK_FALSE(problems(kPendulum, {parse_override("bodies[3].mass=1")}).empty());
   CHECK_THROWS_AS(parse_override("novalue"), LoadError);
+}
+
+TEST_CASE("io: --set adds the mappings a key path needs, not list items", "[io]") {
+  // kPendulum's solver has no tolerance, and a file without `output` has no output mapping.
+  const std::string no_output = replace(kPendulum, "output: {every: 1.0e-2}\n", "");
+  const LoadedModel m = load_model_text(no_output, "m.yaml",
+                                        {parse_override("solver.tolerance.relative=1e-10"),
+                                         parse_override("output.every=0.02")});
+  CHECK(m.settings.rtol == 1e-10);
+  CHECK(m.settings.atol == SimulationSettings{}.atol);  // the rest of the new mapping: defaults
+  CHECK(m.output.every == 0.02);
+  CHECK(m.settings.output_every == 0.02);
+  // Deeper: a mapping inside a list item.
+  const LoadedModel d = load_model_text(kPendulum, "m.yaml", {parse_override("joints[0].motion.value=0.5*t")});
+  REQUIRE(d.system.joints()[0].motion);
+  CHECK(d.system.joints()[0].motion.value(2.0) == 1.0);
+
+  // What an added mapping holds is checked like the file, and pointed at the override: also the
+  // mapping's own key when the format has no such key.
+  auto only = [](const std::vector<Diagnostic>& p) {
+    REQUIRE(p.size() == 1);
+    return p[0];
+  };
+  Diagnostic e = only(problems(no_output, {parse_override("output.every=-1")}));
+  CHECK(e.file == "--set output.every=-1");
+  CHECK(e.key_path == "output.every");
+  CHECK(e.message == "must be > 0, got -1");
+  e = only(problems(kPendulum, {parse_override("solver.colour.hue=1")}));
+  CHECK(e.file == "--set solver.colour.hue=1");
+  CHECK(e.line == 1);
+  CHECK(e.key_path == "solver.colour");
+  CHECK_THAT(e.message, Catch::StartsWith("unknown key 'colour' (expected one of: type, end_time,"));
+  // A scalar on the way is not replaced by a mapping.
+  e = only(problems(kPendulum, {parse_override("solver.type.x=1")}));
+  CHECK(e.key_path == "solver.type.x");
+  CHECK(e.message == "'solver.type' is not a mapping");
+  // List items are not added: the list and its length are named.
+  e = only(problems(kPendulum, {parse_override("bodies[3].mass=1")}));
+  CHECK(e.file == "--set bodies[3].mass=1");
+  CHECK(e.key_path == "bodies[3].mass");
+  CHECK(e.message == "'bodies' has no item [3] (it has 1)");
+  e = only(problems(kPendulum, {parse_override("sensors[0].point[3]=1")}));
+  CHECK(e.message == "'sensors[0].point' has no item [3] (it has 3)");
+}
+
+TEST_CASE("io: a solver this build leaves out is named as such", "[io]") {
+  if (find_solver("ida")) {
+    CHECK(unavailable_solver("ida") == nullptr);
+    CHECK(problems(kPendulum, {{"solver.type", "ida"}}).empty());
+  } else {  // MBDAE_WITH_IDA=OFF
+    const auto d = problems(kPendulum, {{"solver.type", "ida"}});
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].key_path == "solver.type");
+    CHECK(d[0].message == "solver 'ida' is not available in this build: mbdae was built without SUNDIALS IDA "
+                          "(MBDAE_WITH_IDA=OFF)");
+    SimulationSettings s;
+    s.solver = SolverType::Ida;
+    const PreparedSystem p = prepare(load_model_text(kPendulum, "m.yaml").system);
+    CHECK_THROWS_AS(make_integrator(*p.system, 0.0, p.q0, p.v0, s), SolverSettingsError);
+  }
+  CHECK(unavailable_solver("runge_kutta") == nullptr);
+  const auto d = problems(kPendulum, {{"solver.type", "runge_kutta"}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].message == "unknown value 'runge_kutta' (expected one of: " + solver_names() + ")");
 }
 
 TEST_CASE("io: shapes give the inertia about the COM, placed at com", "[io]") {

@@ -52,6 +52,7 @@ TEST_CASE("two systems in two threads give the same results as one after the oth
   const System a = chain(6, Vec3(0, 0, -9.81));
   const System b = chain(4, Vec3(0, -9.81, -3));
   for (SolverType type : {SolverType::GeneralizedAlpha, SolverType::Ida, SolverType::TrapezoidalIndex2}) {
+    if (!find_solver(to_string(type))) continue;  // ida in a build without SUNDIALS
     const std::vector<double> ra = run(a, type), rb = run(b, type);
     std::vector<double> ta, tb;
     std::thread t1([&] { ta = run(a, type); });

@@ -137,13 +137,14 @@ int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, Pa
 
 ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
   const System& m = sys.model();
-  std::vector<std::string> problems;
+  std::vector<ModelProblem> problems;
   for (size_t k = 0; k < m.contacts().size(); ++k) {
     const Contact& c = m.contacts()[k];
-    for (auto& p : contact_problems(c)) problems.push_back(p);
+    const ItemRef item = ItemRef::contact(static_cast<int>(k));
+    for (auto& p : contact_problems(c)) problems.push_back({std::move(p), item});
     const auto bi = m.find_body(c.body);
     if (!bi) {
-      problems.push_back("contact '" + c.name + "': unknown body '" + c.body + "'");
+      problems.push_back({"contact '" + c.name + "': unknown body '" + c.body + "'", item});
       continue;
     }
     Shape s{};
@@ -159,7 +160,7 @@ ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
     if (c.shape == ShapeType::Plane) planes_.push_back(static_cast<int>(shapes_.size()) - 1);
     else finite_.push_back(static_cast<int>(shapes_.size()) - 1);
   }
-  if (!problems.empty()) throw ModelError(problems);
+  if (!problems.empty()) throw ModelError(std::move(problems));
   cells_.reserve(finite_.size());
   cell_start_.reserve(dense_cell_limit() + 1);
   cell_items_.reserve(finite_.size());

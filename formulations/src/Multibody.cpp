@@ -604,20 +604,29 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   // penalty force element (its coupling of the two bodies is in the pattern from the start).
   {
     const auto& cs = I.model.contacts();
-    std::vector<std::string> problems;
+    std::vector<ModelProblem> problems;
     std::vector<BodyIndex> cb(cs.size(), kGround);
+    bool bodies_known = true;
     for (size_t k = 0; k < cs.size(); ++k) {
-      for (auto& p : contact_problems(cs[k])) problems.push_back(std::move(p));
-      cb[k] = I.model.body_index(cs[k].body);
+      const ItemRef item = ItemRef::contact(static_cast<int>(k));
+      for (auto& p : contact_problems(cs[k])) problems.push_back({std::move(p), item});
+      if (const std::optional<BodyIndex> b = I.model.find_body(cs[k].body)) {
+        cb[k] = *b;
+      } else {
+        problems.push_back({"contact '" + cs[k].name + "': unknown body '" + cs[k].body + "'", item});
+        bodies_known = false;
+      }
     }
+    if (!bodies_known) throw ModelError(std::move(problems));  // the pairs need the bodies
     if (I.model.contact_penalty)
       for (auto& p : penalty_problems(*I.model.contact_penalty, "contact_penalty: "))
-        problems.push_back(std::move(p));
+        problems.push_back({std::move(p), {}});
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j) {
         if (cb[i] == cb[j] || !narrow_phase_handles(cs[i].shape, cs[j].shape)) continue;
         const Contact& ci = cs[i];
         const Contact& cj = cs[j];
+        const ItemRef item = ItemRef::contact(static_cast<int>(j));  // a pair's problems: at its second shape
         ContactPairData cp;
         cp.name = "contacts '" + ci.name + "' and '" + cj.name + "'";
         cp.a = cb[i];
@@ -632,23 +641,26 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         const std::optional<PenaltyParameters>& pen =
             sb.penalty ? sb.penalty : sa.penalty ? sa.penalty : I.model.contact_penalty;
         if (!pen) {
-          problems.push_back(cp.name + ": no penalty parameters (give a penalty block on a contact or a "
-                             "model-wide contact_penalty) for the implicit formulation");
+          problems.push_back({cp.name + ": no penalty parameters (give a penalty block on a contact or a "
+                                        "model-wide contact_penalty) for the implicit formulation",
+                              item});
           continue;
         }
         cp.pen = *pen;
         cp.mu = std::sqrt(ci.friction * cj.friction);
         const double e = std::max(ci.restitution, cj.restitution);
         if (ci.rolling_resistance > 0 || cj.rolling_resistance > 0)
-          problems.push_back(cp.name + ": rolling_resistance is not modelled by penalty contacts; set it to 0");
+          problems.push_back({cp.name + ": rolling_resistance is not modelled by penalty contacts; set it to 0", item});
         if (cp.pen.law == PenaltyLaw::HuntCrossley) {
           if (cp.pen.damping_factor) {
             cp.chi = *cp.pen.damping_factor;
           } else if (cp.pen.impact_velocity) {
             // Flores, Machado, Silva & Martins (Multibody Syst. Dyn. 25, 2011): χ = 8 (1 − e) / (5 e v⁻).
             if (!(e > 0))
-              problems.push_back(cp.name + ": a hunt_crossley penalty with impact_velocity needs restitution > 0 "
-                                 "(χ = 8 (1 − e) / (5 e v) is infinite for e = 0); give damping_factor instead");
+              problems.push_back({cp.name + ": a hunt_crossley penalty with impact_velocity needs restitution > 0 "
+                                            "(χ = 8 (1 − e) / (5 e v) is infinite for e = 0); give damping_factor "
+                                            "instead",
+                                  item});
             else
               cp.chi = 8.0 * (1.0 - e) / (5.0 * e * *cp.pen.impact_velocity);
           }
@@ -657,7 +669,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         cp.nb = I.append_coords(cp.b, cp.coords);
         I.contact_pairs.push_back(std::move(cp));
       }
-    if (!problems.empty()) throw ModelError(problems);
+    if (!problems.empty()) throw ModelError(std::move(problems));
   }
 
   // Active rows.
@@ -1133,6 +1145,15 @@ std::string MultibodySystem::all_row_label(int full_row) const {
   const JointData& jd = I.joints[static_cast<size_t>(fr.joint)];
   return "joint '" + jd.name + "' (" + to_string(jd.type) + ") equation " +
          std::to_string(fr.local + 1) + " (" + jd.rows[static_cast<size_t>(fr.local)].what + ")";
+}
+
+ItemRef MultibodySystem::all_row_item(int full_row) const {
+  const FullRow& fr = impl_->all_rows.at(static_cast<size_t>(full_row));
+  return fr.body >= 0 ? ItemRef::body(fr.body) : ItemRef::joint(fr.joint);
+}
+
+ItemRef MultibodySystem::constraint_item(int row) const {
+  return all_row_item(impl_->active_to_full.at(static_cast<size_t>(row)));
 }
 
 std::string MultibodySystem::constraint_label(int row) const {

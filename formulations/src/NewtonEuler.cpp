@@ -280,18 +280,25 @@ struct NewtonEulerSystem::Impl {
   /// The elimination order and the pattern of the sparse matrix, once (construction).
   void analyze_pattern();
 
-  /// Numeric values of the matrix from JA/JB and its factorization; throws std::runtime_error
-  /// naming the first dependent joint row if it is singular.
+  /// Numeric values of the matrix from JA/JB and its factorization; throws ItemError (a
+  /// std::runtime_error) naming the first dependent joint row, and pointing at its joint, if it is
+  /// singular.
   void factor(const char* what) const;
 
   /// Solves M du − Jᵀ λ = fin, J du = g with the factorization of factor().
   void solve(const VecX& fin, const VecX& g, VecX& du_out, VecX& lambda_out) const;
 
   std::string row_label(int row) const {
-    for (const JointNE& jd : joints)
-      if (row >= jd.row0 && row < jd.row0 + jd.nr)
-        return "joint '" + jd.name + "' " + jd.rows[static_cast<size_t>(row - jd.row0)].what;
-    return "row " + std::to_string(row);
+    const int j = row_joint(row);
+    if (j < 0) return "row " + std::to_string(row);
+    const JointNE& jd = joints[static_cast<size_t>(j)];
+    return "joint '" + jd.name + "' " + jd.rows[static_cast<size_t>(row - jd.row0)].what;
+  }
+  /// Index of the joint (in model.joints()) that joint row `row` belongs to; -1 if none.
+  int row_joint(int row) const {
+    for (size_t j = 0; j < joints.size(); ++j)
+      if (row >= joints[j].row0 && row < joints[j].row0 + joints[j].nr) return static_cast<int>(j);
+    return -1;
   }
 };
 
@@ -493,9 +500,10 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
       if (perm[s] == bad) orig = static_cast<int>(s);
     const int row = S ? orig : orig - 6 * n;
     std::string where = row >= 0 ? " (dependent row: " + row_label(row) + ")" : "";
-    throw std::runtime_error(std::string(what) + ": " +
-                             (S ? "J M⁻¹ Jᵀ" : "[M −Jᵀ; J 0]") + " of the " + std::to_string(m) +
-                             " joint equations is singular (redundant joints?)" + where);
+    const int joint = row >= 0 ? row_joint(row) : -1;
+    throw ItemError(std::string(what) + ": " + (S ? "J M⁻¹ Jᵀ" : "[M −Jᵀ; J 0]") + " of the " + std::to_string(m) +
+                        " joint equations is singular (redundant joints?)" + where,
+                    joint >= 0 ? ItemRef::joint(joint) : ItemRef{});
   }
   factored = true;
 }

@@ -1,6 +1,7 @@
 #pragma once
 /// @file mbdae.h
-/// Umbrella header of the mbdae library: the model, the formulations and every solver.
+/// Umbrella header of the mbdae library: the model, the formulations and every solver (IDA's own
+/// header only in a build with SUNDIALS, where MBDAE_WITH_IDA is 1).
 ///
 /// A minimal program (see docs/cpp-api.md):
 /// @code
@@ -28,7 +29,9 @@
 #include <mbdae/solvers/Assembly.h>
 #include <mbdae/solvers/Explicit.h>
 #include <mbdae/solvers/GeneralizedAlpha.h>
+#if MBDAE_WITH_IDA
 #include <mbdae/solvers/Ida.h>
+#endif
 #include <mbdae/solvers/ImpulseStepper.h>
 #include <mbdae/solvers/InverseDynamics.h>
 #include <mbdae/solvers/Kinematics.h>
@@ -36,4 +39,5 @@
 #include <mbdae/solvers/Mobility.h>
 #include <mbdae/solvers/Simulation.h>
 #include <mbdae/solvers/SolverCommon.h>
+#include <mbdae/solvers/SolverRegistry.h>
 #include <mbdae/solvers/Statics.h>

@@ -87,6 +87,7 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
     case SolverPath::Implicit: {
       I.prepared = prepare(model.system, 0.0);
       warnings_ = I.prepared.warnings;
+      warning_items_ = I.prepared.warning_items;
       kinematics_ = std::make_unique<MultibodyKinematics>(*I.prepared.system);
       monitor_ = std::make_unique<ConstrainedSystemMonitor>(*I.prepared.system);
       integrator_ = make_integrator(*I.prepared.system, 0.0, I.prepared.q0, I.prepared.v0, ss);
@@ -111,10 +112,12 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
           throw std::runtime_error(format("the initial positions cannot satisfy the joints: max |C| %.3g -> "
                                                "%.3g after projection",
                                                before, after));
-        if ((I.q0 - q_given).norm() > 1e-6)
+        if ((I.q0 - q_given).norm() > 1e-6) {
           warnings_.push_back(format("the initial positions were moved by |dq| = %.3g to close the joints "
                                           "(max |C| %.3g -> %.3g)",
                                           (I.q0 - q_given).norm(), before, after));
+          warning_items_.emplace_back();
+        }
       }
       kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::NewtonEuler,
                                                             needs_dynamics(model, *solver_));

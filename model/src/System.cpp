@@ -64,8 +64,41 @@ static std::string join_lines(const std::vector<std::string>& p) {
   return s;
 }
 
+const char* to_string(ItemRef::Kind k) {
+  switch (k) {
+    case ItemRef::Kind::None: return "";
+    case ItemRef::Kind::Body: return "body";
+    case ItemRef::Kind::Joint: return "joint";
+    case ItemRef::Kind::Load: return "load";
+    case ItemRef::Kind::Force: return "force";
+    case ItemRef::Kind::Contact: return "contact";
+    case ItemRef::Kind::Sensor: return "sensor";
+  }
+  return "";
+}
+
+namespace {
+std::vector<std::string> messages_of(const std::vector<ModelProblem>& p) {
+  std::vector<std::string> m;
+  m.reserve(p.size());
+  for (const ModelProblem& x : p) m.push_back(x.message);
+  return m;
+}
+std::vector<ModelProblem> without_items(const std::vector<std::string>& messages) {
+  std::vector<ModelProblem> p;
+  p.reserve(messages.size());
+  for (const std::string& m : messages) p.push_back({m, {}});
+  return p;
+}
+}  // namespace
+
 ModelError::ModelError(const std::vector<std::string>& problems)
-    : std::runtime_error(join_lines(problems)), problems_(problems) {}
+    : std::runtime_error(join_lines(problems)), messages_(problems), details_(without_items(problems)) {}
+
+ModelError::ModelError(std::vector<ModelProblem> problems)
+    : std::runtime_error(join_lines(messages_of(problems))),
+      messages_(messages_of(problems)),
+      details_(std::move(problems)) {}
 
 BodyIndex System::add_body(RigidBody body) {
   bodies_.push_back(std::move(body));
@@ -180,26 +213,35 @@ std::string fmt(double x) {
 bool finite(const auto& m) { return m.allFinite(); }
 }  // namespace
 
-std::vector<std::string> System::check() const {
-  std::vector<std::string> p;
-  if (!gravity.allFinite()) p.push_back("gravity is not finite");
+std::vector<ModelProblem> System::problems() const {
+  std::vector<ModelProblem> out;
+  ItemRef item;  // the item the next problems are about
+  auto add = [&](std::string message) { out.push_back({std::move(message), item}); };
+  // The element registries' checks write messages; they are about the current item.
+  std::vector<std::string> messages;
+  auto add_all = [&] {
+    for (std::string& m : messages) add(std::move(m));
+    messages.clear();
+  };
+  if (!gravity.allFinite()) add("gravity is not finite");
   std::set<std::string> names;
   for (size_t i = 0; i < bodies_.size(); ++i) {
     const RigidBody& b = bodies_[i];
+    item = ItemRef::body(static_cast<int>(i));
     const std::string who = "body '" + b.name + "'";
-    if (b.name.empty()) p.push_back("body #" + std::to_string(i) + " has no name");
-    if (b.name == "ground") p.push_back("body #" + std::to_string(i) + ": the name 'ground' is reserved");
-    if (!b.name.empty() && !names.insert(b.name).second) p.push_back(who + ": duplicate name");
+    if (b.name.empty()) add("body #" + std::to_string(i) + " has no name");
+    if (b.name == "ground") add("body #" + std::to_string(i) + ": the name 'ground' is reserved");
+    if (!b.name.empty() && !names.insert(b.name).second) add(who + ": duplicate name");
     if (!(b.mass > 0) || !std::isfinite(b.mass))
-      p.push_back(who + ": mass must be > 0, got " + fmt(b.mass));
+      add(who + ": mass must be > 0, got " + fmt(b.mass));
     if (!finite(b.inertia) || !finite(b.com) || !finite(b.position) || !finite(b.orientation) ||
         !finite(b.velocity) || !finite(b.angular_velocity)) {
-      p.push_back(who + ": a value is NaN or infinite");
+      add(who + ": a value is NaN or infinite");
       continue;
     }
     const Mat3 RtR = b.orientation.transpose() * b.orientation;
     if ((RtR - Mat3::Identity()).norm() > 1e-6 || b.orientation.determinant() < 0)
-      p.push_back(who + ": orientation is not a rotation matrix");
+      add(who + ": orientation is not a rotation matrix");
     if (b.mass > 0) {
       // Inertia about the COM must be positive definite and satisfy the triangle inequality.
       const Mat3 J = b.inertia_tensor();
@@ -209,76 +251,85 @@ std::vector<std::string> System::check() const {
       const Vec3 ev = es.eigenvalues();  // ascending
       const double tol = 1e-12 * std::max(1.0, ev.cwiseAbs().maxCoeff());
       if (ev[0] <= 0)
-        p.push_back(who + ": inertia about the COM is not positive definite (principal moments " +
-                    fmt(ev[0]) + ", " + fmt(ev[1]) + ", " + fmt(ev[2]) + ")");
+        add(who + ": inertia about the COM is not positive definite (principal moments " +
+            fmt(ev[0]) + ", " + fmt(ev[1]) + ", " + fmt(ev[2]) + ")");
       else if (ev[0] + ev[1] < ev[2] - tol)
-        p.push_back(who + ": principal moments violate the triangle inequality: " + fmt(ev[0]) +
-                    " + " + fmt(ev[1]) + " < " + fmt(ev[2]));
+        add(who + ": principal moments violate the triangle inequality: " + fmt(ev[0]) +
+            " + " + fmt(ev[1]) + " < " + fmt(ev[2]));
     }
   }
   std::set<std::string> jnames;
   for (size_t i = 0; i < joints_.size(); ++i) {
     const Joint& j = joints_[i];
+    item = ItemRef::joint(static_cast<int>(i));
     const std::string who = "joint '" + j.name + "'";
-    if (j.name.empty()) p.push_back("joint #" + std::to_string(i) + " has no name");
-    if (!j.name.empty() && !jnames.insert(j.name).second) p.push_back(who + ": duplicate name");
+    if (j.name.empty()) add("joint #" + std::to_string(i) + " has no name");
+    if (!j.name.empty() && !jnames.insert(j.name).second) add(who + ": duplicate name");
     std::optional<BodyIndex> ia = find_body(j.bodies[0]), ib = find_body(j.bodies[1]);
     for (int k = 0; k < 2; ++k)
-      if (!(k ? ib : ia)) p.push_back(who + ": unknown body '" + j.bodies[k] + "'");
+      if (!(k ? ib : ia)) add(who + ": unknown body '" + j.bodies[k] + "'");
     if (ia && ib && *ia == *ib)
-      p.push_back(who + (*ia == kGround ? ": both ends are on ground"
-                                        : ": both ends are on body '" + j.bodies[0] + "'"));
+      add(who + (*ia == kGround ? ": both ends are on ground"
+                                : ": both ends are on body '" + j.bodies[0] + "'"));
     if (!finite(j.point) || !finite(j.axis) || !finite(j.point_b))
-      p.push_back(who + ": a value is NaN or infinite");
+      add(who + ": a value is NaN or infinite");
     const JointTypeInfo& info = joint_type_info(j.type);
-    info.check(j, who, p);
+    info.check(j, who, messages);
+    add_all();
     if (info.plane_on_ground && ia && *ia != kGround)
-      p.push_back(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
+      add(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
     if (j.motion && !info.drivable) {
       std::string drivable;
       for (const JointTypeInfo& t : joint_types())
         if (t.drivable) drivable += std::string(drivable.empty() ? "" : " and ") + t.name;
-      p.push_back(who + ": motion is only supported on " + drivable + " joints, not " + info.name);
+      add(who + ": motion is only supported on " + drivable + " joints, not " + info.name);
     }
   }
-  for (const Load& l : loads_) {
+  for (size_t i = 0; i < loads_.size(); ++i) {
+    const Load& l = loads_[i];
+    item = ItemRef::load(static_cast<int>(i));
     const std::string who = (l.kind == Load::Kind::Force ? "force '" : "torque '") + l.name + "'";
-    if (!find_body(l.body)) p.push_back(who + ": unknown body '" + l.body + "'");
-    else if (*find_body(l.body) == kGround) p.push_back(who + ": cannot act on ground");
-    if (!finite(l.value) || !finite(l.point)) p.push_back(who + ": a value is NaN or infinite");
+    if (!find_body(l.body)) add(who + ": unknown body '" + l.body + "'");
+    else if (*find_body(l.body) == kGround) add(who + ": cannot act on ground");
+    if (!finite(l.value) || !finite(l.point)) add(who + ": a value is NaN or infinite");
   }
   std::set<std::string> fnames;
   for (size_t i = 0; i < forces_.size(); ++i) {
     const ForceElement& f = forces_[i];
+    item = ItemRef::force(static_cast<int>(i));
     const std::string who = std::string(to_string(f.type)) + " '" + f.name + "'";
-    if (!f.name.empty() && !fnames.insert(f.name).second) p.push_back(who + ": duplicate name");
+    if (!f.name.empty() && !fnames.insert(f.name).second) add(who + ": duplicate name");
     const ForceTypeInfo& info = force_type_info(f.type);
     const bool pair = info.pairwise;
     if (pair && f.bodies.size() != 2)
-      p.push_back(who + ": expected 2 bodies, got " + std::to_string(f.bodies.size()));
+      add(who + ": expected 2 bodies, got " + std::to_string(f.bodies.size()));
     std::vector<std::optional<BodyIndex>> idx;
     for (const std::string& b : f.bodies) {
       idx.push_back(find_body(b));
-      if (!idx.back()) p.push_back(who + ": unknown body '" + b + "'");
-      else if (!pair && *idx.back() == kGround) p.push_back(who + ": a user force cannot act on ground");
+      if (!idx.back()) add(who + ": unknown body '" + b + "'");
+      else if (!pair && *idx.back() == kGround) add(who + ": a user force cannot act on ground");
     }
     if (pair && idx.size() == 2 && idx[0] && idx[1] && *idx[0] == *idx[1])
-      p.push_back(who + ": both ends are on the same body '" + f.bodies[0] + "'");
+      add(who + ": both ends are on the same body '" + f.bodies[0] + "'");
     if (!finite(f.point) || !finite(f.point_b) || !finite(f.axis) || !finite(f.stiffness6) ||
         !finite(f.damping6) || !finite(f.stiffness3) || !std::isfinite(f.stiffness) ||
         !std::isfinite(f.damping))
-      p.push_back(who + ": a value is NaN or infinite");
-    info.check(f, who, p);
+      add(who + ": a value is NaN or infinite");
+    info.check(f, who, messages);
+    add_all();
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
                     f.frame->determinant() < 0))
-      p.push_back(who + ": frame is not a rotation matrix");
+      add(who + ": frame is not a rotation matrix");
   }
-  return p;
+  return out;
 }
 
+std::vector<std::string> System::check() const { return messages_of(problems()); }
+
+
 void System::validate() const {
-  auto p = check();
-  if (!p.empty()) throw ModelError(p);
+  std::vector<ModelProblem> p = problems();
+  if (!p.empty()) throw ModelError(std::move(p));
 }
 
 }  // namespace mbdae

@@ -75,8 +75,9 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
   rep.position_change = (q - q_start).norm();
   if (rep.position_violation_after > opt.tolerance) {
     std::ostringstream s;
+    rep.worst_row = worst(c);
     s << "assembly did not converge: after " << rep.iterations << " iterations ‖C‖∞ = "
-      << rep.position_violation_after << " in " << sys.constraint_label(worst(c));
+      << rep.position_violation_after << " in " << sys.constraint_label(rep.worst_row);
     if (!rep.message.empty()) s << "; " << rep.message;
     rep.message = s.str();
     return rep;
@@ -111,8 +112,9 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
   rep.converged = rep.velocity_violation_after <= vtol;
   if (!rep.converged) {
     std::ostringstream s;
+    rep.worst_row = worst(cv);
     s << "velocity projection left ‖Ċ‖∞ = " << rep.velocity_violation_after << " in "
-      << sys.constraint_label(worst(cv));
+      << sys.constraint_label(rep.worst_row);
     rep.message = s.str();
   }
   return rep;

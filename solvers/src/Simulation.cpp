@@ -4,9 +4,13 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include <mbdae/solvers/GeneralizedAlpha.h>
+#include <mbdae/solvers/SolverRegistry.h>
+#if MBDAE_WITH_IDA
 #include <mbdae/solvers/Ida.h>
+#endif
 
 namespace mbdae {
 
@@ -74,6 +78,7 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
     for (size_t k = 0; k < p.redundancy.dependent_rows.size(); ++k)
       w << (k ? ", " : "") << p.system->all_row_label(p.redundancy.dependent_rows[k]);
     p.warnings.push_back(w.str());
+    p.warning_items.push_back(p.system->all_row_item(p.redundancy.dependent_rows.front()));
     MultibodyOptions mo;
     mo.disabled_rows = p.redundancy.dependent_rows;
     full = std::move(p.system);
@@ -81,7 +86,9 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
   }
   const VecX q_given = p.q0, v_given = p.v0;
   p.assembly = assemble_initial_state(*p.system, t0, p.q0, p.v0, opt);
-  if (!p.assembly.converged) throw std::runtime_error("initial assembly failed: " + p.assembly.message);
+  if (!p.assembly.converged)
+    throw ItemError("initial assembly failed: " + p.assembly.message,
+                    p.assembly.worst_row >= 0 ? p.system->constraint_item(p.assembly.worst_row) : ItemRef{});
   if (full) {
     // A removed equation is redundant only if it holds where the others hold: at the assembled
     // positions and velocities, and with the accelerations the others give. Otherwise it
@@ -101,7 +108,7 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
       // no accelerations (singular mass matrix): positions and velocities are still checked
     }
     const double scale = std::max(1.0, p.q0.cwiseAbs().maxCoeff());
-    std::vector<std::string> problems;
+    std::vector<ModelProblem> problems;
     for (int r : p.redundancy.dependent_rows) {
       const char* level = nullptr;
       double residual = 0;
@@ -122,9 +129,9 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
       }
       e << ". A redundant equation must be satisfied where the others are: check the joints' points, lengths "
            "and motions";
-      problems.push_back(e.str());
+      problems.push_back({e.str(), full->all_row_item(r)});
     }
-    if (!problems.empty()) throw ModelError(problems);
+    if (!problems.empty()) throw ModelError(std::move(problems));
   }
   if (p.assembly.position_change > 1e-9 || p.assembly.velocity_change > 1e-9) {
     std::ostringstream w;
@@ -134,18 +141,22 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
     if (p.assembly.velocity_change > 1e-9)
       w << (p.assembly.mass_weighted ? " (velocities: the impulse of the joints, least kinetic energy)"
                                      : " (velocities: least-squares change; the mass matrix is singular on the joints)");
-    // Which bodies moved, by how much (reference point and angular velocity, world).
+    // Which bodies moved, by how much (reference point and angular velocity, world); the warning is
+    // about the first of them.
     const MultibodySystem& sys = *p.system;
+    ItemRef first_moved;
     for (size_t i = 0; i < model.bodies().size(); ++i) {
       const BodyIndex b = static_cast<BodyIndex>(i);
       const double dp = (sys.position(b, p.q0) - sys.position(b, q_given)).norm();
       const double dv = (sys.velocity(b, p.q0, p.v0) - sys.velocity(b, q_given, v_given)).norm();
       const double dw = (sys.angular_velocity(b, p.q0, p.v0) - sys.angular_velocity(b, q_given, v_given)).norm();
-      if (dp > 1e-9 || dv > 1e-9 || dw > 1e-9)
-        w << "; body '" << model.bodies()[i].name << "': |Δp| = " << dp << " m, |Δv| = " << dv << " m/s, |Δω| = " << dw
-          << " rad/s";
+      if (!(dp > 1e-9 || dv > 1e-9 || dw > 1e-9)) continue;
+      if (!first_moved) first_moved = ItemRef::body(static_cast<int>(i));
+      w << "; body '" << model.bodies()[i].name << "': |Δp| = " << dp << " m, |Δv| = " << dv << " m/s, |Δω| = " << dw
+        << " rad/s";
     }
     p.warnings.push_back(w.str());
+    p.warning_items.push_back(first_moved);
   }
   return p;
 }
@@ -165,6 +176,7 @@ NewmarkOptions newmark_options(const SimulationSettings& s) {
   o.atol = s.atol;
   return o;
 }
+#if MBDAE_WITH_IDA
 IdaOptions ida_options(const SimulationSettings& s) {
   IdaOptions o;
   o.t_end = s.t_end;
@@ -174,6 +186,7 @@ IdaOptions ida_options(const SimulationSettings& s) {
   o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
   return o;
 }
+#endif
 }  // namespace
 
 std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
@@ -182,7 +195,12 @@ std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double
   switch (s.solver) {
     case SolverType::GeneralizedAlpha: return make_generalized_alpha(sys, t0, q0, v0, newmark_options(s));
     case SolverType::TrapezoidalIndex2: return make_trapezoidal_index2(sys, t0, q0, v0, newmark_options(s));
-    case SolverType::Ida: return make_ida(sys, t0, q0, v0, ida_options(s));
+    case SolverType::Ida:
+#if MBDAE_WITH_IDA
+      return make_ida(sys, t0, q0, v0, ida_options(s));
+#else
+      throw SolverSettingsError(std::string("solver 'ida' ") + kIdaUnavailable);
+#endif
   }
   throw SolverSettingsError("unknown solver");
 }

@@ -8,8 +8,10 @@ const std::vector<SolverInfo>& solvers() {
   static const std::vector<SolverInfo> table{
       {"generalized_alpha", SolverPath::Implicit, false, implicit,
        "generalized-alpha (Chung-Hulbert, Arnold-Bruls), index 3, fixed step or adaptive"},
+#if MBDAE_WITH_IDA
       {"ida", SolverPath::Implicit, true, implicit,
        "SUNDIALS IDA (variable-order BDF) on the stabilized index-2 form"},
+#endif
       {"trapezoidal_index2", SolverPath::Implicit, false, implicit,
        "implicit trapezoidal rule on the index-2 form, fixed step or adaptive"},
       {"rk4", SolverPath::NewtonEuler, false, {true, true, true, false, false, false, true, true},
@@ -22,6 +24,14 @@ const std::vector<SolverInfo>& solvers() {
        "velocity-level impulse stepper, contacts and friction by projected Gauss-Seidel"},
   };
   return table;
+}
+
+const char* unavailable_solver(std::string_view name) {
+#if !MBDAE_WITH_IDA
+  if (name == "ida") return kIdaUnavailable;
+#endif
+  (void)name;
+  return nullptr;
 }
 
 const SolverInfo* find_solver(std::string_view name) {

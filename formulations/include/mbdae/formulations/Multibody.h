@@ -144,6 +144,11 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Label of row `full_row` of the full row list ("joint 'B' (revolute) equation 2 (…)").
   /// @throws std::out_of_range if full_row ∉ [0, num_all_rows()).
   std::string all_row_label(int full_row) const;
+  /// The item row `full_row` belongs to: its joint, or the body of an Euler-parameter norm row.
+  /// @throws std::out_of_range if full_row ∉ [0, num_all_rows()).
+  ItemRef all_row_item(int full_row) const;
+  /// all_row_item() of active row `row`. @throws std::out_of_range if row ∉ [0, m).
+  ItemRef constraint_item(int row) const;
 
   // Kinematics of a body from the state (world axes unless noted).
   Mat3 rotation(BodyIndex i, ConstVecRef q) const;         ///< R_WB

@@ -149,9 +149,9 @@ class NewtonEulerSystem {
   /// size, except inside user force functions.
   void applied_forces(double t, const VecX& q, const VecX& v, VecX& f) const;
   /// Right-hand side of the ODE: qdot (7n) and vdot (6n), with the force elements, joints through
-  /// the chosen method with Baumgarte terms. Throws std::runtime_error if the joint system is
-  /// singular (naming the first joint row found dependent on the others; redundant joints must be
-  /// removed first). No heap allocation happens (workspaces are kept), except inside user force
+  /// the chosen method with Baumgarte terms. Throws ItemError (a std::runtime_error) if the joint
+  /// system is singular (naming the first joint row found dependent on the others, item() its
+  /// joint; redundant joints must be removed first). No heap allocation happens (workspaces are kept), except inside user force
   /// functions.
   void derivative(double t, const VecX& q, const VecX& v, VecX& qdot, VecX& vdot) const;
   /// Multipliers λ of the last derivative() call (size num_joint_rows()).
@@ -188,10 +188,11 @@ class NewtonEulerSystem {
   /// @param q   positions, size 7n, updated in place
   /// @param tol on ‖C‖∞ (m or rad)
   /// @param max_iter Gauss–Newton iterations at most
-  /// @throws std::runtime_error if J M⁻¹ Jᵀ is singular (redundant joints).
+  /// @throws ItemError (a std::runtime_error, item() the dependent joint) if J M⁻¹ Jᵀ is singular
+  ///         (redundant joints).
   double project_positions(double t, VecX& q, double tol = 1e-12, int max_iter = 10) const;
   /// Velocity projection at time t (see project_positions()): v (size 6n) updated in place;
-  /// returns the final ‖Ċ‖∞. @throws std::runtime_error if J M⁻¹ Jᵀ is singular.
+  /// returns the final ‖Ċ‖∞. @throws ItemError as project_positions().
   double project_velocities(double t, const VecX& q, VecX& v) const;
   /// project_positions() at t = 0.
   double project_positions(VecX& q, double tol = 1e-12, int max_iter = 10) const;

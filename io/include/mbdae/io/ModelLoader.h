@@ -83,10 +83,20 @@ struct LoadedModel {
   /// force_locations holds loads and force elements alike.
   std::vector<SourceLocation> body_locations, joint_locations, force_locations, sensor_locations;
 
-  /// A diagnostic for a message of the model, the formulation or a solver that names a body,
-  /// joint, force or torque ("joint 'A' (revolute) equation 2 ...", "body 'rod': ..."): it points
-  /// at the first item the message names, or at the file if it names none.
-  Diagnostic locate(const std::string& message) const;
+  /// Where each item of `system` and each of `sensors` was defined, by its index in
+  /// system.bodies(), joints(), loads(), forces(), contacts() and in `sensors` (a sphere_plane
+  /// contact is two shapes of system.contacts() at one place in the file).
+  struct ItemLocations {
+    std::vector<SourceLocation> bodies, joints, loads, forces, contacts, sensors;
+  };
+  ItemLocations item_locations;
+
+  /// Where `item` was defined; nullptr for Kind::None or an index the file did not define.
+  const SourceLocation* find_location(const ItemRef& item) const;
+  /// A diagnostic for a problem that the model, a formulation or a solver raised about an item
+  /// (ModelError::details(), ItemError::item(), PreparedSystem::warning_items): at the item's
+  /// place in the file, or at the file when it is about no item the file defined.
+  Diagnostic locate(const ModelProblem& problem) const;
 };
 
 /// A `--set key=value` override: key is a dotted path with [i] indices ("solver.type",

@@ -38,8 +38,10 @@ using RowObserver = std::function<bool(const StateView& state, std::span<const d
 class ModelRun {
  public:
   /// Builds everything the run needs at t0 = 0.
-  /// @throws ModelError listing the model's problems; std::runtime_error if the initial state
-  ///         cannot be made consistent (naming the worst equation); std::invalid_argument for a
+  /// @throws ModelError listing the model's problems with their items; ItemError (a
+  ///         std::runtime_error) if the initial state cannot be made consistent, naming the worst
+  ///         equation (item() its joint or body) or a dependent joint; std::runtime_error if the
+  ///         explicit path's projection cannot close the joints; std::invalid_argument for a
   ///         sensor that names an unknown item or an output the solver's states do not carry;
   ///         SolverSettingsError for invalid settings.
   explicit ModelRun(const LoadedModel& model);
@@ -53,6 +55,9 @@ class ModelRun {
   const SolverInfo& solver() const { return *solver_; }
   /// What was changed to make the initial state consistent, redundant equations removed, ...
   const std::vector<std::string>& warnings() const { return warnings_; }
+  /// Beside each of warnings(): the item it is about (LoadedModel::locate() finds it in the
+  /// file), or Kind::None.
+  const std::vector<ItemRef>& warning_items() const { return warning_items_; }
   /// The sensors (columns, units).
   const SensorSet& sensors() const { return *sensors_; }
   /// The sensors, to evaluate them at the integrator's current state when stepping from a host
@@ -84,6 +89,7 @@ class ModelRun {
   const LoadedModel& model_;
   const SolverInfo* solver_;
   std::vector<std::string> warnings_;
+  std::vector<ItemRef> warning_items_;
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<BodyKinematics> kinematics_;
   std::unique_ptr<StateMonitor> monitor_;

@@ -8,6 +8,7 @@
 /// world coordinates at the initial configuration. The predefined body "ground" is fixed.
 
 #include <array>
+#include <compare>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -247,16 +248,73 @@ struct Load {
   std::function<Vec3(double)> value_of_t;  ///< optional time dependence: t (s) → N or N m
 };
 
+/// Which item of a model a message is about: its kind and its place in the list of that kind.
+/// Raised with the message (System::problems(), the formulations' checks, prepare()), it lets a
+/// caller point at the item (the model loader maps it to file, line and key) without reading the
+/// message's text.
+struct ItemRef {
+  /// The list the item is in.
+  enum class Kind {
+    None,     ///< not about one item (gravity, the whole model)
+    Body,     ///< System::bodies()
+    Joint,    ///< System::joints()
+    Load,     ///< System::loads()
+    Force,    ///< System::forces() (force elements)
+    Contact,  ///< System::contacts()
+    Sensor,   ///< a sensor list kept beside the System (io::LoadedModel::sensors)
+  };
+  Kind kind = Kind::None;
+  int index = -1;  ///< 0-based index in that list; -1 with Kind::None
+
+  static ItemRef body(int i) { return {Kind::Body, i}; }
+  static ItemRef joint(int i) { return {Kind::Joint, i}; }
+  static ItemRef load(int i) { return {Kind::Load, i}; }
+  static ItemRef force(int i) { return {Kind::Force, i}; }
+  static ItemRef contact(int i) { return {Kind::Contact, i}; }
+  static ItemRef sensor(int i) { return {Kind::Sensor, i}; }
+  /// True if it names an item.
+  explicit operator bool() const { return kind != Kind::None && index >= 0; }
+  auto operator<=>(const ItemRef&) const = default;
+};
+/// "body", "joint", "load", "force", "contact", "sensor" ("" for None). No throw.
+const char* to_string(ItemRef::Kind k);
+
+/// One problem: what is wrong (with the expected and the actual value) and the item it is about.
+struct ModelProblem {
+  std::string message;  ///< e.g. "joint 'A': axis has zero length"
+  ItemRef item;         ///< Kind::None if it is about no single item
+};
+
 /// Thrown for a model that cannot be built; what() lists every problem found, one per line.
 class ModelError : public std::runtime_error {
  public:
-  /// @param problems one message per problem; what() joins them with newlines.
+  /// @param problems one message per problem, about no particular item; what() joins them with
+  ///        newlines.
   explicit ModelError(const std::vector<std::string>& problems);
-  /// The problems, one message each, as given to the constructor.
-  const std::vector<std::string>& problems() const { return problems_; }
+  /// @param problems one record per problem with the item it is about.
+  explicit ModelError(std::vector<ModelProblem> problems);
+  /// The problems' messages, one per problem, in order.
+  const std::vector<std::string>& problems() const { return messages_; }
+  /// The problems with their items, in the same order as problems().
+  const std::vector<ModelProblem>& details() const { return details_; }
 
  private:
-  std::vector<std::string> problems_;
+  std::vector<std::string> messages_;
+  std::vector<ModelProblem> details_;
+};
+
+/// A failure that concerns one item of the model but is not a problem of its description, e.g.
+/// an initial configuration that cannot be assembled (the worst equation's joint or body) or a
+/// singular joint system (its first dependent joint). A std::runtime_error, so callers that do
+/// not care about the item catch it as before.
+class ItemError : public std::runtime_error {
+ public:
+  ItemError(const std::string& message, ItemRef item) : std::runtime_error(message), item_(item) {}
+  /// The item the failure is about (Kind::None if not known).
+  const ItemRef& item() const { return item_; }
+
+ private:
+  ItemRef item_;
 };
 
 /// Index of a body in System::bodies(); kGround for the ground.
@@ -265,7 +323,7 @@ using BodyIndex = int;
 inline constexpr BodyIndex kGround = -1;
 
 /// A mechanism: bodies, joints, loads, force elements, contact shapes and gravity. Adding never
-/// checks (so every problem can be reported at once by check()); formulations call validate().
+/// checks (so every problem can be reported at once by problems()); formulations call validate().
 /// Bodies are referred to by name; "ground" is predefined and is not in bodies().
 class System {
  public:
@@ -346,9 +404,13 @@ class System {
   /// Same, throws ModelError naming the body if it does not exist.
   BodyIndex body_index(const std::string& name) const;
 
-  /// Every problem of the model (empty if none): names, masses, inertias, joint bodies and axes.
+  /// Every problem of the model (empty if none) with the item it is about: names, masses,
+  /// inertias, joint bodies and axes, load and force element bodies and values. Contacts are
+  /// checked by the formulation that uses them (contact_problems(), Contact.h).
+  std::vector<ModelProblem> problems() const;
+  /// The messages of problems(), in order.
   std::vector<std::string> check() const;
-  /// Throws ModelError listing every problem if check() finds any.
+  /// Throws ModelError listing every problem (with its item) if problems() finds any.
   void validate() const;
 
  private:

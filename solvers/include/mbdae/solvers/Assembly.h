@@ -35,6 +35,7 @@ struct AssemblyReport {
   /// false: M was singular on the constraints and the least-squares change of v was taken.
   bool mass_weighted = false;
   std::string message;  ///< why it failed, naming the worst constraint
+  int worst_row = -1;   ///< the constraint row (active row index) the message names; -1 if none
 };
 
 /// Projects q0 and then v0 onto the constraints (in place): positions by Gauss–Newton (the least

@@ -28,6 +28,10 @@
 /// functions, either as a sparse compressed-column matrix factorised by KLU (the pattern is
 /// built once at setup) or as a dense matrix (SUNDIALS' dense LU; for small systems).
 
+#if !defined(MBDAE_WITH_IDA) || !MBDAE_WITH_IDA
+#error "mbdae was built without SUNDIALS IDA (MBDAE_WITH_IDA=OFF): solve_ida and make_ida are not available"
+#endif
+
 #include <memory>
 
 #include <mbdae/formulations/ConstrainedSystem.h>

@@ -17,7 +17,8 @@ namespace mbdae {
 /// The implicit solvers simulate() can run.
 enum class SolverType {
   GeneralizedAlpha,   ///< solve_generalized_alpha() (index 3)
-  Ida,                ///< solve_ida() (stabilized index 2, BDF)
+  Ida,                ///< solve_ida() (stabilized index 2, BDF); not in a build without SUNDIALS
+                      ///< (MBDAE_WITH_IDA=OFF), where make_integrator() refuses it
   TrapezoidalIndex2,  ///< solve_trapezoidal_index2()
 };
 /// "generalized_alpha", "ida" or "trapezoidal_index2". No throw.
@@ -52,18 +53,22 @@ struct PreparedSystem {
   RedundancyReport redundancy;   ///< rows refer to the full row list (MultibodySystem::all_row_label)
   AssemblyReport assembly;       ///< the initial projection (converged)
   std::vector<std::string> warnings;  ///< e.g. the redundant equations that were removed
+  /// Beside each of `warnings`: the item it is about (the joint of the first redundant equation),
+  /// or Kind::None.
+  std::vector<ItemRef> warning_items;
 };
 
-/// Builds and prepares a model. Throws ModelError for an invalid model, and std::runtime_error
-/// (naming the worst equation) when the initial assembly cannot satisfy the constraints.
-/// t0 in s. @throws ModelError, std::runtime_error as said.
+/// Builds and prepares a model. Throws ModelError for an invalid model, and ItemError (a
+/// std::runtime_error naming the worst equation, item() its joint or body) when the initial
+/// assembly cannot satisfy the constraints. t0 in s. @throws ModelError, ItemError as said.
 PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {});
 
 /// The chosen solver as an Integrator, for stepping from a host program:
 ///     auto integ = make_integrator(*p.system, 0.0, p.q0, p.v0, settings);
 ///     while (integ->time() < t_end && integ->advance_to(integ->time() + dt)) { ... }
 /// The integrator keeps a reference to `sys`, which must outlive it. q0, v0 consistent, size n.
-/// @throws SolverSettingsError for invalid settings (as the chosen solver's make_*).
+/// @throws SolverSettingsError for invalid settings (as the chosen solver's make_*), and for
+///         SolverType::Ida in a build without SUNDIALS.
 std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
                                             const VecX& q0, const VecX& v0,
                                             const SimulationSettings& s);

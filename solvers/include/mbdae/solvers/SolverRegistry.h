@@ -50,8 +50,15 @@ struct SolverInfo {
   const char* description;  ///< one line for docs and `mbdae --help`
 };
 
-/// Every solver, in the order of the table above.
+/// Every solver of this build, in the order of the table above. A build without SUNDIALS
+/// (MBDAE_WITH_IDA=OFF) has no ida.
 const std::vector<SolverInfo>& solvers();
+/// Why a solver of mbdae is not in this build ("is not available in this build: ..."), or nullptr
+/// if it is (or if there is no such solver).
+const char* unavailable_solver(std::string_view name);
+/// The reason a build without SUNDIALS gives for ida.
+inline constexpr const char* kIdaUnavailable =
+    "is not available in this build: mbdae was built without SUNDIALS IDA (MBDAE_WITH_IDA=OFF)";
 /// The solver named `name` (model-file spelling); nullptr if there is none.
 const SolverInfo* find_solver(std::string_view name);
 /// "generalized_alpha, ida, …": the names of every solver, for messages.

@@ -1,0 +1,258 @@
+/// @file Contacts.cpp
+/// The `contacts` section (shapes on bodies, their material and penalty parameters) and the
+/// model-wide `contact_penalty`.
+
+#include "Loader.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <mbdae/model/Contact.h>
+
+namespace mbdae::io::loader {
+
+void Loader::contacts(const YAML::Node& n) {
+  if (!section_list(n, "contacts")) return;
+  const std::vector<std::string> types = {"sphere", "box", "capsule", "plane", "sphere_plane"};
+  std::set<std::string> names;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("contacts", i);
+    Map c(*this, n[i], path,
+          {"name", "type", "body", "radius", "size", "length", "position", "orientation", "normal", "point",
+           "offset", "plane", "friction", "restitution", "rolling_resistance", "penalty"});
+    if (!c.valid()) continue;
+    contacts_.push_back({n[i].Mark(), path});
+    bool ok = true;
+    Contact k;
+    k.name = path;
+    if (const Entry* e = c.find("name")) {
+      if (auto s = name(e->value, c.path("name"))) {
+        if (!names.insert(*s).second) error(e->value, c.path("name"), "duplicate contact name '" + *s + "'");
+        k.name = *s;
+      }
+    }
+    std::optional<std::string> type;
+    if (const Entry* e = c.require("type", "sphere, box, capsule, plane or sphere_plane"))
+      type = choice(e->value, c.path("type"), types, {}, "contact type");
+    if (!type) continue;
+    const std::string& t = *type;
+    std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance", "penalty"};
+    if (t == "sphere") applies.insert(applies.end(), {"body", "radius", "position"});
+    if (t == "box") applies.insert(applies.end(), {"body", "size", "position", "orientation"});
+    if (t == "capsule") applies.insert(applies.end(), {"body", "radius", "length", "position", "orientation"});
+    if (t == "plane") applies.insert(applies.end(), {"body", "normal", "point", "offset"});
+    if (t == "sphere_plane") applies.insert(applies.end(), {"body", "radius", "position", "plane"});
+    for (const char* key : {"body", "radius", "size", "length", "position", "orientation", "normal", "point", "offset", "plane"})
+      if (const Entry* e = c.find(key); e && std::find(applies.begin(), applies.end(), key) == applies.end()) {
+        error(e->key_node, c.path(key), "key '" + std::string(key) + "' does not apply to a " + t + " contact");
+        ok = false;
+      }
+    // Body.
+    if (t == "plane") {
+      if (const Entry* e = c.find("body")) {
+        if (auto s = string(e->value, c.path("body")); s && *s != "ground") {
+          error(e->value, c.path("body"), "planes can only be on ground, got '" + *s + "'");
+          ok = false;
+        }
+      }
+      k.body = "ground";
+    } else if (const Entry* e = c.require("body")) {
+      if (auto s = string(e->value, c.path("body"))) {
+        if (*s != "ground" && !body_names_.count(*s)) {
+          error(e->value, c.path("body"), "unknown body '" + *s + "'");
+          ok = false;
+        }
+        k.body = *s;
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+    // Material.
+    if (const Entry* e = c.find("friction")) {
+      if (auto x = number(e->value, c.path("friction"), non_negative())) k.friction = *x;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("restitution")) {
+      if (auto x = number(e->value, c.path("restitution"), {0, 1, false, false, "in [0, 1]"})) k.restitution = *x;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("rolling_resistance")) {
+      if (auto x = number(e->value, c.path("rolling_resistance"), non_negative())) k.rolling_resistance = *x;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("penalty")) {
+      if (auto pp = penalty(e->value, c.path("penalty"))) k.penalty = *pp;
+      else ok = false;
+    }
+    // Geometry.
+    auto req_number = [&](const char* key, double& out, const Range& r, const char* what) {
+      if (const Entry* e = c.require(key, what)) {
+        if (auto x = number(e->value, c.path(key), r)) out = *x;
+        else ok = false;
+      } else {
+        ok = false;
+      }
+    };
+    if (const Entry* e = c.find("position")) {
+      if (auto v = vec3(e->value, c.path("position"))) k.position = *v;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("orientation")) {
+      if (auto R = orientation(e->value, c.path("orientation"))) k.orientation = *R;
+      else ok = false;
+    }
+    // A plane from normal and point (or offset), world.
+    auto plane = [&](Map& pm, Contact& pl) {
+      if (const Entry* e = pm.require("normal", "outward, world")) {
+        if (auto v = nonzero_vec3(e->value, pm.path("normal"))) pl.normal = v->normalized();
+        else ok = false;
+      } else {
+        ok = false;
+      }
+      if (pm.has("point") && pm.has("offset")) {
+        error(pm.find("offset")->key_node, pm.path("offset"), "give point or offset, not both");
+        ok = false;
+      } else if (const Entry* e = pm.find("point")) {
+        if (auto v = vec3(e->value, pm.path("point"))) pl.offset = pl.normal.dot(*v);
+        else ok = false;
+      } else if (const Entry* e = pm.find("offset")) {
+        if (auto x = number(e->value, pm.path("offset"))) pl.offset = *x;
+        else ok = false;
+      }
+    };
+    std::optional<Contact> extra_plane;
+    if (t == "sphere" || t == "sphere_plane") {
+      k.shape = ShapeType::Sphere;
+      req_number("radius", k.radius, positive(), "m");
+    } else if (t == "box") {
+      k.shape = ShapeType::Box;
+      if (const Entry* e = c.require("size", "[lx, ly, lz], full lengths, m")) {
+        if (auto v = vec3(e->value, c.path("size"), positive())) k.half_extents = *v / 2;
+        else ok = false;
+      } else {
+        ok = false;
+      }
+    } else if (t == "capsule") {
+      k.shape = ShapeType::Capsule;
+      req_number("radius", k.radius, positive(), "m");
+      double len = 0;
+      req_number("length", len, non_negative(), "m, between the two cap centres, along the shape's z axis");
+      k.half_length = len / 2;
+    } else if (t == "plane") {
+      k.shape = ShapeType::Plane;
+      plane(c, k);
+    }
+    if (t == "sphere_plane") {
+      Contact pl;
+      pl.name = k.name + ".plane";
+      pl.shape = ShapeType::Plane;
+      pl.body = "ground";
+      pl.friction = k.friction;
+      pl.restitution = k.restitution;
+      pl.rolling_resistance = k.rolling_resistance;
+      if (const Entry* e = c.require("plane", "{point: [x, y, z], normal: [x, y, z]}, world")) {
+        Map pm(*this, e->value, c.path("plane"), {"point", "normal", "offset"});
+        if (pm.valid()) plane(pm, pl);
+        else ok = false;
+      } else {
+        ok = false;
+      }
+      extra_plane = pl;
+    }
+    if (!ok) continue;
+    for (const std::string& p : contact_problems(k)) error(n[i], path, p);
+    const SourceLocation where = location(n[i], path, k.name);
+    add_item(ItemRef::Kind::Contact, where, false);
+    m_.system.add_contact(k);
+    contact_items_.push_back({n[i].Mark(), path});
+    if (extra_plane) {
+      // One plane for every sphere_plane item on the same plane with the same material.
+      // The material of a pair combines both shapes, so a shared plane must have the same one.
+      const Contact* same = nullptr;
+      for (const Contact& o : m_.system.contacts())
+        if (o.shape == ShapeType::Plane && (o.normal - extra_plane->normal).norm() < 1e-12 &&
+            std::abs(o.offset - extra_plane->offset) < 1e-12)
+          same = &o;
+      if (!same) {
+        add_item(ItemRef::Kind::Contact, where, false);
+        m_.system.add_contact(*extra_plane);
+        contact_items_.push_back({n[i].Mark(), path});
+      } else if (same->friction != extra_plane->friction || same->restitution != extra_plane->restitution ||
+               same->rolling_resistance != extra_plane->rolling_resistance)
+        error(n[i], path, "the plane is also contact '" + same->name + "' with another friction, restitution or "
+                          "rolling_resistance; a pair's material combines both shapes, so give one material per "
+                          "plane (or use type: sphere and type: plane items)");
+    }
+  }
+}
+
+std::optional<PenaltyParameters> Loader::penalty(const YAML::Node& n, const std::string& path) {
+  Map pm(*this, n, path,
+         {"law", "stiffness", "damping", "tensile", "exponent", "damping_factor", "impact_velocity",
+          "friction_velocity"});
+  if (!pm.valid()) return std::nullopt;
+  bool ok = true;
+  PenaltyParameters p;
+  if (const Entry* e = pm.find("law")) {
+    if (auto l = choice(e->value, pm.path("law"), {"linear", "hunt_crossley"}, {}, "penalty law"))
+      p.law = *l == "linear" ? PenaltyLaw::Linear : PenaltyLaw::HuntCrossley;
+    else
+      return std::nullopt;
+  }
+  const bool hc = p.law == PenaltyLaw::HuntCrossley;
+  for (const char* key : {"damping", "tensile"})
+    if (const Entry* e = pm.find(key); e && hc) {
+      error(e->key_node, pm.path(key), "key '" + std::string(key) + "' applies to law linear only");
+      ok = false;
+    }
+  for (const char* key : {"exponent", "damping_factor", "impact_velocity"})
+    if (const Entry* e = pm.find(key); e && !hc) {
+      error(e->key_node, pm.path(key), "key '" + std::string(key) + "' applies to law hunt_crossley only");
+      ok = false;
+    }
+  if (const Entry* e = pm.require("stiffness", hc ? "N/m^exponent" : "N/m")) {
+    if (auto x = number(e->value, pm.path("stiffness"), positive())) p.stiffness = *x;
+    else ok = false;
+  } else {
+    ok = false;
+  }
+  auto opt = [&](const char* key, const Range& r, double& out) {
+    if (const Entry* e = pm.find(key)) {
+      if (auto x = number(e->value, pm.path(key), r)) out = *x;
+      else ok = false;
+    }
+  };
+  opt("damping", non_negative(), p.damping);
+  opt("exponent", positive(), p.exponent);
+  opt("friction_velocity", positive(), p.friction_velocity);
+  if (const Entry* e = pm.find("tensile")) {
+    if (auto b = flag(e->value, pm.path("tensile"))) p.tensile = *b;
+    else ok = false;
+  }
+  if (hc) {
+    const Entry* df = pm.find("damping_factor");
+    const Entry* iv = pm.find("impact_velocity");
+    if (df && iv) {
+      error(iv->key_node, pm.path("impact_velocity"), "give damping_factor or impact_velocity, not both");
+      ok = false;
+    } else if (!df && !iv) {
+      error(n, path, "law hunt_crossley needs damping_factor (s/m) or impact_velocity (m/s; the damping then "
+                     "follows from the contact's restitution)");
+      ok = false;
+    }
+    if (df) {
+      if (auto x = number(df->value, pm.path("damping_factor"), non_negative())) p.damping_factor = *x;
+      else ok = false;
+    }
+    if (iv) {
+      if (auto x = number(iv->value, pm.path("impact_velocity"), positive())) p.impact_velocity = *x;
+      else ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return p;
+}
+
+}  // namespace mbdae::io::loader

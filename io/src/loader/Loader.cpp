@@ -1,0 +1,157 @@
+/// @file Loader.cpp
+/// The whole file: the document, the top-level keys, the sections in order, the model checks.
+
+#include "Loader.h"
+
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+
+namespace mbdae::io::loader {
+
+namespace {
+
+/// Parser events of one document; only its start is kept.
+struct DocumentCounter final : YAML::EventHandler {
+  YAML::Mark start = YAML::Mark::null_mark();
+  void OnDocumentStart(const YAML::Mark& m) override { start = m; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+}  // namespace
+
+// ---- the document -------------------------------------------------------------------------------
+YAML::Node Loader::read_document() const {
+  auto fail_file = [&](int line, int column, const std::string& msg) {
+    Diagnostic d;
+    d.file = file();
+    d.line = line;
+    d.column = column;
+    d.message = msg;
+    throw LoadError({d});
+  };
+  const std::string& text = this->text();
+  // Binary content: NUL bytes or invalid UTF-8 are named with their position.
+  {
+    int line = 1, col = 1;
+    for (size_t i = 0; i < text.size();) {
+      const unsigned char c = static_cast<unsigned char>(text[i]);
+      if (c == 0) fail_file(line, col, "not a text file (NUL byte); expected a YAML or JSON model");
+      size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      if (len == 0 || i + len > text.size())
+        fail_file(line, col, "not a text file (invalid UTF-8); expected a YAML or JSON model");
+      for (size_t k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2)
+          fail_file(line, col, "not a text file (invalid UTF-8); expected a YAML or JSON model");
+      if (c == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+      i += len;
+    }
+  }
+  YAML::Node root;
+  try {
+    // YAML::LoadAll loops for ever (and exhausts memory) when a token such as a stray ',' ends
+    // a document without being consumed (yaml-cpp 0.7). So: the first document with Load, then
+    // at most one more step of the parser to find anything after it.
+    root = YAML::Load(text);
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentCounter skip, second;
+    parser.HandleNextDocument(skip);
+    if (parser.HandleNextDocument(second)) {
+      const YAML::Mark m = second.start;
+      fail_file(m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
+                "more than one YAML document in the file (a '---', or a stray ',' or bracket after "
+                "the model); a model is one document");
+    }
+  } catch (const YAML::Exception& e) {
+    fail_file(e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1,
+              "YAML syntax error: " + e.msg);
+  }
+  if (!root.IsDefined() || root.IsNull())
+    fail_file(1, 1, "the file is empty; expected a mapping with bodies, joints, solver, ...");
+  if (!root.IsMap())
+    fail_file(root.Mark().line + 1, root.Mark().column + 1,
+              std::string("expected a mapping (name:, bodies:, joints:, ...) at the top, got ") + kind_of(root));
+  return root;
+}
+
+// ---- the whole file -----------------------------------------------------------------------------
+LoadedModel Loader::load(const std::vector<Override>& overrides) {
+  m_.file = file();
+  YAML::Node root = read_document();
+  apply_overrides(root, overrides);
+
+  const Map top(*this, root, "",
+                {"name", "description", "gravity", "bodies", "joints", "forces", "contacts", "contact_penalty",
+                 "sensors", "solver", "output"});
+  if (const Entry* e = top.find("name")) {
+    if (auto s = string(e->value, "name")) m_.system.name = *s;
+  }
+  if (const Entry* e = top.find("description")) {
+    if (auto s = string(e->value, "description")) m_.description = *s;
+  }
+  if (const Entry* e = top.find("gravity")) {
+    if (auto g = vec3(e->value, "gravity")) m_.system.gravity = *g;
+  }
+  if (const Entry* e = top.find("bodies")) {
+    bodies(e->value);
+    if (e->value.IsSequence() && e->value.size() == 0) error(e->value, "bodies", "the model has no bodies");
+  } else {
+    error(root, "", "missing required key 'bodies'");
+  }
+  if (const Entry* e = top.find("joints")) joints(e->value);
+  if (const Entry* e = top.find("forces")) forces(e->value);
+  if (const Entry* e = top.find("contacts")) contacts(e->value);
+  if (const Entry* e = top.find("contact_penalty")) {
+    contact_penalty_given_ = true;
+    if (auto pp = penalty(e->value, "contact_penalty")) m_.system.contact_penalty = *pp;
+  }
+  if (const Entry* e = top.find("solver")) solver(e->value);
+  else error(root, "", "missing required key 'solver' (at least solver: {end_time: ...})");
+  if (const Entry* e = top.find("output")) output(e->value);
+  if (const Entry* e = top.find("sensors")) sensors(e->value);
+  m_.settings.output_every = m_.output.every;
+  solver_checks();
+
+  model_checks();
+  if (problem_count() > 0) throw LoadError(take_sorted_problems());
+  return std::move(m_);
+}
+
+// ---- model-level checks -------------------------------------------------------------------------
+void Loader::model_checks() {
+  // System::problems() repeats some checks of the sections; keep only what is new, i.e. problems
+  // of items that have no diagnostic yet, pointed at the item.
+  for (const ModelProblem& p : m_.system.problems())
+    if (!items_with_problems_.count(p.item)) report(m_.locate(p));
+}
+
+void Loader::add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_problems) {
+  LoadedModel::ItemLocations& l = m_.item_locations;
+  std::vector<SourceLocation>* list = nullptr;
+  switch (kind) {
+    case ItemRef::Kind::Body: list = &l.bodies; break;
+    case ItemRef::Kind::Joint: list = &l.joints; break;
+    case ItemRef::Kind::Load: list = &l.loads; break;
+    case ItemRef::Kind::Force: list = &l.forces; break;
+    case ItemRef::Kind::Contact: list = &l.contacts; break;
+    case ItemRef::Kind::Sensor: list = &l.sensors; break;
+    case ItemRef::Kind::None: return;
+  }
+  if (had_problems) items_with_problems_.insert({kind, static_cast<int>(list->size())});
+  list->push_back(where);
+}
+
+}  // namespace mbdae::io::loader

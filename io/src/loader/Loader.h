@@ -1,0 +1,84 @@
+#pragma once
+/// @file Loader.h
+/// The model loader's sections (internal to mbdae::io). The loader walks the YAML tree along the
+/// schema, never generically, so a hostile file cannot make it recurse deeply; it records every
+/// problem with its place and builds the model only from what it checked. One source file per
+/// section, each defining its member functions here:
+///
+/// | file          | reads                                        | fills                               |
+/// |---------------|----------------------------------------------|-------------------------------------|
+/// | Loader.cpp    | the document, the top-level keys             | calls the sections in order; then   |
+/// |               |                                              | System::check() on the built model  |
+/// | Overrides.cpp | --set key=value                              | the tree, before any check          |
+/// | Bodies.cpp    | bodies                                       | System bodies                       |
+/// | Joints.cpp    | joints (and their motion)                    | System joints                       |
+/// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
+/// | Contacts.cpp  | contacts, contact_penalty                    | System contacts                     |
+/// | Sensors.cpp   | sensors                                      | LoadedModel::sensors                |
+/// | Solver.cpp    | solver; what the chosen solver cannot handle | settings, explicit_settings         |
+/// | Output.cpp    | output                                       | LoadedModel::output                 |
+///
+/// Sections run in the order of that table (solver before sensors, which depend on it), so a
+/// section may use what an earlier one recorded (the body and joint names, the solver).
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "Schema.h"
+
+namespace mbdae::io::loader {
+
+/// Where an item that not every solver supports is, for the checks after `solver`.
+struct Placed {
+  YAML::Mark mark;
+  std::string path;
+};
+
+class Loader : public Reader {
+ public:
+  using Reader::Reader;
+  /// Reads the document, applies the overrides, reads every section, runs the model checks.
+  /// @throws LoadError with every problem found.
+  LoadedModel load(const std::vector<Override>& overrides);
+
+ private:
+  /// Parses text() into one YAML document. @throws LoadError for a file that is not one.
+  YAML::Node read_document() const;
+  void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides);
+  void bodies(const YAML::Node& n);
+  void joints(const YAML::Node& n);
+  std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
+  void forces(const YAML::Node& n);
+  void force_element(Map& f, const std::string& type, const std::string& name);
+  bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);
+  void contacts(const YAML::Node& n);
+  std::optional<PenaltyParameters> penalty(const YAML::Node& n, const std::string& path);
+  void sensors(const YAML::Node& n);
+  void solver(const YAML::Node& n);
+  void output(const YAML::Node& n);
+  /// What the chosen solver cannot handle, pointed at the item (after every section).
+  void solver_checks();
+  /// System::check() on the built model: what the sections did not already report.
+  void model_checks();
+
+  LoadedModel m_;
+  /// Records where the next item of `kind` in the System (or the next sensor) was defined, and
+  /// whether its section found problems in it (then model_checks() does not repeat them).
+  void add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_problems);
+
+  std::map<std::string, size_t> body_names_;   // name -> index in bodies
+  std::map<std::string, size_t> joint_names_;  // name -> index in joints
+  std::set<ItemRef> items_with_problems_;
+  bool have_end_time_ = false;
+  std::optional<Placed> first_joint_;
+  std::vector<Placed> driven_joints_, force_elements_, contacts_;
+  std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
+  bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
+  bool solver_ok_ = true;
+  YAML::Mark solver_type_mark_ = YAML::Mark::null_mark();
+};
+
+}  // namespace mbdae::io::loader

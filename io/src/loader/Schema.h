@@ -1,0 +1,145 @@
+#pragma once
+/// @file Schema.h
+/// The model loader's schema layer (internal to mbdae::io): where a problem is (file, line,
+/// column, key path, or the --set override that put the value there), mappings with a fixed set
+/// of keys (the unknown-key and duplicate-key checks), and typed reads with ranges. Every read
+/// records its own problem and returns std::nullopt, so a section reads on and reports every
+/// problem of a file at once. Only the loader's sources include yaml-cpp.
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include <mbdae/io/Diagnostics.h>
+#include <mbdae/io/Expression.h>
+#include <mbdae/io/ModelLoader.h>
+
+namespace mbdae::io::loader {
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ");
+/// A number as messages write it (6 significant digits).
+std::string fmt_num(double x);
+/// "a scalar", "a list", "a mapping", "nothing (null)".
+const char* kind_of(const YAML::Node& n);
+/// "solver" + "step" -> "solver.step"; "" + "name" -> "name".
+std::string child(const std::string& path, const std::string& key);
+/// "bodies" + 2 -> "bodies[2]".
+std::string index(const std::string& path, size_t i);
+
+/// The allowed values of a number; `text` is how messages state it ("> 0").
+struct Range {
+  double min = -HUGE_VAL, max = HUGE_VAL;
+  bool min_open = false, max_open = false;
+  std::string text;
+};
+inline Range positive() { return {0, HUGE_VAL, true, false, "> 0"}; }
+inline Range non_negative() { return {0, HUGE_VAL, false, false, ">= 0"}; }
+inline Range any() { return {}; }
+
+/// Records problems with their place and reads typed values. The sections of the loader
+/// (Loader.h) build on it.
+class Reader {
+ public:
+  Reader(std::string file, std::string text) : file_(std::move(file)), text_(std::move(text)) {}
+
+  // ---- where a problem is ---------------------------------------------------------------------
+  /// The place of the node at `m` with key path `path` (the --set override if one set it).
+  Diagnostic at(const YAML::Mark& m, const std::string& path) const;
+  void error(const YAML::Mark& m, const std::string& path, const std::string& msg);
+  void error(const YAML::Node& n, const std::string& path, const std::string& msg) { error(n.Mark(), path, msg); }
+  /// A problem of a --set override itself (bad key path, bad value): placed at the override.
+  void override_error(const Override& o, int column, const std::string& msg);
+  /// A problem whose place is already known (a model-level check pointed at its item).
+  void report(Diagnostic d) { diags_.push_back(std::move(d)); }
+  /// Values under `path` came from the override `label` ("--set key=value").
+  void add_override(const std::string& path, const std::string& label) { overrides_.push_back({path, label}); }
+  /// The label of the override that set `path` (or a mapping above it); nullptr if none did.
+  const std::string* override_of(const std::string& path) const;
+  /// Where the item at `n` is, for LoadedModel's location tables.
+  SourceLocation location(const YAML::Node& n, const std::string& path, const std::string& name) const;
+  const std::string& file() const { return file_; }
+  const std::string& text() const { return text_; }
+  /// Problems so far (sections compare counts to know whether an item had any).
+  size_t problem_count() const { return diags_.size(); }
+
+  // ---- typed reads ----------------------------------------------------------------------------
+  /// A finite number in `r`; strings that are not plain numbers are read as constant expressions.
+  std::optional<double> number(const YAML::Node& n, const std::string& path, const Range& r = any());
+  /// `x` if it is finite and in `r`, else a problem at `n`.
+  std::optional<double> check_range(const YAML::Node& n, const std::string& path, double x, const Range& r);
+  /// A number or an expression (of t if allow_t). Plain numbers give a constant Expression; NaN
+  /// and infinite values are rejected (YAML's .nan, .inf, and "nan", "inf").
+  std::optional<Expression> expression(const YAML::Node& n, const std::string& path, bool allow_t);
+  std::optional<std::string> string(const YAML::Node& n, const std::string& path);
+  /// A non-empty string of at most 200 characters.
+  std::optional<std::string> name(const YAML::Node& n, const std::string& path);
+  /// One of `choices`; `unsupported` are known words of the format not implemented yet; `what`
+  /// names the value in that message ("joint type").
+  std::optional<std::string> choice(const YAML::Node& n, const std::string& path,
+                                    const std::vector<std::string>& choices,
+                                    const std::vector<std::string>& unsupported = {},
+                                    const std::string& what = "");
+  /// 0, 1, true or false.
+  std::optional<bool> flag(const YAML::Node& n, const std::string& path);
+  /// True if `n` is a list of exactly `size` items (`what`: "a list of 3 numbers").
+  bool list(const YAML::Node& n, const std::string& path, size_t size, const char* what);
+  std::optional<Vec3> vec3(const YAML::Node& n, const std::string& path, const Range& r = any());
+  /// A Vec3 of non-zero length (an axis or a normal).
+  std::optional<Vec3> nonzero_vec3(const YAML::Node& n, const std::string& path);
+  /// {axis, angle} | {quaternion} | {rxyz} | {matrix}: a rotation matrix.
+  std::optional<Mat3> orientation(const YAML::Node& n, const std::string& path);
+  /// True if `n` is a list section with items; false (and a problem unless null) otherwise.
+  bool section_list(const YAML::Node& n, const std::string& path);
+
+  /// Every problem, sorted: the file's in file order, the overrides' after them.
+  std::vector<Diagnostic> take_sorted_problems();
+
+ private:
+  struct OverrideInfo {
+    std::string key, label;
+  };
+  /// 1 if the scalar at n starts with a quote in the source (expression error columns).
+  int quote_offset(const YAML::Node& n, const std::string& path) const;
+
+  std::string file_, text_;
+  std::vector<Diagnostic> diags_;
+  std::vector<OverrideInfo> overrides_;
+};
+
+/// One key of a mapping and its value.
+struct Entry {
+  std::string key;
+  YAML::Node key_node, value;
+};
+
+/// A mapping with a fixed set of keys: an unknown key, a duplicate key or a key that is not a
+/// plain name is a problem at that key; the other entries are looked up by name.
+class Map {
+ public:
+  /// `allowed`: keys this mapping may have; `unsupported`: keys of the format that mbdae does
+  /// not implement yet (with the message to give).
+  Map(Reader& r, const YAML::Node& node, std::string path, std::vector<std::string> allowed,
+      std::map<std::string, std::string> unsupported = {});
+  /// False if the node is not a mapping (a problem has been recorded).
+  bool valid() const { return valid_; }
+  const YAML::Node& node() const { return node_; }
+  const std::string& path() const { return path_; }
+  std::string path(const std::string& key) const { return child(path_, key); }
+  const Entry* find(const std::string& key) const;
+  bool has(const std::string& key) const { return find(key) != nullptr; }
+  /// The entry, or a problem "missing required key" at the mapping (`what` says what it holds).
+  const Entry* require(const std::string& key, const std::string& what = "");
+
+ private:
+  Reader& r_;
+  YAML::Node node_;
+  std::string path_;
+  std::vector<Entry> entries_;
+  bool valid_ = true;
+};
+
+}  // namespace mbdae::io::loader

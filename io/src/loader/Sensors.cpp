@@ -1,0 +1,136 @@
+/// @file Sensors.cpp
+/// The `sensors` section: name, output, and the body, joint or nothing the output is attached to.
+
+#include "Loader.h"
+
+#include <mbdae/io/Sensors.h>
+#include <mbdae/solvers/SolverRegistry.h>
+
+namespace mbdae::io::loader {
+
+void Loader::sensors(const YAML::Node& n) {
+  if (!section_list(n, "sensors")) return;
+  std::map<std::string, size_t> names;
+  std::vector<std::string> outputs;  // the sensor table's names (Sensors.h), in its order
+  for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string path = index("sensors", i);
+    Map s(*this, n[i], path, {"name", "body", "joint", "point", "output", "frame"});
+    SensorSpec sp;
+    if (!s.valid()) {
+      m_.sensor_locations.push_back(location(n[i], path, ""));
+      continue;
+    }
+    bool ok = true;
+    if (const Entry* e = s.require("name")) {
+      auto nm = name(e->value, s.path("name"));
+      if (nm && nm->find_first_of(",\"\n") != std::string::npos) {
+        error(e->value, s.path("name"), "a sensor name must not contain commas, quotes or line breaks");
+        nm.reset();
+      }
+      if (nm && names.count(*nm)) {
+        error(e->value, s.path("name"), "duplicate sensor name '" + *nm + "'");
+        nm.reset();
+      }
+      if (nm) {
+        names[*nm] = i;
+        sp.name = *nm;
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+    m_.sensor_locations.push_back(location(n[i], path, sp.name));
+    std::optional<SensorOutput> out;
+    if (const Entry* e = s.require("output")) {
+      if (auto w = choice(e->value, s.path("output"), outputs))
+        for (const SensorOutputInfo& o : sensor_outputs())
+          if (*w == o.name) out = o.output;
+    }
+    if (!out) continue;
+    sp.output = *out;
+    if (solver_ok_) {
+      // What the solver's runs carry is its declaration in the solver registry.
+      const SensorOutputInfo& oi = sensor_output_info(*out);
+      const SolverInfo* si = find_solver(m_.solver_name());
+      if (si && ((oi.needs_accelerations && !si->support.accelerations) ||
+                 (oi.needs_multipliers && !si->support.multipliers))) {
+        std::string available;
+        for (const SensorOutputInfo& x : sensor_outputs())
+          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers))
+            available += std::string(available.empty() ? "" : ", ") + x.name;
+        const char* what = oi.needs_accelerations ? "accelerations" : "Lagrange multipliers (reactions)";
+        error(s.find("output")->value, s.path("output"),
+              "output " + std::string(oi.name) + " is not available with solver.type " + m_.solver_name() +
+                  (override_of("solver.type") ? " (set on the command line)" : "") + ": it needs " + what +
+                  ", which that solver does not give (available: " + available + "; solvers that give them: " +
+                  solver_names_where(oi.needs_accelerations
+                                         ? +[](const SolverInfo& x) { return x.support.accelerations; }
+                                         : +[](const SolverInfo& x) { return x.support.multipliers; }) +
+                  ")");
+        continue;
+      }
+    }
+    const bool joint_sensor = *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
+    const bool system_sensor = *out == SensorOutput::Energy || *out == SensorOutput::ConstraintViolation;
+    const std::string o = to_string(*out);
+    auto not_for = [&](const char* key, const std::string& why) {
+      if (const Entry* e = s.find(key)) {
+        error(e->key_node, s.path(key), "key '" + std::string(key) + "' does not apply to output " + o + why);
+        ok = false;
+      }
+    };
+    if (system_sensor) {
+      for (const char* k : {"body", "joint", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
+    } else if (joint_sensor) {
+      not_for("body", " (give the joint)");
+      not_for("point", " (reactions act at the joint point)");
+      if (const Entry* e = s.require("joint")) {
+        if (auto j = string(e->value, s.path("joint"))) {
+          if (!joint_names_.count(*j)) {
+            error(e->value, s.path("joint"), "unknown joint '" + *j + "'");
+            ok = false;
+          }
+          sp.joint = *j;
+        }
+      } else {
+        ok = false;
+      }
+      if (const Entry* e = s.find("frame")) {
+        if (auto f = choice(e->value, s.path("frame"), {"world", "joint"}))
+          sp.frame = *f == "world" ? SensorSpec::Frame::World : SensorSpec::Frame::Joint;
+      }
+    } else {
+      not_for("joint", " (give the body)");
+      not_for("frame", " (the _local outputs give body axes)");
+      const bool angular = *out == SensorOutput::RotationMatrix || *out == SensorOutput::Rotation ||
+                           *out == SensorOutput::AngularVelocity || *out == SensorOutput::AngularVelocityLocal ||
+                           *out == SensorOutput::AngularAcceleration ||
+                           *out == SensorOutput::AngularAccelerationLocal;
+      if (angular) not_for("point", " (the same for every point of the body)");
+      if (const Entry* e = s.require("body")) {
+        if (auto b = string(e->value, s.path("body"))) {
+          if (*b == "ground") {
+            error(e->value, s.path("body"), "ground does not move; name a body");
+            ok = false;
+          } else if (!body_names_.count(*b)) {
+            error(e->value, s.path("body"), "unknown body '" + *b + "'");
+            ok = false;
+          }
+          sp.body = *b;
+        }
+      } else {
+        ok = false;
+      }
+      if (const Entry* e = s.find("point"); e && !angular) {
+        if (auto p = vec3(e->value, s.path("point"))) sp.point = *p;
+      }
+    }
+    if (!ok) continue;
+    add_item(ItemRef::Kind::Sensor, m_.sensor_locations.back(), false);
+    m_.sensors.push_back(sp);
+  }
+}
+
+}  // namespace mbdae::io::loader

@@ -1,0 +1,152 @@
+/// @file Solver.cpp
+/// The `solver` section, and what the chosen solver cannot handle (checked after every section).
+
+#include "Loader.h"
+
+#include <cmath>
+
+#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/solvers/SolverRegistry.h>
+
+namespace mbdae::io::loader {
+
+// ---- solver ---------------------------------------------------------------------------------------
+void Loader::solver(const YAML::Node& n) {
+  Map s(*this, n, "solver",
+        {"type", "end_time", "step", "rho_inf", "tolerance", "linear_solver", "adaptive", "projection",
+         "pgs_iterations", "pgs_tolerance", "friction_model"});
+  if (!s.valid()) return;
+  SimulationSettings& st = m_.settings;
+  ExplicitSettings& ex = m_.explicit_settings;
+  if (const Entry* e = s.find("type")) {
+    std::vector<std::string> names;  // the solvers of this build (SolverRegistry.h)
+    for (const SolverInfo& info : solvers()) names.push_back(info.name);
+    const char* unavailable = e->value.IsScalar() ? unavailable_solver(e->value.Scalar()) : nullptr;
+    if (unavailable) {
+      error(e->value, s.path("type"), "solver '" + e->value.Scalar() + "' " + unavailable);
+      solver_ok_ = false;
+    } else if (auto t = choice(e->value, s.path("type"), names, {}, "solver")) {
+      ex.kind = *t == "rk4"       ? SolverKind::RK4
+                : *t == "dopri5"  ? SolverKind::Dopri5
+                : *t == "lie_rk4" ? SolverKind::LieRK4
+                : *t == "impulse" ? SolverKind::Impulse
+                                  : SolverKind::Implicit;
+      if (ex.kind == SolverKind::Implicit) st.solver = solver_type_from_string(*t);
+      solver_type_mark_ = e->value.Mark();
+    } else {
+      solver_ok_ = false;
+    }
+  }
+  const std::string sname = m_.solver_name();
+  const bool implicit = ex.kind == SolverKind::Implicit;
+  if (const Entry* e = s.find("adaptive")) {
+    if (auto f = flag(e->value, s.path("adaptive"))) {
+      const bool fixed_step = implicit ? st.solver != SolverType::Ida : ex.kind != SolverKind::Dopri5;
+      if (*f && fixed_step && !implicit)
+        error(e->value, s.path("adaptive"), "solver " + sname + " has a fixed step; adaptive steps are for "
+                                            "generalized_alpha and trapezoidal_index2 (ida and dopri5 always adapt)");
+      else st.adaptive = *f && fixed_step;
+    }
+  }
+  if (const Entry* e = s.find("projection")) {
+    if (auto f = flag(e->value, s.path("projection"))) ex.projection = *f;
+  }
+  if (const Entry* e = s.find("pgs_iterations")) {
+    if (auto x = number(e->value, s.path("pgs_iterations"), {1, 1e6, false, false, "in [1, 1e6]"})) {
+      if (*x != std::floor(*x)) error(e->value, s.path("pgs_iterations"), "expected a whole number, got " + fmt_num(*x));
+      else ex.pgs_iterations = static_cast<int>(*x);
+    }
+  }
+  if (const Entry* e = s.find("pgs_tolerance")) {
+    if (auto x = number(e->value, s.path("pgs_tolerance"), positive())) ex.pgs_tolerance = *x;
+  }
+  if (const Entry* e = s.find("friction_model")) {
+    if (auto x = choice(e->value, s.path("friction_model"), {"pyramid", "cone"})) ex.friction_cone = *x == "cone";
+  }
+  if (const Entry* e = s.require("end_time", "s")) {
+    if (auto x = number(e->value, s.path("end_time"), positive())) {
+      st.t_end = *x;
+      have_end_time_ = true;
+    }
+  }
+  if (const Entry* e = s.find("step")) {
+    if (auto x = number(e->value, s.path("step"), positive())) {
+      st.step = *x;
+      if (have_end_time_ && st.step > st.t_end)
+        error(e->value, s.path("step"), "the step " + fmt_num(st.step) + " s is longer than end_time " +
+                                            fmt_num(st.t_end) + " s");
+      else if (have_end_time_ && st.t_end / st.step > 1e9)
+        error(e->value, s.path("step"), "end_time / step = " + fmt_num(st.t_end / st.step) +
+                                            " steps; at most 1e9 are allowed");
+    }
+  }
+  if (const Entry* e = s.find("rho_inf")) {
+    if (auto x = number(e->value, s.path("rho_inf"), {0, 1, false, false, "in [0, 1]"})) st.rho_inf = *x;
+  }
+  if (const Entry* e = s.find("tolerance")) {
+    Map t(*this, e->value, s.path("tolerance"), {"relative", "absolute"});
+    if (t.valid()) {
+      if (const Entry* r = t.find("relative")) {
+        if (auto x = number(r->value, t.path("relative"), {0, 1, true, true, "in (0, 1)"})) st.rtol = *x;
+      }
+      if (const Entry* a = t.find("absolute")) {
+        if (auto x = number(a->value, t.path("absolute"), positive())) st.atol = *x;
+      }
+    }
+  }
+  if (const Entry* e = s.find("linear_solver")) {
+    if (auto x = choice(e->value, s.path("linear_solver"), {"sparse", "dense"})) st.sparse = *x == "sparse";
+  }
+}
+
+// ---- what the chosen solver cannot do --------------------------------------------------------
+void Loader::solver_checks() {
+  if (!solver_ok_) return;
+  const SolverKind k = m_.explicit_settings.kind;
+  const std::string sname = m_.solver_name();
+  const std::string why = " (solver.type " + sname + (override_of("solver.type") ? ", set on the command line)" : ")");
+  if (k != SolverKind::Impulse && k != SolverKind::Implicit)
+    for (const Placed& c : contacts_)
+      error(c.mark, c.path, "contacts are handled only by solver.type impulse and, as penalty forces, by the "
+                            "implicit solvers; " + sname + " has no contact model" + why);
+  std::set<std::string> rolling_reported;  // a sphere_plane item is two shapes
+  if (k == SolverKind::Implicit)
+    for (size_t j = 0; j < m_.system.contacts().size() && j < contact_items_.size(); ++j)
+      if (m_.system.contacts()[j].rolling_resistance > 0 && rolling_reported.insert(contact_items_[j].path).second)
+        error(contact_items_[j].mark, contact_items_[j].path + ".rolling_resistance",
+              "rolling resistance is handled only by solver.type impulse; the penalty contacts of the implicit "
+              "solvers do not model it" + why);
+  if (k == SolverKind::Implicit && !contact_penalty_given_) {
+    // Every pair of shapes on different bodies that can touch needs penalty parameters, from one
+    // of its two shapes (MultibodySystem takes those of the pair's sphere, capsule or box first).
+    const auto& cs = m_.system.contacts();
+    for (size_t j = 0; j < cs.size() && j < contact_items_.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
+        if (cs[i].body == cs[j].body || cs[i].penalty || cs[j].penalty) continue;
+        if (!narrow_phase_handles(cs[i].shape, cs[j].shape)) continue;
+        const bool same_item = contact_items_[i].path == contact_items_[j].path;  // sphere_plane
+        const std::string where = same_item ? "on this contact" : "on this contact or on contact '" + cs[i].name + "'";
+        error(contact_items_[j].mark, contact_items_[j].path,
+              "with an implicit solver contacts are penalty forces and need their parameters: a penalty block " +
+                  where + ", or a model-wide contact_penalty (or use solver.type impulse)" + why);
+        break;
+      }
+  }
+  if (k == SolverKind::LieRK4 && first_joint_)
+    error(first_joint_->mark, first_joint_->path,
+          "lie_rk4 integrates free bodies only; a model with joints needs rk4, dopri5, impulse or an implicit "
+          "solver" + why);
+  // rk4, dopri5 (NewtonEulerSystem) and the impulse stepper apply spring-dampers; rk4 and dopri5
+  // also drives; lie_rk4 (free bodies) neither.
+  if (k == SolverKind::LieRK4)
+    for (const Placed& f : force_elements_)
+      error(f.mark, f.path, "spring-dampers are handled by the implicit solvers (generalized_alpha, ida, "
+                            "trapezoidal_index2) and by rk4, dopri5 and impulse, not by " + sname + why);
+  if (k == SolverKind::Impulse)
+    for (const Placed& d : driven_joints_)
+      error(d.mark, d.path, "driven joints are handled by the implicit solvers (generalized_alpha, ida, "
+                            "trapezoidal_index2) and by rk4 and dopri5; the " + sname +
+                            " stepper's joint equations do not depend on time" + why);
+}
+
+}  // namespace mbdae::io::loader
