@@ -65,18 +65,27 @@ using ModelPtr = std::shared_ptr<const io::LoadedModel>;
 
 /// The problems of a model found when its run is built, located in the model file as the `mbdae`
 /// command locates them (one diagnostic per line of each message).
-[[noreturn]] void raise_located(const io::LoadedModel& m, const std::vector<std::string>& problems) {
+[[noreturn]] void raise_located(const io::LoadedModel& m, const std::vector<ModelProblem>& problems) {
   std::vector<io::Diagnostic> diagnostics;
-  for (const std::string& p : problems) {
-    std::istringstream lines(p);
+  for (const ModelProblem& p : problems) {
+    const io::Diagnostic at = m.locate(p);
+    std::istringstream lines(p.message);
     std::string line;
     while (std::getline(lines, line)) {
-      io::Diagnostic d = m.locate(line);
+      io::Diagnostic d = at;
       d.message = line;
       diagnostics.push_back(std::move(d));
     }
   }
   raise_model_error(diagnostics);
+}
+
+/// The problems of a failed set-up (a model error with its items, an error about one item, or
+/// another exception), as the `mbdae` command reports them.
+std::vector<ModelProblem> problems_of(const std::exception& e) {
+  if (const auto* me = dynamic_cast<const ModelError*>(&e)) return me->details();
+  if (const auto* ie = dynamic_cast<const ItemError*>(&e)) return {{ie->what(), ie->item()}};
+  return {{e.what(), {}}};
 }
 
 // ------------------------------------------------------------------------------------- loading
@@ -101,15 +110,13 @@ ModelPtr load(const std::string& path, const std::vector<std::pair<std::string, 
 /// Builds the run of `m` with the GIL released; its problems become mbdae.ModelError.
 std::unique_ptr<io::ModelRun> make_run(const ModelPtr& m) {
   std::unique_ptr<io::ModelRun> run;
-  std::vector<std::string> problems;
+  std::vector<ModelProblem> problems;
   {
     py::gil_scoped_release nogil;
     try {
       run = std::make_unique<io::ModelRun>(*m);
-    } catch (const ModelError& e) {
-      problems = e.problems();
     } catch (const std::exception& e) {
-      problems = {e.what()};
+      problems = problems_of(e);
     }
   }
   if (!run) raise_located(*m, problems);
@@ -305,15 +312,13 @@ py::dict run_model(const ModelPtr& m, bool handle_sigint) {
 /// properties (principal moments about the COM, kg m², ascending).
 py::dict check_model(const ModelPtr& m) {
   MobilityReport mob;
-  std::vector<std::string> problems;
+  std::vector<ModelProblem> problems;
   {
     py::gil_scoped_release nogil;
     try {
       mob = calc_mobility(m->system);
-    } catch (const ModelError& e) {
-      problems = e.problems();
     } catch (const std::exception& e) {
-      problems = {e.what()};
+      problems = problems_of(e);
     }
   }
   if (!problems.empty()) raise_located(*m, problems);

@@ -380,3 +380,8 @@ std::optional<Mat3> Reader::orientation(const YAML::Node& n, const std::string& 
 }
 
 }  // namespace mbdae::io::loader
+
+// The shared form for the other YAML readers (YamlNodes.h: the study files).
+namespace mbdae::io {
+const char* kind_of(const YAML::Node& n) { return loader::kind_of(n); }
+}  // namespace mbdae::io

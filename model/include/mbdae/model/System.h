@@ -266,14 +266,21 @@ struct ItemRef {
   Kind kind = Kind::None;
   int index = -1;  ///< 0-based index in that list; -1 with Kind::None
 
+  /// bodies()[i]
   static ItemRef body(int i) { return {Kind::Body, i}; }
+  /// joints()[i]
   static ItemRef joint(int i) { return {Kind::Joint, i}; }
+  /// loads()[i]
   static ItemRef load(int i) { return {Kind::Load, i}; }
+  /// forces()[i]
   static ItemRef force(int i) { return {Kind::Force, i}; }
+  /// contacts()[i]
   static ItemRef contact(int i) { return {Kind::Contact, i}; }
+  /// the i-th sensor of the list kept beside the System
   static ItemRef sensor(int i) { return {Kind::Sensor, i}; }
   /// True if it names an item.
   explicit operator bool() const { return kind != Kind::None && index >= 0; }
+  /// Ordered by kind, then index (for sets and maps of items).
   auto operator<=>(const ItemRef&) const = default;
 };
 /// "body", "joint", "load", "force", "contact", "sensor" ("" for None). No throw.
@@ -309,6 +316,8 @@ class ModelError : public std::runtime_error {
 /// not care about the item catch it as before.
 class ItemError : public std::runtime_error {
  public:
+  /// @param message what failed, with the time or values where known
+  /// @param item    the item it is about
   ItemError(const std::string& message, ItemRef item) : std::runtime_error(message), item_(item) {}
   /// The item the failure is about (Kind::None if not known).
   const ItemRef& item() const { return item_; }
