@@ -218,9 +218,9 @@ std::vector<ModelProblem> System::problems() const {
   ItemRef item;  // the item the next problems are about
   auto add = [&](std::string message) { out.push_back({std::move(message), item}); };
   // The element registries' checks write messages; they are about the current item.
-  std::vector<std::string> messages;
-  auto add_all = [&] {
-    for (std::string& m : messages) add(std::move(m));
+  std::vector<KeyProblem> messages;
+  auto add_all = [&](const std::string& who) {
+    for (KeyProblem& m : messages) add(who + ": " + m.message);
     messages.clear();
   };
   if (!gravity.allFinite()) add("gravity is not finite");
@@ -274,8 +274,8 @@ std::vector<ModelProblem> System::problems() const {
     if (!finite(j.point) || !finite(j.axis) || !finite(j.point_b))
       add(who + ": a value is NaN or infinite");
     const JointTypeInfo& info = joint_type_info(j.type);
-    info.check(j, who, messages);
-    add_all();
+    info.check(j, messages);
+    add_all(who);
     if (info.plane_on_ground && ia && *ia != kGround)
       add(who + ": the plane (first body) must be 'ground', got '" + j.bodies[0] + "'");
     if (j.motion && !info.drivable) {
@@ -315,8 +315,8 @@ std::vector<ModelProblem> System::problems() const {
         !finite(f.damping6) || !finite(f.stiffness3) || !std::isfinite(f.stiffness) ||
         !std::isfinite(f.damping))
       add(who + ": a value is NaN or infinite");
-    info.check(f, who, messages);
-    add_all();
+    info.check(f, messages);
+    add_all(who);
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
                     f.frame->determinant() < 0))
       add(who + ": frame is not a rotation matrix");

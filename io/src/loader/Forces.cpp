@@ -4,6 +4,8 @@
 
 #include "Loader.h"
 
+#include <mbdae/model/ForceTypes.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -32,156 +34,58 @@ bool Loader::pair_bodies(const Entry* e, const std::string& bp, std::vector<std:
   return ok;
 }
 
-/// A force element: spring_damper, torsional_spring_damper, rigid_body_spring_damper,
-/// cartesian_spring_damper.
+/// A force element of a type of the registry (ForceTypes.h): its keys and checks come from there.
 void Loader::force_element(Map& f, const std::string& t, const std::string& name_) {
+  const ForceTypeInfo* info = find_force_type(t);
   ForceElement fe;
   fe.name = name_;
+  fe.type = info->type;
   bool ok = true;
-  fe.type = t == "spring_damper"             ? ForceType::SpringDamper
-            : t == "torsional_spring_damper" ? ForceType::TorsionalSpringDamper
-            : t == "rigid_body_spring_damper" ? ForceType::RigidBodySpringDamper
-                                              : ForceType::CartesianSpringDamper;
-  std::vector<std::string> applies = {"name", "type", "bodies", "stiffness", "damping"};
-  if (t == "spring_damper") applies.insert(applies.end(), {"points", "length"});
-  if (t == "torsional_spring_damper") applies.insert(applies.end(), {"point", "axis", "angle"});
-  if (t == "rigid_body_spring_damper") applies.insert(applies.end(), {"point", "frame"});
-  if (t == "cartesian_spring_damper") applies.insert(applies.end(), {"point", "offset"});
-  for (const char* k : {"body", "value", "points", "length", "point", "axis", "angle", "frame", "offset"})
-    if (const Entry* e = f.find(k); e && std::find(applies.begin(), applies.end(), k) == applies.end()) {
-      error(e->key_node, f.path(k), "key '" + std::string(k) + "' does not apply to a " + t + " force");
+  for (const std::string& k : force_section_keys())
+    if (const Entry* e = f.find(k); e && k != "name" && k != "type" && k != "bodies" &&
+                                    std::none_of(info->keys.begin(), info->keys.end(),
+                                                 [&](const ForceKey& fk) { return k == fk.key; })) {
+      error(e->key_node, f.path(k), "key '" + k + "' does not apply to a " + t + " force");
       ok = false;
     }
   if (!pair_bodies(f.find("bodies") ? f.find("bodies") : f.require("bodies", "the two bodies it connects"),
                    f.path("bodies"), fe.bodies))
     ok = false;
-  if (t == "spring_damper") {
-    if (const Entry* e = f.require("points", "[[x, y, z], [x, y, z]]: on the first and the second body, world, t0")) {
-      const std::string pp = f.path("points");
-      if (list(e->value, pp, 2, "2 points [[x, y, z], [x, y, z]]")) {
-        auto pa = vec3(e->value[0], index(pp, 0)), pb = vec3(e->value[1], index(pp, 1));
-        if (pa && pb) {
-          fe.point = *pa;
-          fe.point_b = *pb;
-          if (!f.has("length") && !((*pb - *pa).norm() > 1e-12)) {
-            error(e->value, pp, "the two points coincide; give a length > 0");
-            ok = false;
-          }
-        } else {
-          ok = false;
-        }
-      } else {
-        ok = false;
-      }
-    } else {
-      ok = false;
-    }
-    if (const Entry* e = f.find("length")) {
-      if (auto x = number(e->value, f.path("length"), non_negative())) fe.length = *x;
-      else ok = false;
-    }
-  } else {
-    if (const Entry* e = f.require("point", "world, t0")) {
-      if (auto p = vec3(e->value, f.path("point"))) fe.point = *p;
-      else ok = false;
-    } else {
-      ok = false;
-    }
-  }
-  auto scalar_kd = [&](const char* k, double& out, bool required) {
-    const Entry* e = required ? f.require(k) : f.find(k);
-    if (!e) {
-      if (required) ok = false;
-      return;
-    }
-    if (auto x = number(e->value, f.path(k), non_negative())) out = *x;
-    else ok = false;
-  };
-  if (t == "spring_damper" || t == "torsional_spring_damper") {
-    scalar_kd("stiffness", fe.stiffness, true);
-    scalar_kd("damping", fe.damping, false);
-  }
-  if (t == "torsional_spring_damper") {
-    if (const Entry* e = f.require("axis")) {
-      if (auto a = nonzero_vec3(e->value, f.path("axis"))) fe.axis = *a;
-      else ok = false;
-    } else {
-      ok = false;
-    }
-    if (const Entry* e = f.find("angle")) {
-      if (auto x = number(e->value, f.path("angle"), {-M_PI, M_PI, true, false, "in (-pi, pi]"})) fe.length = *x;
-      else ok = false;
-    }
-  }
-  if (t == "cartesian_spring_damper") {
-    auto v3 = [&](const char* k, Vec3& out, bool required, const Range& r) {
-      const Entry* e = required ? f.require(k, "[x, y, z], world axes") : f.find(k);
-      if (!e) {
-        if (required) ok = false;
-        return;
-      }
-      if (auto v = vec3(e->value, f.path(k), r)) out = *v;
-      else ok = false;
-    };
-    v3("stiffness", fe.stiffness3, true, non_negative());
-    v3("damping", fe.damping3, false, non_negative());
-    v3("offset", fe.offset3, false, any());
-  }
-  if (t == "rigid_body_spring_damper") {
-    if (const Entry* e = f.find("frame")) {
-      fe.frame = orientation(e->value, f.path("frame"));
-      if (!fe.frame) ok = false;
-    }
-    auto m6 = [&](const char* k, Mat6& out, bool required) {
-      const Entry* e = required ? f.require(k, "6 numbers (diagonal) or 6 rows of 6") : f.find(k);
-      if (!e) {
-        if (required) ok = false;
-        return;
-      }
-      const std::string kp = f.path(k);
-      if (!e->value.IsSequence() || (e->value.size() != 6)) {
-        error(e->value, kp, std::string("expected 6 numbers (the diagonal) or 6 rows of 6 numbers, got ") +
-                                (e->value.IsSequence() ? std::to_string(e->value.size()) + " items" : kind_of(e->value)));
-        ok = false;
-        return;
-      }
-      out.setZero();
-      const bool rows = e->value[0].IsSequence();
-      for (size_t r = 0; r < 6; ++r) {
-        if (!rows) {
-          if (auto x = number(e->value[r], index(kp, r), non_negative())) out(static_cast<int>(r), static_cast<int>(r)) = *x;
-          else ok = false;
-          continue;
-        }
-        if (!list(e->value[r], index(kp, r), 6, "a row of 6 numbers")) {
-          ok = false;
-          continue;
-        }
-        for (size_t c = 0; c < 6; ++c) {
-          if (auto x = number(e->value[r][c], index(index(kp, r), c))) out(static_cast<int>(r), static_cast<int>(c)) = *x;
-          else ok = false;
-        }
-      }
-    };
-    m6("stiffness", fe.stiffness6, true);
-    m6("damping", fe.damping6, false);
+  if (!element_keys(f, info->keys, fe)) ok = false;
+  if (ok) {
+    // The type's own checks (coinciding points, ...), at their keys.
+    std::vector<KeyProblem> p;
+    info->check(fe, p);
+    key_problems(f, p);
+    ok = p.empty();
   }
   if (!ok) return;
   add_item(ItemRef::Kind::Force, m_.force_locations.back(), false);
   m_.system.add_force(std::move(fe));
 }
 
+/// Every key of the forces section: the loads' and those of every force element type.
+const std::vector<std::string>& Loader::force_section_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k = {"name", "type", "body", "point", "value", "frame", "bodies"};
+    for (const ForceTypeInfo& t : force_types())
+      for (const ForceKey& fk : t.keys)
+        if (std::find(k.begin(), k.end(), fk.key) == k.end()) k.push_back(fk.key);
+    return k;
+  }();
+  return keys;
+}
+
 void Loader::forces(const YAML::Node& n) {
   if (!section_list(n, "forces")) return;
   std::set<std::string> names;
-  const std::vector<std::string> types = {"force", "torque", "spring_damper", "torsional_spring_damper",
-                                          "rigid_body_spring_damper", "cartesian_spring_damper"};
+  std::vector<std::string> types = {"force", "torque"};
+  for (const ForceTypeInfo& t : force_types())
+    if (t.in_model_file) types.push_back(t.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("forces", i);
     const size_t errors_before = problem_count();
-    Map f(*this, n[i], path,
-          {"name", "type", "body", "point", "value", "frame", "bodies", "points", "stiffness", "damping",
-           "length", "axis", "angle", "offset"});
+    Map f(*this, n[i], path, force_section_keys());
     Load l;
     l.name = path;
     if (!f.valid()) {
@@ -202,10 +106,11 @@ void Loader::forces(const YAML::Node& n) {
       force_element(f, *type, l.name);
       continue;
     }
-    for (const char* k : {"bodies", "points", "stiffness", "damping", "length", "axis", "angle", "offset"})
-      if (const Entry* e = f.find(k))
-        error(e->key_node, f.path(k), "key '" + std::string(k) + "' does not apply to a " +
-                                          (type ? *type : std::string("force or torque")) + " (it belongs to the spring-dampers)");
+    for (const std::string& k : force_section_keys())
+      if (const Entry* e = f.find(k); e && k != "name" && k != "type" && k != "body" && k != "point" &&
+                                      k != "value" && k != "frame")
+        error(e->key_node, f.path(k), "key '" + k + "' does not apply to a " +
+                                          (type ? *type : std::string("force or torque")) + " (it belongs to the force elements)");
     m_.force_locations.push_back(location(n[i], path, l.name));
     if (!type) continue;
     l.kind = *type == "force" ? Load::Kind::Force : Load::Kind::Torque;

@@ -17,6 +17,7 @@
 #include <mbdae/io/Diagnostics.h>
 #include <mbdae/io/Expression.h>
 #include <mbdae/io/ModelLoader.h>
+#include <mbdae/model/ElementKeys.h>
 
 namespace mbdae::io::loader {
 
@@ -39,6 +40,9 @@ struct Range {
 inline Range positive() { return {0, HUGE_VAL, true, false, "> 0"}; }
 inline Range non_negative() { return {0, HUGE_VAL, false, false, ">= 0"}; }
 inline Range any() { return {}; }
+
+class Map;
+struct Entry;
 
 /// Records problems with their place and reads typed values. The sections of the loader
 /// (Loader.h) build on it.
@@ -92,6 +96,16 @@ class Reader {
   std::optional<Vec3> nonzero_vec3(const YAML::Node& n, const std::string& path);
   /// {axis, angle} | {quaternion} | {rxyz} | {matrix}: a rotation matrix.
   std::optional<Mat3> orientation(const YAML::Node& n, const std::string& path);
+  /// The value of an element type's key (ElementKeys.h), read by its kind; `choices` for
+  /// KeyKind::Choice. std::nullopt (and a problem) if it is not one.
+  std::optional<KeyValue> key_value(const YAML::Node& n, const std::string& path, KeyKind kind, KeyRange range,
+                                    const std::vector<std::string>& choices);
+  /// Every key of `keys` that `m` has, stored into `item` by the key's setter; a required key that
+  /// is missing is a problem. False if any key had a problem.
+  template <class Item>
+  bool element_keys(Map& m, const std::vector<ElementKey<Item>>& keys, Item& item);
+  /// An element type's check's problems, each at its key's value (or at the element).
+  void key_problems(const Map& m, const std::vector<KeyProblem>& problems);
   /// True if `n` is a list section with items; false (and a problem unless null) otherwise.
   bool section_list(const YAML::Node& n, const std::string& path);
 
@@ -141,5 +155,20 @@ class Map {
   std::vector<Entry> entries_;
   bool valid_ = true;
 };
+
+template <class Item>
+bool Reader::element_keys(Map& m, const std::vector<ElementKey<Item>>& keys, Item& item) {
+  bool ok = true;
+  for (const ElementKey<Item>& k : keys) {
+    const Entry* e = k.required ? m.require(k.key, k.meaning) : m.find(k.key);
+    if (!e) {
+      if (k.required) ok = false;
+      continue;
+    }
+    if (auto v = key_value(e->value, m.path(k.key), k.kind, k.range, k.choices)) k.set(item, *v);
+    else ok = false;
+  }
+  return ok;
+}
 
 }  // namespace mbdae::io::loader

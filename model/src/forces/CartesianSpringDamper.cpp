@@ -7,12 +7,14 @@ namespace mbdae::forces {
 const ForceTypeInfo& cartesian_spring_damper() {
   static const ForceTypeInfo info{
       ForceType::CartesianSpringDamper, "cartesian_spring_damper", "spring-damper per world axis",
-      {{"point", true, "the marker point of both bodies, world, t0"},
-       {"stiffness", true, "[kx, ky, kz], N/m"},
-       {"damping", false, "[cx, cy, cz], N s/m"},
-       {"offset", false, "[ox, oy, oz], m"}},
-      true,
-      [](const ForceElement&, const std::string&, std::vector<std::string>&) {},
+      {point_key("the marker point of both bodies, world, t0"),
+       {"stiffness", true, "[kx, ky, kz], N/m", KeyKind::Vector, KeyRange::NonNegative, {},
+        [](ForceElement& f, const KeyValue& v) { f.stiffness3 = v.vector; }},
+       {"damping", false, "[cx, cy, cz], N s/m", KeyKind::Vector, KeyRange::NonNegative, {},
+        [](ForceElement& f, const KeyValue& v) { f.damping3 = v.vector; }},
+       {"offset", false, "[ox, oy, oz], m", KeyKind::Vector, KeyRange::Any, {},
+        [](ForceElement& f, const KeyValue& v) { f.offset3 = v.vector; }}},
+      true, true, no_check,
       [](const ForceElement& f) { return at_point(f, Mat3::Identity()); },
       [](const ForceElement& f, const ForceGeometry&, const PairMotion& m, Vec3& Fb, Vec3&, double* V) {
         const Vec3 u = m.d - f.offset3;

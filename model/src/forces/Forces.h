@@ -15,6 +15,23 @@ const ForceTypeInfo& rigid_body_spring_damper();
 const ForceTypeInfo& cartesian_spring_damper();
 const ForceTypeInfo& user();
 
+/// The `point` key (ForceElement::point).
+inline ForceKey point_key(const char* meaning) {
+  return {"point", true, meaning, KeyKind::Vector, KeyRange::Any, {},
+          [](ForceElement& f, const KeyValue& v) { f.point = v.vector; }};
+}
+/// A scalar stiffness (required) or damping (optional) ≥ 0.
+inline ForceKey scalar_stiffness_key(const char* meaning) {
+  return {"stiffness", true, meaning, KeyKind::Number, KeyRange::NonNegative, {},
+          [](ForceElement& f, const KeyValue& v) { f.stiffness = v.number; }};
+}
+inline ForceKey scalar_damping_key(const char* meaning) {
+  return {"damping", false, meaning, KeyKind::Number, KeyRange::NonNegative, {},
+          [](ForceElement& f, const KeyValue& v) { f.damping = v.number; }};
+}
+/// No check beyond those of every force element.
+inline void no_check(const ForceElement&, std::vector<KeyProblem>&) {}
+
 /// Both markers at `point`, frame F.
 inline ForceMarkers at_point(const ForceElement& f, const Mat3& F) {
   ForceMarkers m;

@@ -11,12 +11,14 @@ const ForceTypeInfo& rigid_body_spring_damper() {
   static const ForceTypeInfo info{
       ForceType::RigidBodySpringDamper, "rigid_body_spring_damper",
       "6 x 6 stiffness and damping in a joint frame (Exudyn RigidBodySpringDamper)",
-      {{"point", true, "the joint point, world, t0"},
-       {"frame", false, "the joint frame, world, t0 (default: world axes)"},
-       {"stiffness", true, "6 x 6 K: [N/m, N/rad; N m/m, N m/rad]"},
-       {"damping", false, "6 x 6 D: the same units per m/s, rad/s"}},
-      true,
-      [](const ForceElement&, const std::string&, std::vector<std::string>&) {},
+      {point_key("the joint point, world, t0"),
+       {"frame", false, "the joint frame, world, t0 (default: world axes)", KeyKind::Orientation, KeyRange::Any, {},
+        [](ForceElement& f, const KeyValue& v) { f.frame = v.rotation; }},
+       {"stiffness", true, "6 x 6 K: [N/m, N/rad; N m/m, N m/rad]", KeyKind::Matrix6, KeyRange::NonNegative, {},
+        [](ForceElement& f, const KeyValue& v) { f.stiffness6 = v.matrix6; }},
+       {"damping", false, "6 x 6 D: the same units per m/s, rad/s", KeyKind::Matrix6, KeyRange::NonNegative, {},
+        [](ForceElement& f, const KeyValue& v) { f.damping6 = v.matrix6; }}},
+      true, true, no_check,
       [](const ForceElement& f) { return at_point(f, f.frame ? *f.frame : Mat3::Identity()); },
       [](const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double* V) {
         const Mat3 AJ = m.Ra * g.Aa;

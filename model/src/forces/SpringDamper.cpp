@@ -8,14 +8,18 @@ namespace mbdae::forces {
 const ForceTypeInfo& spring_damper() {
   static const ForceTypeInfo info{
       ForceType::SpringDamper, "spring_damper", "point-to-point spring-damper, tension k (L - L0) + c dL/dt",
-      {{"points", true, "[point on a, point on b], world, t0"},
-       {"stiffness", false, "k, N/m"},
-       {"damping", false, "c, N s/m"},
-       {"length", false, "free length L0, m (default: the initial distance)"}},
-      true,
-      [](const ForceElement& f, const std::string& who, std::vector<std::string>& p) {
+      {{"points", true, "[point on a, point on b], world, t0", KeyKind::PointPair, KeyRange::Any, {},
+        [](ForceElement& f, const KeyValue& v) {
+          f.point = v.points[0];
+          f.point_b = v.points[1];
+        }},
+       scalar_stiffness_key("k, N/m"), scalar_damping_key("c, N s/m"),
+       {"length", false, "free length L0, m (default: the initial distance)", KeyKind::Number, KeyRange::NonNegative,
+        {}, [](ForceElement& f, const KeyValue& v) { f.length = v.number; }}},
+      true, true,
+      [](const ForceElement& f, std::vector<KeyProblem>& p) {
         if (!f.length && !((f.point_b - f.point).norm() > 1e-12))
-          p.push_back(who + ": the two points coincide (the line of action is undefined)");
+          p.push_back({"points", "the two points coincide; give a length > 0"});
       },
       [](const ForceElement& f) {
         ForceMarkers m = at_point(f, Mat3::Identity());

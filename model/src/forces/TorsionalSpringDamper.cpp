@@ -13,14 +13,15 @@ const ForceTypeInfo& torsional_spring_damper() {
   static const ForceTypeInfo info{
       ForceType::TorsionalSpringDamper, "torsional_spring_damper",
       "torque k (phi - phi0) + c dphi/dt about an axis",
-      {{"point", true, "a point of the axis, world, t0"},
-       {"axis", true, "the axis, world, t0"},
-       {"stiffness", false, "k, N m/rad"},
-       {"damping", false, "c, N m s/rad"},
-       {"angle", false, "reference angle phi0, rad (default 0)"}},
-      true,
-      [](const ForceElement& f, const std::string& who, std::vector<std::string>& p) {
-        if (!(f.axis.norm() > 1e-12)) p.push_back(who + ": axis has zero length");
+      {point_key("a point of the axis, world, t0"),
+       {"axis", true, "the axis, world, t0", KeyKind::Axis, KeyRange::Any, {},
+        [](ForceElement& f, const KeyValue& v) { f.axis = v.vector; }},
+       scalar_stiffness_key("k, N m/rad"), scalar_damping_key("c, N m s/rad"),
+       {"angle", false, "reference angle phi0, rad in (-pi, pi] (default 0)", KeyKind::Number, KeyRange::AngleHalfOpen,
+        {}, [](ForceElement& f, const KeyValue& v) { f.length = v.number; }}},
+      true, true,
+      [](const ForceElement& f, std::vector<KeyProblem>& p) {
+        if (!(f.axis.norm() > 1e-12)) p.push_back({"axis", "axis has zero length"});
       },
       [](const ForceElement& f) {
         ForceMarkers m = at_point(f, frame_from_axis(f.axis, 2));

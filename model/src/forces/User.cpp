@@ -6,10 +6,10 @@ namespace mbdae::forces {
 
 const ForceTypeInfo& user() {
   static const ForceTypeInfo info{
-      ForceType::User, "user", "a user function of time and the bodies' motions (C++ only)", {}, false,
-      [](const ForceElement& f, const std::string& who, std::vector<std::string>& p) {
-        if (f.bodies.empty()) p.push_back(who + ": needs at least one body");
-        if (!f.user) p.push_back(who + ": no user function");
+      ForceType::User, "user", "a user function of time and the bodies' motions (C++ only)", {}, false, false,
+      [](const ForceElement& f, std::vector<KeyProblem>& p) {
+        if (f.bodies.empty()) p.push_back({nullptr, "needs at least one body"});
+        if (!f.user) p.push_back({nullptr, "no user function"});
       },
       nullptr, nullptr};
   return info;

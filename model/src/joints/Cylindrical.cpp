@@ -6,9 +6,9 @@ namespace mbdae::joints {
 const JointTypeInfo& cylindrical() {
   static const JointTypeInfo info{
       JointType::Cylindrical, "cylindrical", "translation along and rotation about the axis (4 equations)",
-      "a point of the axis, world, t0", {{"axis", true, "the axis, world, t0"}}, false, false,
+      "a point of the axis, world, t0", {axis_key("the axis, world, t0")}, false, false,
       JointCoordinateKind::DisplacementAlongZ,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) { check_axis(j.axis, "axis", who, p); },
+      [](const Joint& j, std::vector<KeyProblem>& p) { check_axis(j.axis, "axis", p); },
       [](const Joint& j) {
         using K = EquationKind;
         JointLayout g = coincident(j, frame_from_axis(j.axis, 2));

@@ -8,13 +8,14 @@ const JointTypeInfo& distance() {
   static const JointTypeInfo info{
       JointType::Distance, "distance", "the distance of two points is held (1 equation)",
       "the point on the first body, world, t0",
-      {{"point_b", true, "the point on the second body, world, t0"},
-       {"distance", false, "the distance to hold, m (default: the initial distance)"}},
+      {point_b_key("the point on the second body, world, t0"),
+       {"distance", false, "the distance to hold, m (default: the initial distance)", KeyKind::Number,
+        KeyRange::Positive, {}, [](Joint& j, const KeyValue& v) { j.distance = v.number; }}},
       false, false, JointCoordinateKind::None,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) {
+      [](const Joint& j, std::vector<KeyProblem>& p) {
         const double d0 = (j.point_b - j.point).norm();
-        if (j.distance && !(*j.distance > 0)) p.push_back(who + ": distance must be > 0, got " + num(*j.distance));
-        if (!j.distance && !(d0 > 1e-12)) p.push_back(who + ": the two points coincide; give a distance > 0");
+        if (j.distance && !(*j.distance > 0)) p.push_back({"distance", "distance must be > 0, got " + num(*j.distance)});
+        if (!j.distance && !(d0 > 1e-12)) p.push_back({"point_b", "the two points coincide; give a distance > 0"});
       },
       [](const Joint& j) {
         JointLayout g = coincident(j, Mat3::Identity());

@@ -8,14 +8,16 @@ const JointTypeInfo& generic() {
   static const JointTypeInfo info{
       JointType::Generic, "generic", "any subset of [x, y, z, rx, ry, rz] in a joint frame (0-6 equations)",
       "the joint point, world, t0",
-      {{"frame", false, "the joint frame, world, t0 (default: world axes)"},
-       {"constrained", true, "[x, y, z, rx, ry, rz], 1 = constrained"}},
+      {{"frame", false, "the joint frame, world, t0 (default: world axes)", KeyKind::Orientation, KeyRange::Any, {},
+        [](Joint& j, const KeyValue& v) { j.frame = v.rotation; }},
+       {"constrained", true, "[x, y, z, rx, ry, rz], 1 = constrained", KeyKind::Flags6, KeyRange::Any, {},
+        [](Joint& j, const KeyValue& v) { j.constrained = v.flags; }}},
       false, false, JointCoordinateKind::None,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) {
+      [](const Joint& j, std::vector<KeyProblem>& p) {
         if (j.frame) {
           const Mat3& F = *j.frame;
           if ((F.transpose() * F - Mat3::Identity()).norm() > 1e-6 || F.determinant() < 0)
-            p.push_back(who + ": frame is not a rotation matrix");
+            p.push_back({"frame", "frame is not a rotation matrix"});
         }
       },
       [](const Joint& j) {

@@ -31,8 +31,23 @@ inline std::string num(double x) {
 }
 
 /// "axis has zero length" if `axis` is (nearly) zero.
-inline void check_axis(const Vec3& axis, const char* key, const std::string& who, std::vector<std::string>& p) {
-  if (!(axis.norm() > 1e-12)) p.push_back(who + ": " + key + " has zero length");
+inline void check_axis(const Vec3& axis, const char* key, std::vector<KeyProblem>& p) {
+  if (!(axis.norm() > 1e-12)) p.push_back({key, std::string(key) + " has zero length"});
+}
+
+/// The `axis` key (Joint::axis).
+inline JointKey axis_key(const char* meaning) {
+  return {"axis", true, meaning, KeyKind::Axis, KeyRange::Any, {}, [](Joint& j, const KeyValue& v) { j.axis = v.vector; }};
+}
+/// The `axis_b` key (Joint::axis_b).
+inline JointKey axis_b_key(const char* meaning) {
+  return {"axis_b", true, meaning, KeyKind::Axis, KeyRange::Any, {},
+          [](Joint& j, const KeyValue& v) { j.axis_b = v.vector; }};
+}
+/// The `point_b` key (Joint::point_b).
+inline JointKey point_b_key(const char* meaning) {
+  return {"point_b", true, meaning, KeyKind::Vector, KeyRange::Any, {},
+          [](Joint& j, const KeyValue& v) { j.point_b = v.vector; }};
 }
 
 /// A layout with both markers at `point` and both frames `F`.
@@ -50,6 +65,6 @@ inline std::vector<JointEquation> point_rows() {
 }
 
 /// No check beyond those of every joint.
-inline void no_check(const Joint&, const std::string&, std::vector<std::string>&) {}
+inline void no_check(const Joint&, std::vector<KeyProblem>&) {}
 
 }  // namespace mbdae::joints

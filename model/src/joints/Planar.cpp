@@ -7,9 +7,9 @@ namespace mbdae::joints {
 const JointTypeInfo& planar() {
   static const JointTypeInfo info{
       JointType::Planar, "planar", "motion in the plane, rotation about its normal only (3 equations)",
-      "a point of the plane, world, t0", {{"axis", true, "the plane's normal"}}, false, false,
+      "a point of the plane, world, t0", {axis_key("the plane's normal")}, false, false,
       JointCoordinateKind::None,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) { check_axis(j.axis, "axis", who, p); },
+      [](const Joint& j, std::vector<KeyProblem>& p) { check_axis(j.axis, "axis", p); },
       [](const Joint& j) {
         using K = EquationKind;
         JointLayout g = coincident(j, frame_from_axis(j.axis, 2));

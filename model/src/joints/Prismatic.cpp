@@ -7,9 +7,9 @@ namespace mbdae::joints {
 const JointTypeInfo& prismatic() {
   static const JointTypeInfo info{
       JointType::Prismatic, "prismatic", "translation along the axis only, no rotation (5 equations)",
-      "a point of the guide, world, t0", {{"axis", true, "the sliding direction, world, t0"}}, true, false,
+      "a point of the guide, world, t0", {axis_key("the sliding direction, world, t0")}, true, false,
       JointCoordinateKind::DisplacementAlongX,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) { check_axis(j.axis, "axis", who, p); },
+      [](const Joint& j, std::vector<KeyProblem>& p) { check_axis(j.axis, "axis", p); },
       [](const Joint& j) {
         using K = EquationKind;
         JointLayout g = coincident(j, frame_from_axis(j.axis, 0));

@@ -7,9 +7,9 @@ namespace mbdae::joints {
 const JointTypeInfo& revolute() {
   static const JointTypeInfo info{
       JointType::Revolute, "revolute", "the points coincide; rotation about the axis only (5 equations)",
-      "a point of the axis, world, t0", {{"axis", true, "the hinge axis, world, t0"}}, true, false,
+      "a point of the axis, world, t0", {axis_key("the hinge axis, world, t0")}, true, false,
       JointCoordinateKind::AngleAboutZ,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) { check_axis(j.axis, "axis", who, p); },
+      [](const Joint& j, std::vector<KeyProblem>& p) { check_axis(j.axis, "axis", p); },
       [](const Joint& j) {
         using K = EquationKind;
         JointLayout g = coincident(j, frame_from_axis(j.axis, 2));

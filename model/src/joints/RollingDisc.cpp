@@ -12,18 +12,17 @@ const JointTypeInfo& rolling_disc() {
       JointType::RollingDisc, "rolling_disc",
       "a disc rolls without slip on a ground plane (1 position + 2 velocity-level equations)",
       "a point of the plane, world",
-      {{"axis", true, "the plane's normal"},
-       {"point_b", true, "the disc's centre, world, t0"},
-       {"axis_b", true, "the disc's axis"},
-       {"radius", true, "m"}},
+      {axis_key("the plane's normal"), point_b_key("the disc's centre, world, t0"), axis_b_key("the disc's axis"),
+       {"radius", true, "m", KeyKind::Number, KeyRange::Positive, {},
+        [](Joint& j, const KeyValue& v) { j.radius = v.number; }}},
       false, true, JointCoordinateKind::None,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) {
-        check_axis(j.axis, "axis", who, p);
-        check_axis(j.axis_b, "axis_b", who, p);
-        if (!(j.radius > 0)) p.push_back(who + ": radius must be > 0, got " + num(j.radius));
+      [](const Joint& j, std::vector<KeyProblem>& p) {
+        check_axis(j.axis, "axis", p);
+        check_axis(j.axis_b, "axis_b", p);
+        if (!(j.radius > 0)) p.push_back({"radius", "radius must be > 0, got " + num(j.radius)});
         if (j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
             1 - std::abs(j.axis.normalized().dot(j.axis_b.normalized())) < 1e-9)
-          p.push_back(who + ": the disc lies flat on the plane (axis_b parallel to the normal)");
+          p.push_back({"axis_b", "the disc lies flat on the plane (axis_b parallel to the normal)"});
       },
       [](const Joint& j) {
         using K = EquationKind;

@@ -10,16 +10,15 @@ const JointTypeInfo& universal() {
   static const JointTypeInfo info{
       JointType::Universal, "universal", "Cardan joint: the points coincide, axis ⊥ axis_b (4 equations)",
       "the cross's centre, world, t0",
-      {{"axis", true, "the axis fixed in the first body, world, t0"},
-       {"axis_b", true, "the axis fixed in the second body, world, t0"}},
+      {axis_key("the axis fixed in the first body, world, t0"), axis_b_key("the axis fixed in the second body, world, t0")},
       false, false, JointCoordinateKind::None,
-      [](const Joint& j, const std::string& who, std::vector<std::string>& p) {
-        check_axis(j.axis, "axis", who, p);
-        check_axis(j.axis_b, "axis_b", who, p);
+      [](const Joint& j, std::vector<KeyProblem>& p) {
+        check_axis(j.axis, "axis", p);
+        check_axis(j.axis_b, "axis_b", p);
         if (j.axis.norm() > 1e-12 && j.axis_b.norm() > 1e-12 &&
             std::abs(j.axis.normalized().dot(j.axis_b.normalized())) > 1e-6)
-          p.push_back(who + ": axis and axis_b must be perpendicular, their cosine is " +
-                      num(j.axis.normalized().dot(j.axis_b.normalized())));
+          p.push_back({"axis_b", "axis and axis_b must be perpendicular, their cosine is " +
+                                     num(j.axis.normalized().dot(j.axis_b.normalized()))});
       },
       [](const Joint& j) {
         JointLayout g = coincident(j, frame_from_axis(j.axis, 0));

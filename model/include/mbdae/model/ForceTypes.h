@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include <mbdae/model/ElementKeys.h>
 #include <mbdae/model/System.h>
 
 namespace mbdae {
@@ -48,11 +49,7 @@ struct PairMotion {
 };
 
 /// A model-file key of a force type, beyond name, type and bodies.
-struct ForceKey {
-  const char* key;      ///< "stiffness", "points", ...
-  bool required;        ///< must be given
-  const char* meaning;  ///< unit and meaning, for messages and docs
-};
+using ForceKey = ElementKey<ForceElement>;
 
 /// Everything about one force element type.
 struct ForceTypeInfo {
@@ -61,9 +58,10 @@ struct ForceTypeInfo {
   const char* summary;       ///< one line for docs and messages
   std::vector<ForceKey> keys;  ///< the keys that apply
   bool pairwise;             ///< two bodies and a law (else: a user function of any number of bodies)
-  /// Type-specific problems (names, bodies and finiteness are checked by the caller); each
-  /// message starts with `who`.
-  void (*check)(const ForceElement& f, const std::string& who, std::vector<std::string>& problems);
+  bool in_model_file;        ///< may be written in a model file (else: built in C++ only)
+  /// Type-specific problems (names, bodies and finiteness are checked by the caller), each with
+  /// the key it is about; the caller names the element.
+  void (*check)(const ForceElement& f, std::vector<KeyProblem>& problems);
   /// Markers (pairwise types; nullptr otherwise).
   ForceMarkers (*markers)(const ForceElement& f);
   /// The law (pairwise types; nullptr otherwise): F_b, T_b from the relative motion; adds the

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include <mbdae/model/ElementKeys.h>
 #include <mbdae/model/System.h>
 
 namespace mbdae {
@@ -64,12 +65,8 @@ struct JointLayout {
   std::vector<JointEquation> equations;  ///< in row order (a drive row is appended by the caller)
 };
 
-/// A model-file key of a joint type, beyond name, type, bodies and point.
-struct JointKey {
-  const char* key;      ///< "axis", "axis_b", ...
-  bool required;        ///< must be given
-  const char* meaning;  ///< for messages and docs ("the plane's normal")
-};
+/// A model-file key of a joint type, beyond name, type, bodies, point and motion.
+using JointKey = ElementKey<Joint>;
 
 /// How a joint's relative coordinate is measured (sensors, drives); None if it has none.
 enum class JointCoordinateKind {
@@ -89,9 +86,9 @@ struct JointTypeInfo {
   bool drivable;           ///< `motion:` may drive its coordinate (adds a drive equation)
   bool plane_on_ground;    ///< body a must be ground (the rolling disc's plane)
   JointCoordinateKind coordinate;  ///< its relative coordinate
-  /// Type-specific problems of a joint (names, bodies and finiteness are checked by the caller);
-  /// each message starts with `who` ("joint 'A'").
-  void (*check)(const Joint& j, const std::string& who, std::vector<std::string>& problems);
+  /// Type-specific problems of a joint (names, bodies and finiteness are checked by the caller),
+  /// each with the key it is about; the caller names the joint.
+  void (*check)(const Joint& j, std::vector<KeyProblem>& problems);
   /// Markers and equations (without the drive row). Called only for a joint without problems.
   JointLayout (*layout)(const Joint& j);
 };

@@ -263,7 +263,7 @@ struct ItemRef {
     Contact,  ///< System::contacts()
     Sensor,   ///< a sensor list kept beside the System (io::LoadedModel::sensors)
   };
-  Kind kind = Kind::None;
+  Kind kind = Kind::None;  ///< the list it is in
   int index = -1;  ///< 0-based index in that list; -1 with Kind::None
 
   /// bodies()[i]
