@@ -114,6 +114,7 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     f.stiffness3 = Vec3(50, 80, 110);
     f.damping3 = Vec3(1, 2, 3);
     f.offset3 = Vec3(0.1, -0.2, 0.05);
+    f.upper = -1.0;  // end_stop: pressed in by about 1 m at every state tried (its smooth branch)
     if (f.type == ForceType::User) {
       f.bodies = {"A"};
       if (!b_is_ground) f.bodies.push_back("B");

@@ -102,21 +102,30 @@ void Loader::solver(const YAML::Node& n) {
 // ---- what the chosen solver cannot do --------------------------------------------------------
 void Loader::solver_checks() {
   if (!solver_ok_) return;
-  const SolverKind k = m_.explicit_settings.kind;
   const std::string sname = m_.solver_name();
+  const SolverInfo* info = find_solver(sname);
+  if (!info) return;  // the solver section reported it
+  const SolverSupport& can = info->support;
   const std::string why = " (solver.type " + sname + (override_of("solver.type") ? ", set on the command line)" : ")");
-  if (k != SolverKind::Impulse && k != SolverKind::Implicit)
+  // "handled by generalized_alpha, ida, ...": the solvers that declare the support.
+  auto by = [](bool SolverSupport::*flag) {
+    std::string names;
+    for (const SolverInfo& s : solvers())
+      if (s.support.*flag) names += std::string(names.empty() ? "" : ", ") + s.name;
+    return names;
+  };
+  if (!can.contacts)
     for (const Placed& c : contacts_)
-      error(c.mark, c.path, "contacts are handled only by solver.type impulse and, as penalty forces, by the "
-                            "implicit solvers; " + sname + " has no contact model" + why);
+      error(c.mark, c.path, "contacts are handled by " + by(&SolverSupport::contacts) + "; " + sname +
+                                " has no contact model" + why);
   std::set<std::string> rolling_reported;  // a sphere_plane item is two shapes
-  if (k == SolverKind::Implicit)
+  if (can.contacts && !can.rolling_resistance)
     for (size_t j = 0; j < m_.system.contacts().size() && j < contact_items_.size(); ++j)
       if (m_.system.contacts()[j].rolling_resistance > 0 && rolling_reported.insert(contact_items_[j].path).second)
         error(contact_items_[j].mark, contact_items_[j].path + ".rolling_resistance",
-              "rolling resistance is handled only by solver.type impulse; the penalty contacts of the implicit "
-              "solvers do not model it" + why);
-  if (k == SolverKind::Implicit && !contact_penalty_given_) {
+              "rolling resistance is handled by " + by(&SolverSupport::rolling_resistance) + "; the contacts of " +
+                  sname + " do not model it" + why);
+  if (can.contacts && can.contact_penalty && !contact_penalty_given_) {
     // Every pair of shapes on different bodies that can touch needs penalty parameters, from one
     // of its two shapes (MultibodySystem takes those of the pair's sphere, capsule or box first).
     const auto& cs = m_.system.contacts();
@@ -127,26 +136,29 @@ void Loader::solver_checks() {
         const bool same_item = contact_items_[i].path == contact_items_[j].path;  // sphere_plane
         const std::string where = same_item ? "on this contact" : "on this contact or on contact '" + cs[i].name + "'";
         error(contact_items_[j].mark, contact_items_[j].path,
-              "with an implicit solver contacts are penalty forces and need their parameters: a penalty block " +
-                  where + ", or a model-wide contact_penalty (or use solver.type impulse)" + why);
+              "with " + sname + " contacts are penalty forces and need their parameters: a penalty block " +
+                  where + ", or a model-wide contact_penalty (or a solver without penalty contacts: " +
+                  [&] {
+                    std::string names;
+                    for (const SolverInfo& s : solvers())
+                      if (s.support.contacts && !s.support.contact_penalty)
+                        names += std::string(names.empty() ? "" : ", ") + s.name;
+                    return names;
+                  }() + ")" + why);
         break;
       }
   }
-  if (k == SolverKind::LieRK4 && first_joint_)
+  if (!can.joints && first_joint_)
     error(first_joint_->mark, first_joint_->path,
-          "lie_rk4 integrates free bodies only; a model with joints needs rk4, dopri5, impulse or an implicit "
-          "solver" + why);
-  // rk4, dopri5 (NewtonEulerSystem) and the impulse stepper apply spring-dampers; rk4 and dopri5
-  // also drives; lie_rk4 (free bodies) neither.
-  if (k == SolverKind::LieRK4)
+          sname + " integrates free bodies only; a model with joints needs " + by(&SolverSupport::joints) + why);
+  if (!can.force_elements)
     for (const Placed& f : force_elements_)
-      error(f.mark, f.path, "spring-dampers are handled by the implicit solvers (generalized_alpha, ida, "
-                            "trapezoidal_index2) and by rk4, dopri5 and impulse, not by " + sname + why);
-  if (k == SolverKind::Impulse)
+      error(f.mark, f.path, "force elements are handled by " + by(&SolverSupport::force_elements) + ", not by " +
+                                sname + why);
+  if (can.joints && !can.driven_joints)
     for (const Placed& d : driven_joints_)
-      error(d.mark, d.path, "driven joints are handled by the implicit solvers (generalized_alpha, ida, "
-                            "trapezoidal_index2) and by rk4 and dopri5; the " + sname +
-                            " stepper's joint equations do not depend on time" + why);
+      error(d.mark, d.path, "driven joints are handled by " + by(&SolverSupport::driven_joints) + "; the " + sname +
+                                " stepper's joint equations do not depend on time" + why);
 }
 
 }  // namespace mbdae::io::loader

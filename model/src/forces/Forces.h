@@ -14,6 +14,7 @@ const ForceTypeInfo& torsional_spring_damper();
 const ForceTypeInfo& rigid_body_spring_damper();
 const ForceTypeInfo& cartesian_spring_damper();
 const ForceTypeInfo& user();
+const ForceTypeInfo& end_stop();
 
 /// The `point` key (ForceElement::point).
 inline ForceKey point_key(const char* meaning) {

@@ -183,6 +183,7 @@ enum class ForceType {
   RigidBodySpringDamper,  ///< 6 × 6 stiffness and damping in a joint frame
   CartesianSpringDamper,  ///< per world axis
   User,                   ///< user function of the bodies' motions
+  EndStop,                ///< one-sided penalty stops on the slide along an axis
 };
 /// Name of `t` as in the model file ("spring_damper", …). No throw.
 const char* to_string(ForceType t);
@@ -222,6 +223,8 @@ struct ForceElement {
   Vec3 stiffness3 = Vec3::Zero();   ///< cartesian: N/m per world axis
   Vec3 damping3 = Vec3::Zero();     ///< cartesian: N s/m
   Vec3 offset3 = Vec3::Zero();      ///< cartesian: m
+  std::optional<double> lower;      ///< end_stop: least slide, m
+  std::optional<double> upper;      ///< end_stop: largest slide, m
   UserForceFunction user;           ///< user
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };
