@@ -18,6 +18,7 @@
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/model/math/Rotation.h>
 
+#include "FiniteDifference.h"
 #include "ForceKernels.h"
 #include "JointKernels.h"
 
@@ -95,7 +96,6 @@ struct FullRow {
 }  // namespace
 
 namespace {
-inline double fd_step_local(double x) { return 1e-6 * std::max(1.0, std::abs(x)); }
 }  // namespace
 
 struct MultibodySystem::Impl {
@@ -285,17 +285,15 @@ struct MultibodySystem::Impl {
       for (size_t k = 0; k < kk.size(); ++k) xi.segment<6>(6 * static_cast<int>(k)) << kk[k].v, kk[k].w;
       gen = T_of(kk).transpose() * Wv;
     };
-    VecX xp, xm, gp, gm;
-    for (int k = 0; k < nc; ++k) {
-      const double h = fd_step_local(ql[k]), x0 = ql[k];
-      ql[k] = x0 + h;
-      xi_and_gen(xp, gp);
-      ql[k] = x0 - h;
-      xi_and_gen(xm, gm);
-      ql[k] = x0;
-      Xq.col(k) = (xp - xm) / (2 * h);
-      Gq.col(k) = (gp - gm) / (2 * h);
-    }
+    struct XiGen {
+      VecX xi, gen;
+    } p, m;
+    detail::central_differences(
+        ql, 0, nc, p, m, [&](int, XiGen& o) { xi_and_gen(o.xi, o.gen); },
+        [&](int k, const XiGen& fp, const XiGen& fm, double h2) {
+          Xq.col(k) = (fp.xi - fm.xi) / h2;
+          Gq.col(k) = (fp.gen - fm.gen) / h2;
+        });
     B = -(c_q * (T.transpose() * (dWdx * T + dWdxi * Xq) + Gq) + c_v * (T.transpose() * dWdxi * T));
   }
 
@@ -879,10 +877,6 @@ void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) co
 
 // ===================================================================================== matrices
 
-namespace {
-inline double fd_step(double x) { return 1e-6 * std::max(1.0, std::abs(x)); }
-}  // namespace
-
 void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                        ConstVecRef lambda, double c_q, double c_v, double c_a,
                                        SparseMatrix& A) const {
@@ -900,28 +894,17 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     }
     BlockN B = BlockN::Zero(n, n);
     VecN rp(n), rm(n);
+    auto residual = [&](int, VecN& r) { I.body_residual(bi, t, ql, vl, al, r); };
     if (c_q != 0) {
-      for (int k = 0; k < n; ++k) {
-        const double h = fd_step(ql[k]), x0 = ql[k];
-        ql[k] = x0 + h;
-        I.body_residual(bi, t, ql, vl, al, rp);
-        ql[k] = x0 - h;
-        I.body_residual(bi, t, ql, vl, al, rm);
-        ql[k] = x0;
-        B.col(k) += c_q * (rp - rm) / (2 * h);
-      }
+      detail::central_differences(ql, 0, n, rp, rm, residual, [&](int k, const VecN& fp, const VecN& fm, double h2) {
+        B.col(k) += c_q * (fp - fm) / h2;
+      });
       if (bd.ep_row >= 0) B.block<4, 4>(3, 3).diagonal().array() += c_q * 2.0 * lambda[bd.ep_row];
     }
     if (c_v != 0) {
-      for (int k = 0; k < n; ++k) {
-        const double h = fd_step(vl[k]), x0 = vl[k];
-        vl[k] = x0 + h;
-        I.body_residual(bi, t, ql, vl, al, rp);
-        vl[k] = x0 - h;
-        I.body_residual(bi, t, ql, vl, al, rm);
-        vl[k] = x0;
-        B.col(k) += c_v * (rp - rm) / (2 * h);
-      }
+      detail::central_differences(vl, 0, n, rp, rm, residual, [&](int k, const VecN& fp, const VecN& fm, double h2) {
+        B.col(k) += c_v * (fp - fm) / h2;
+      });
     }
     if (c_a != 0) B += c_a * I.body_mass(bi, ql);
     bd.tangent_map.scatter_add(A, B);
@@ -969,17 +952,15 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
         int o = 0;
         for (size_t j = 0; j < fd.bodies.size(); ++j) {
           const int nb = fd.sizes[j];
-          for (int k = o; k < o + nb; ++k) {
-            const double h = fd_step(x[k]), x0 = x[k];
-            x[k] = x0 + h;
-            ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
-            I.force_generalized_kin(fd, t, ks, gpbuf.data());
-            x[k] = x0 - h;
-            ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
-            I.force_generalized_kin(fd, t, ks, gmbuf.data());
-            x[k] = x0;
-            B.col(k) -= c * (gp - gm) / (2 * h);
-          }
+          detail::central_differences(
+              x, o, o + nb, gpbuf, gmbuf,
+              [&](int, std::vector<double>& out) {
+                ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
+                I.force_generalized_kin(fd, t, ks, out.data());
+              },
+              [&](int k, const std::vector<double>&, const std::vector<double>&, double h2) {
+                B.col(k) -= c * (gp - gm) / h2;
+              });
           ks[j] = ks0[j];
           o += nb;
         }
@@ -1004,15 +985,9 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
         const double c = pass == 0 ? c_q : c_v;
         if (c == 0) continue;
         VecN& x = pass == 0 ? ql : vl;
-        for (int k = 0; k < nc; ++k) {
-          const double h = fd_step(x[k]), x0 = x[k];
-          x[k] = x0 + h;
-          I.contact_generalized(cp, ql.data(), vl.data(), gp);
-          x[k] = x0 - h;
-          I.contact_generalized(cp, ql.data(), vl.data(), gm);
-          x[k] = x0;
-          B.col(k) -= c * (gp - gm) / (2 * h);
-        }
+        detail::central_differences(
+            x, 0, nc, gp, gm, [&](int, VecN& out) { I.contact_generalized(cp, ql.data(), vl.data(), out); },
+            [&](int k, const VecN& fp, const VecN& fm, double h2) { B.col(k) -= c * (fp - fm) / h2; });
       }
       cp.tangent_map.scatter_add(A, B);
     }
@@ -1041,15 +1016,9 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     };
     BlockN B(nc, nc);
     VecN fp, fm;
-    for (int k = 0; k < nc; ++k) {
-      const double h = fd_step(ql[k]), x0 = ql[k];
-      ql[k] = x0 + h;
-      gen_force(k, fp);
-      ql[k] = x0 - h;
-      gen_force(k, fm);
-      ql[k] = x0;
-      B.col(k) = (fp - fm) / (2 * h);
-    }
+    detail::central_differences(ql, 0, nc, fp, fm, gen_force, [&](int k, const VecN& p, const VecN& m, double h2) {
+      B.col(k) = (p - m) / h2;
+    });
     jd.tangent_map.scatter_add(A, B, c_q);
   }
 }
@@ -1113,15 +1082,9 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
     };
     BlockN B(nact, nc);
     VecN fp, fm;
-    for (int k = 0; k < nc; ++k) {
-      const double h = fd_step(ql[k]), x0 = ql[k];
-      ql[k] = x0 + h;
-      cdot(k, fp);
-      ql[k] = x0 - h;
-      cdot(k, fm);
-      ql[k] = x0;
-      B.col(k) = (fp - fm) / (2 * h);
-    }
+    detail::central_differences(ql, 0, nc, fp, fm, cdot, [&](int k, const VecN& p, const VecN& m, double h2) {
+      B.col(k) = (p - m) / h2;
+    });
     jd.jac_map.scatter_add(G, B);
   }
 }
