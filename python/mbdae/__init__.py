@@ -24,7 +24,8 @@ from ._version import __version__
 for _cls in (ModelError, SolverError, Result):
     _cls.__module__ = __name__
 
-__all__ = ["load", "Model", "Result", "Integrator", "ModelError", "SolverError", "__version__"]
+__all__ = ["load", "new_model", "Model", "ModelBuilder", "Result", "Integrator", "ModelError", "SolverError",
+           "__version__"]
 
 # Keywords of Model.run() and Model.integrator() and the model-file keys they set.
 _SETTINGS = {
@@ -87,13 +88,132 @@ def load(path, set: dict | None = None) -> "Model":
     return Model(_mbdae.load(path, overrides), path, overrides)
 
 
-class Model:
-    """A loaded model file: its bodies, joints, sensors and solver settings."""
+def _plain(value):
+    """A value of the model builder as plain JSON data (numpy arrays and scalars as lists, numbers)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "tolist"):
+        return _plain(value.tolist())
+    return value
 
-    def __init__(self, loaded, path: str, overrides: list[tuple[str, str]]):
+
+class ModelBuilder:
+    """A model built in Python with the names and keys of the model file (docs/model-format.md).
+
+        m = mbdae.new_model(name="pendulum", gravity=[0, -9.81, 0])
+        m.add_body(name="rod", mass=1.0, shape={"box": [1.0, 0.05, 0.05]}, position=[0.5, 0, 0])
+        m.add_joint(name="pivot", type="revolute", bodies=["ground", "rod"], point=[0, 0, 0], axis=[0, 0, 1])
+        m.add_sensor(name="tip", body="rod", point=[0.5, 0, 0], output="position")
+        m.set_solver(type="generalized_alpha", end_time=2.0, step=1e-3)
+        r = m.run()                  # or m.build() for a Model; m.check(), m.statics(), ...
+
+    Each ``add_*`` appends one item of the section of that name with the keys given (values:
+    numbers, strings such as expressions of t, lists, dicts, numpy arrays) and returns its index.
+    The model is checked when it is built, by the same loader as a model file: every problem is
+    reported at once as :class:`ModelError` with its key path (``bodies[0].mass``) and the line
+    of the item in the model's JSON text (:meth:`text`).
+    """
+
+    _SECTIONS = ("bodies", "joints", "forces", "contacts", "sensors")
+
+    def __init__(self, **top):
+        self._doc = {k: _plain(v) for k, v in top.items()}
+
+    def _add(self, section, keys):
+        items = self._doc.setdefault(section, [])
+        items.append(_plain(keys))
+        return len(items) - 1
+
+    def add_body(self, **keys) -> int:
+        """A body: ``name``, ``mass`` (kg), ``inertia`` or ``shape``, ``position`` (m), ..."""
+        return self._add("bodies", keys)
+
+    def add_joint(self, **keys) -> int:
+        """A joint: ``name``, ``type``, ``bodies`` ([a, b]), ``point`` (m, world, t0), its type's keys."""
+        return self._add("joints", keys)
+
+    def add_force(self, **keys) -> int:
+        """A load (``type: force`` or ``torque``) or a force element (``spring_damper``, ...)."""
+        return self._add("forces", keys)
+
+    def add_contact(self, **keys) -> int:
+        """A contact shape or pair (see the model format's ``contacts``)."""
+        return self._add("contacts", keys)
+
+    def add_sensor(self, **keys) -> int:
+        """A sensor: ``name``, ``output`` and its ``body``, ``joint`` or none."""
+        return self._add("sensors", keys)
+
+    def set_solver(self, **keys) -> None:
+        """The ``solver`` section's keys (``type``, ``end_time`` s, ``step`` s, ...), merged."""
+        self._doc.setdefault("solver", {}).update(_plain(keys))
+
+    def set_output(self, **keys) -> None:
+        """The ``output`` section's keys (``every`` s, ...), merged."""
+        self._doc.setdefault("output", {}).update(_plain(keys))
+
+    def text(self) -> str:
+        """The model as the JSON text the loader reads: top-level keys, then one line per item."""
+        lines = ["{"]
+        keys = [k for k in self._doc if k not in self._SECTIONS] + [k for k in self._SECTIONS if k in self._doc]
+        for i, k in enumerate(keys):
+            comma = "," if i + 1 < len(keys) else ""
+            v = self._doc[k]
+            if k in self._SECTIONS:
+                lines.append(f"  {_json.dumps(k)}: [")
+                for j, item in enumerate(v):
+                    lines.append("    " + _json.dumps(item) + ("," if j + 1 < len(v) else ""))
+                lines.append("  ]" + comma)
+            else:
+                lines.append(f"  {_json.dumps(k)}: {_json.dumps(v)}{comma}")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def build(self, set: dict | None = None) -> "Model":
+        """Checks the model and returns it as a :class:`Model` (raises :class:`ModelError`)."""
+        name = "<model " + str(self._doc.get("name", "built in Python")) + ">"
+        overrides = _overrides(set, {})
+        text = self.text()
+        return Model(_mbdae.load_text(text, name, overrides), name, overrides, text)
+
+    def check(self) -> dict:
+        """:meth:`Model.check` of the built model."""
+        return self.build().check()
+
+    def run(self, **kwargs) -> Result:
+        """:meth:`Model.run` of the built model (the same keywords)."""
+        return self.build().run(**kwargs)
+
+    def statics(self, **kwargs) -> dict:
+        """:meth:`Model.statics` of the built model."""
+        return self.build().statics(**kwargs)
+
+    def modes(self, **kwargs) -> dict:
+        """:meth:`Model.modes` of the built model."""
+        return self.build().modes(**kwargs)
+
+    def integrator(self, **kwargs) -> "Integrator":
+        """:meth:`Model.integrator` of the built model."""
+        return self.build().integrator(**kwargs)
+
+
+def new_model(**top) -> ModelBuilder:
+    """An empty :class:`ModelBuilder`; keywords are top-level keys of the model format
+    (``name``, ``description``, ``gravity``, ``contact_penalty``)."""
+    return ModelBuilder(**top)
+
+
+class Model:
+    """A loaded model file (or a model built in Python): its bodies, joints, sensors and solver
+    settings."""
+
+    def __init__(self, loaded, path: str, overrides: list[tuple[str, str]], text: str | None = None):
         self._loaded = loaded
         self._path = path
         self._overrides = overrides
+        self._text = text
 
     file = property(lambda self: self._loaded.file, doc="the model file as given")
     name = property(lambda self: self._loaded.name, doc="the model's name")
@@ -110,6 +230,8 @@ class Model:
         extra = _overrides(set_, settings)
         if not extra:
             return self._loaded
+        if self._text is not None:
+            return _mbdae.load_text(self._text, self._path, self._overrides + extra)
         return _mbdae.load(self._path, self._overrides + extra)
 
     def check(self) -> dict:

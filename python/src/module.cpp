@@ -90,7 +90,10 @@ std::vector<ModelProblem> problems_of(const std::exception& e) {
 
 // ------------------------------------------------------------------------------------- loading
 
-ModelPtr load(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets) {
+/// A model file (`text` empty) or a model text named `path` (the Python model builder's), with
+/// the overrides; its problems become mbdae.ModelError.
+ModelPtr load(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets,
+              const std::string& text = "") {
   std::vector<io::Override> overrides;
   for (const auto& [key, value] : sets) overrides.push_back({key, value});
   std::shared_ptr<io::LoadedModel> model;
@@ -98,7 +101,8 @@ ModelPtr load(const std::string& path, const std::vector<std::pair<std::string, 
   {
     py::gil_scoped_release nogil;
     try {
-      model = std::make_shared<io::LoadedModel>(io::load_model_file(path, overrides));
+      model = std::make_shared<io::LoadedModel>(text.empty() ? io::load_model_file(path, overrides)
+                                                             : io::load_model_text(text, path, overrides));
     } catch (const io::LoadError& e) {
       diagnostics = e.diagnostics();
     }
@@ -539,6 +543,12 @@ PYBIND11_MODULE(_mbdae, mod) {
         return std::const_pointer_cast<io::LoadedModel>(load(path, sets));
       },
       py::arg("path"), py::arg("sets"));
+  mod.def(
+      "load_text",
+      [](const std::string& text, const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets) {
+        return std::const_pointer_cast<io::LoadedModel>(load(name, sets, text));
+      },
+      py::arg("text"), py::arg("name"), py::arg("sets"));
   mod.def(
       "run",
       [](const std::shared_ptr<io::LoadedModel>& m, bool handle_sigint, const py::dict& loads) {
