@@ -383,6 +383,21 @@ TEST_CASE("io: shapes give the inertia about the COM, placed at com", "[io]") {
   CHECK(b.inertia[1] == Approx(2.0 * (0.03 + 1.0) / 12 + 2.0 * 0.25));
 }
 
+TEST_CASE("io: a capsule shape gives its kind, size, axis and inertia", "[io]") {
+  const std::string t = replace(kPendulum, "inertia: [0.01, 0.1, 0.1, 0, 0, 0]",
+                                "shape: {capsule: {radius: 0.1, length: 0.6, axis: x}}");
+  const LoadedModel m = load_model_text(t, "m.yaml");
+  const RigidBody& b = m.system.bodies()[0];
+  REQUIRE(b.shape);
+  CHECK(b.shape->kind == BodyShape::Kind::Capsule);
+  CHECK(b.shape->size == Vec3(0.1, 0.6, 0));
+  CHECK(b.shape->axis == Vec3::UnitX());
+  // Mass 2 kg: cylinder 2 L/(L + 4r/3) = 1.636..., caps the rest; axial m_c r²/2 + 2 m_s r²/5.
+  const double mc = 2.0 * 0.6 / (0.6 + 0.4 / 3), ms = 2.0 - mc;
+  CHECK(b.inertia[0] == Approx(mc * 0.01 / 2 + 0.4 * ms * 0.01));
+  CHECK(b.inertia[1] == Approx(mc * (0.01 / 4 + 0.36 / 12) + ms * (0.4 * 0.01 + 0.36 / 4 + 3 * 0.6 * 0.1 / 8)));
+}
+
 TEST_CASE("io: malformed, empty and binary files are one clear problem each", "[io]") {
   CHECK(problems("").at(0).message.find("empty") != std::string::npos);
   CHECK(problems("bodies: [").at(0).message.find("YAML syntax error") != std::string::npos);

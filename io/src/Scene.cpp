@@ -66,6 +66,11 @@ SceneShape body_shape(const RigidBody& b) {
       s.kind = SceneShape::Kind::Sphere;
       s.size = Vec3(bs.size[0], 0, 0);
       break;
+    case BodyShape::Kind::Capsule:
+      s.kind = SceneShape::Kind::Capsule;
+      s.size = Vec3(bs.size[0], bs.size[1], 0);
+      s.rotation = frame_with_z(bs.axis);
+      break;
   }
   return s;
 }

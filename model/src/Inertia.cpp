@@ -206,6 +206,26 @@ RigidBodyInertia RigidBodyInertia::cylinder(double mass, double radius, double l
       mass, axisymmetric(0.5 * mass * r2, mass * (3.0 * r2 + length * length) / 12.0, a));
 }
 
+RigidBodyInertia RigidBodyInertia::capsule(double mass, double radius, double length, const Vec3& axis) {
+  require_mass("capsule", mass);
+  require_length("capsule", "radius", radius);
+  require_length("capsule", "length", length);
+  const Vec3 a = unit_axis("capsule", axis);
+  const double r = radius, L = length, r2 = r * r;
+  const double mc = mass * L / (L + 4.0 * r / 3.0), ms = mass - mc;
+  const double axial = 0.5 * mc * r2 + 0.4 * ms * r2;
+  const double transverse = mc * (r2 / 4.0 + L * L / 12.0) + ms * (0.4 * r2 + L * L / 4.0 + 3.0 * L * r / 8.0);
+  return RigidBodyInertia(mass, axisymmetric(axial, transverse, a));
+}
+
+RigidBodyInertia RigidBodyInertia::capsule(Density rho, double radius, double length, const Vec3& axis) {
+  require_density("capsule", rho.value);
+  require_length("capsule", "radius", radius);
+  require_length("capsule", "length", length);
+  const double volume = std::numbers::pi * radius * radius * (length + 4.0 * radius / 3.0);
+  return capsule(rho.value * require_volume("capsule", volume), radius, length, axis);
+}
+
 RigidBodyInertia RigidBodyInertia::cylinder(Density rho, double radius, double length,
                                             const Vec3& axis) {
   require_density("cylinder", rho.value);

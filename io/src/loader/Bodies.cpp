@@ -85,11 +85,11 @@ void Loader::bodies(const YAML::Node& n) {
       const std::string sp = b.path("shape");
       if (!mass && !density && !b.has("mass") && !b.has("density"))
         error(b.node(), path, "a shape needs 'mass' or 'density'");
-      Map s(*this, shape->value, sp, {"box", "cylinder", "sphere"});
+      Map s(*this, shape->value, sp, {"box", "cylinder", "capsule", "sphere"});
       if (s.valid()) {
-        const int kinds = s.has("box") + s.has("cylinder") + s.has("sphere");
+        const int kinds = s.has("box") + s.has("cylinder") + s.has("capsule") + s.has("sphere");
         if (kinds != 1)
-          error(shape->value, sp, "expected exactly one of box, cylinder, sphere");
+          error(shape->value, sp, "expected exactly one of box, cylinder, capsule, sphere");
         std::optional<RigidBodyInertia> rbi;
         try {
           if (const Entry* e = s.find("box"); e && kinds == 1) {
@@ -98,8 +98,10 @@ void Loader::bodies(const YAML::Node& n) {
               else if (density) rbi = RigidBodyInertia::box(Density{*density}, (*d)[0], (*d)[1], (*d)[2]);
               body.shape = BodyShape{BodyShape::Kind::Box, *d, Vec3::UnitZ()};
             }
-          } else if (const Entry* c = s.find("cylinder"); c && kinds == 1) {
-            const std::string cp = s.path("cylinder");
+          } else if (const Entry* c = s.find("cylinder") ? s.find("cylinder") : s.find("capsule"); c && kinds == 1) {
+            // A cylinder or a capsule: radius, length (between the caps' centres) and axis.
+            const bool capsule = !s.has("cylinder");
+            const std::string cp = s.path(capsule ? "capsule" : "cylinder");
             Map cy(*this, c->value, cp, {"radius", "length", "axis"});
             if (cy.valid()) {
               std::optional<double> r, l;
@@ -115,9 +117,15 @@ void Loader::bodies(const YAML::Node& n) {
                 }
               }
               if (r && l && axis) {
-                if (mass) rbi = RigidBodyInertia::cylinder(*mass, *r, *l, *axis);
-                else if (density) rbi = RigidBodyInertia::cylinder(Density{*density}, *r, *l, *axis);
-                body.shape = BodyShape{BodyShape::Kind::Cylinder, Vec3(*r, *l, 0), axis->normalized()};
+                if (capsule) {
+                  if (mass) rbi = RigidBodyInertia::capsule(*mass, *r, *l, *axis);
+                  else if (density) rbi = RigidBodyInertia::capsule(Density{*density}, *r, *l, *axis);
+                } else {
+                  if (mass) rbi = RigidBodyInertia::cylinder(*mass, *r, *l, *axis);
+                  else if (density) rbi = RigidBodyInertia::cylinder(Density{*density}, *r, *l, *axis);
+                }
+                body.shape = BodyShape{capsule ? BodyShape::Kind::Capsule : BodyShape::Kind::Cylinder, Vec3(*r, *l, 0),
+                                       axis->normalized()};
               }
             }
           } else if (const Entry* e = s.find("sphere"); e && kinds == 1) {

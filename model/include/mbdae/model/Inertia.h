@@ -128,6 +128,15 @@ class RigidBodyInertia {
   /// Same with a density rho [kg/m^3, > 0] instead of the mass: m = rho × volume.
   static RigidBodyInertia cylinder(Density rho, double radius, double length, const Vec3& axis);
 
+  /// Solid capsule: a cylinder of radius r and length L about `axis` with a hemisphere of radius r
+  /// on each end (L between the hemispheres' centres), uniform density. With the masses
+  /// m_c = m L / (L + 4r/3) of the cylinder and m_s = m − m_c of the two hemispheres: axial
+  /// m_c r²/2 + 2 m_s r²/5, transverse m_c (r²/4 + L²/12) + m_s (2r²/5 + L²/4 + 3Lr/8) (the
+  /// hemispheres' centroids 3r/8 from their flat faces, moved by the parallel-axis theorem).
+  static RigidBodyInertia capsule(double mass, double radius, double length, const Vec3& axis);
+  /// Same with a density rho [kg/m^3, > 0] instead of the mass: m = rho × (π r² L + 4π r³/3).
+  static RigidBodyInertia capsule(Density rho, double radius, double length, const Vec3& axis);
+
   /// Thick-walled tube, 0 <= r_inner <= r_outer (throws otherwise; NOTE the order: inner first):
   /// axial m (ri^2 + ro^2)/2, transverse m (3 (ri^2 + ro^2) + L^2)/12.
   /// r_inner == r_outer is the thin-walled tube (mass overload only).

@@ -37,10 +37,11 @@ struct BodyShape {
     Box,       ///< `size` = [lx, ly, lz] along the body axes
     Cylinder,  ///< `size` = [radius, length, 0] about `axis`
     Sphere,    ///< `size` = [radius, 0, 0]
+    Capsule,   ///< `size` = [radius, length between the caps' centres, 0] about `axis`
   };
   Kind kind = Kind::Box;      ///< which solid
   Vec3 size = Vec3::Zero();   ///< m, see Kind
-  Vec3 axis = Vec3::UnitZ();  ///< cylinder axis, body axes (unit length)
+  Vec3 axis = Vec3::UnitZ();  ///< cylinder and capsule axis, body axes (unit length)
 };
 
 /// A rigid body. Inertia is about the reference point in body axes (the 6-vector
