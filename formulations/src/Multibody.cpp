@@ -812,6 +812,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
 MultibodySystem::~MultibodySystem() = default;
 
 int MultibodySystem::num_coordinates() const { return impl_->n; }
+int MultibodySystem::num_contact_pairs() const { return static_cast<int>(impl_->contact_pairs.size()); }
+int MultibodySystem::num_contact_pairs_near(ConstVecRef q) const {
+  return static_cast<int>(impl_->active_pairs(q).size());
+}
 int MultibodySystem::num_constraints() const { return impl_->m; }
 const System& MultibodySystem::model() const { return impl_->model; }
 int MultibodySystem::body_offset(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).off; }

@@ -520,8 +520,11 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     ps.max_residual = std::max(ps.max_residual, res);
     ps.max_contacts = std::max(ps.max_contacts, static_cast<int>(crows.size()));
     ps.max_penetration = std::max(ps.max_penetration, max_pen);
+    ps.total_pairs += detector.last_pair_count();
+    ps.max_pairs = std::max(ps.max_pairs, detector.last_pair_count());
     if (opt.record_per_step)
-      ps.per_step.push_back(PgsStepStats{t, it, res, pit, static_cast<int>(crows.size()), max_pen});
+      ps.per_step.push_back(
+          PgsStepStats{t, it, res, pit, static_cast<int>(crows.size()), max_pen, detector.last_pair_count()});
     if (!q.allFinite() || !v.allFinite())
       return fail(SolveStatus::ResidualFailure, at_time(t) + "the state became non-finite");
 
