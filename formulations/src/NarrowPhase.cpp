@@ -267,9 +267,15 @@ void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double m
   // At most kMaxPairPoints points: the deepest ones if clipping left more.
   std::array<std::pair<double, int>, 16> cand{};
   int nc = 0;
+  // Faces of equal size stacked almost exactly clip to pairs of points a rounding or a tiny turn
+  // apart (an octagon of near-duplicate corners): keep one of each pair (1e-4 of the box size).
+  const double same = 1e-4 * scale;
   for (int k = 0; k < np; ++k) {
-    const double depth = n.dot(poly[static_cast<size_t>(k)]) - face_off;
-    if (depth < margin) cand[static_cast<size_t>(nc++)] = {depth, k};
+    const Vec3& pk = poly[static_cast<size_t>(k)];
+    const double depth = n.dot(pk) - face_off;
+    bool dup = false;
+    for (int c = 0; c < nc && !dup; ++c) dup = (poly[static_cast<size_t>(cand[static_cast<size_t>(c)].second)] - pk).norm() <= same;
+    if (depth < margin && !dup) cand[static_cast<size_t>(nc++)] = {depth, k};
   }
   if (nc > kMaxPairPoints) {
     std::partial_sort(cand.begin(), cand.begin() + kMaxPairPoints, cand.begin() + nc);
