@@ -420,3 +420,46 @@ TEST_CASE("Example box stack: ten boxes stay at rest", "[contact][examples]") {
   CHECK(drift_bottom < 1e-4);
   CHECK(Vec3(last[4], last[5], last[6]).norm() < 1e-6);
 }
+
+TEST_CASE("Material combination rules for friction and restitution", "[contact][io]") {
+  // Two spheres touching: μ 0.8 and 0.2, e 0.9 and 0.1. Each rule gives its closed form.
+  auto pair_material = [](const std::string& material) {
+    const std::string text = "gravity: [0, 0, 0]\nbodies:\n"
+                             "  - {name: a, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0], position: [0, 0, 0]}\n"
+                             "  - {name: b, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0], position: [0.19, 0, 0]}\n"
+                             "contacts:\n"
+                             "  - {name: a, type: sphere, body: a, radius: 0.1, friction: 0.8, restitution: 0.9}\n"
+                             "  - {name: b, type: sphere, body: b, radius: 0.1, friction: 0.2, restitution: 0.1}\n" +
+                             material + "solver: {type: impulse, end_time: 0.1}\n";
+    const io::LoadedModel m = io::load_model_text(text, "material.yaml");
+    NewtonEulerSystem ne(m.system);
+    VecX q, v;
+    ne.initial_state(q, v);
+    ContactDetector det(ne);
+    std::vector<ContactPoint> cps;
+    det.detect(q, 0, cps);
+    REQUIRE(cps.size() == 1);
+    return std::make_pair(cps[0].friction, cps[0].restitution);
+  };
+  auto [mu0, e0] = pair_material("");
+  CHECK(mu0 == Approx(0.4));  // default: √(0.8 · 0.2), max(0.9, 0.1)
+  CHECK(e0 == Approx(0.9));
+  auto [mu1, e1] = pair_material("contact_material: {friction: min, restitution: mean}\n");
+  CHECK(mu1 == Approx(0.2));
+  CHECK(e1 == Approx(0.5));
+  auto [mu2, e2] = pair_material("contact_material: {friction: max, restitution: geometric_mean}\n");
+  CHECK(mu2 == Approx(0.8));
+  CHECK(e2 == Approx(0.3));
+  auto [mu3, e3] = pair_material("contact_material: {friction: mean, restitution: min}\n");
+  CHECK(mu3 == Approx(0.5));
+  CHECK(e3 == Approx(0.1));
+  try {
+    pair_material("contact_material: {friction: harmonic}\n");
+    FAIL("an unknown rule must be refused");
+  } catch (const io::LoadError& e) {
+    const std::string w = e.what();
+    INFO(w);
+    CHECK(w.find("contact_material.friction") != std::string::npos);
+    CHECK(w.find("harmonic") != std::string::npos);
+  }
+}
