@@ -50,6 +50,7 @@ ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
     group_.push_back(static_cast<int>(shapes_[static_cast<size_t>(si)].body));
   }
   centre_.reserve(finite_.size());
+  grid_.reserve(finite_.size());
 }
 
 void GridBroadPhase::find_pairs(const std::vector<Vec3>& c, const std::vector<double>& r,
@@ -158,6 +159,13 @@ void GridBroadPhase::find_pairs(const std::vector<Vec3>& c, const std::vector<do
           for (; it != cells_.end() && it->first == nk; ++it) test_pair(si, it->second);
         }
   }
+}
+
+void GridBroadPhase::reserve(size_t n) {
+  cells_.reserve(n);
+  cell_start_.reserve(4 * n + 1024 + 1);  // the largest dense grid (find_pairs)
+  cell_items_.reserve(n);
+  item_cell_.reserve(n);
 }
 
 bool plane_may_touch(const PlacedShape& plane, const Vec3& c, double bound, double margin) {

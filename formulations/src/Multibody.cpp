@@ -440,6 +440,11 @@ struct MultibodySystem::Impl {
     thread_local std::vector<Mat3> rot;
     out.clear();
     if (contact_pairs.empty()) return out;
+    // At most one entry per pair: reserved (a no-op once the capacity is there), so that no
+    // evaluation allocates after the first on a thread.
+    out.reserve(contact_pairs.size());
+    cand.reserve(contact_pairs.size());
+    grid.reserve(finite_shapes.size());
     centre.resize(contact_shapes.size());
     rot.resize(contact_shapes.size());
     for (size_t k = 0; k < contact_shapes.size(); ++k) {

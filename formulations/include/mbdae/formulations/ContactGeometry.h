@@ -111,6 +111,9 @@ class GridBroadPhase {
   /// pairs. Sizes of c, r and group equal. No throw other than std::bad_alloc.
   void find_pairs(const std::vector<Vec3>& c, const std::vector<double>& r, const std::vector<int>& group,
                   double margin, std::vector<std::pair<int, int>>& pairs);
+  /// Reserves the buffers for n spheres, so that find_pairs() on at most n spheres allocates
+  /// nothing (the pairs vector is the caller's).
+  void reserve(size_t n);
 
  private:
   std::vector<std::pair<std::uint64_t, int>> cells_;
