@@ -463,3 +463,36 @@ TEST_CASE("Material combination rules for friction and restitution", "[contact][
     CHECK(w.find("harmonic") != std::string::npos);
   }
 }
+
+TEST_CASE("Box stack with penalty contacts: each face carries the boxes above it", "[contact][examples]") {
+  // The implicit formulation with a linear penalty: the contact between box j − 1 and box j (the
+  // floor for j = 0) carries the weight of the 10 − j boxes above it on four points, so it is
+  // compressed by (10 − j) m g / (4 k), and the top box sinks by Σ = 55 m g / (4 k) (1.349e-4 m
+  // at k = 1e6 N/m), and stays centred.
+  const double k = 1e6, m = 1.0, g = 9.81;
+  const auto rows = run_example("box_stack", {{"solver.type", "generalized_alpha"},
+                                              {"solver.end_time", "0.5"},
+                                              {"contact_penalty.stiffness", "1.0e6"},
+                                              {"contact_penalty.damping", "2000"}});
+  const auto& last = rows.back();
+  const double sink = 0.95 - last[3], exact = 55 * m * g / (4 * k);
+  INFO("top box sank " << sink << " m (exact " << exact << "), moved sideways " << std::hypot(last[1], last[2]));
+  CHECK(sink == Approx(exact).epsilon(1e-3));
+  CHECK(std::hypot(last[1], last[2]) < 1e-9);
+  CHECK(Vec3(last[4], last[5], last[6]).norm() < 1e-6);
+}
+
+TEST_CASE("Convex meshes are refused by name", "[contact][io]") {
+  const std::string text = "bodies:\n  - {name: a, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0]}\n"
+                           "contacts:\n  - {name: part, type: convex_mesh, body: a}\n"
+                           "solver: {type: impulse, end_time: 0.1}\n";
+  try {
+    io::load_model_text(text, "mesh.yaml");
+    FAIL("a convex mesh must be refused");
+  } catch (const io::LoadError& e) {
+    const std::string w = e.what();
+    INFO(w);
+    CHECK(w.find("mesh.yaml:4:") != std::string::npos);
+    CHECK(w.find("contact type 'convex_mesh' is not supported yet") != std::string::npos);
+  }
+}

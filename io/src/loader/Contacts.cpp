@@ -33,7 +33,7 @@ void Loader::contacts(const YAML::Node& n) {
     }
     std::optional<std::string> type;
     if (const Entry* e = c.require("type", "sphere, box, capsule, cylinder, plane or sphere_plane"))
-      type = choice(e->value, c.path("type"), types, {}, "contact type");
+      type = choice(e->value, c.path("type"), types, {"convex_mesh", "mesh"}, "contact type");
     if (!type) continue;
     const std::string& t = *type;
     std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance", "penalty"};
