@@ -139,6 +139,32 @@ TEST_CASE("Restitution: a box dropped flat rebounds to e^(2n) h0", "[validation]
   CHECK(err[2] < err[0]);
 }
 
+TEST_CASE("A tall box on an incline tips over its lower edge iff tan(alpha) > w/h", "[validation][contact][impulse]") {
+  // Width w (along the slope) and height h; with friction enough to hold it (μ > tan α) the box
+  // stands while the weight's line passes inside the lower edge, tan α < w/h, and tips beyond.
+  // The plane stays horizontal; gravity is tilted by α about y.
+  const Vec3 half(0.05, 0.1, 0.2);
+  const double crit = std::atan(half.x() / half.z()), mu = 1.5;
+  const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
+  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid");
+  auto tilt_after = [&](double alpha) {
+    System s;
+    s.gravity = g * Vec3(std::sin(alpha), 0, -std::cos(alpha));
+    s.add_body(box_body("box", 1.0, half, Vec3(0, 0, half.z()), Vec3::Zero()));
+    s.add_contact(make_box("box", "box", half, mu));
+    s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
+    ImpulseOptions o;
+    o.friction = fm;
+    const Run R = run(s, 1e-3, 1.5, o);
+    return 2 * std::acos(std::min(1.0, std::abs(R.q.back()[3])));
+  };
+  const double stay = tilt_after(crit - 0.03), tip = tilt_after(crit + 0.03);
+  INFO("critical angle " << crit << " rad: tilt after 1.5 s " << stay << " rad at " << crit - 0.03 << ", " << tip
+                         << " rad at " << crit + 0.03);
+  CHECK(stay < 1e-6);
+  CHECK(tip > 0.5);
+}
+
 TEST_CASE("Sliding block: stops after v0^2/(2 mu g) and stays at rest, cone and pyramid, on a plane and on a box",
           "[validation][contact][impulse]") {
   // The friction of every contact point of the manifold (four corners on a plane, four clipped
