@@ -6,10 +6,13 @@
 
 #include <mbdae/formulations/Multibody.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -104,6 +107,19 @@ struct MultibodySystem::Impl {
   std::vector<JointData> joints;
   std::vector<ForceData> forces;
   std::vector<ContactPairData> contact_pairs;
+  // The penalty contacts' shapes for the broad phase shared with the impulse stepper
+  // (ContactGeometry.h): each shape's body, its pose in the body frame and bounding radius; the
+  // finite shapes' bounds and bodies as GridBroadPhase takes them; the pair of two shapes.
+  struct ContactShape {
+    BodyIndex body = kGround;
+    PlacedShape g;  // pose in the body frame (from the reference point)
+    double bound = 0;
+  };
+  std::vector<ContactShape> contact_shapes;
+  std::vector<int> finite_shapes, plane_shapes;
+  std::vector<double> finite_bound;
+  std::vector<int> finite_group;
+  std::unordered_map<std::uint64_t, int> pair_of_shapes;  // (i << 32) | j, i < j → contact_pairs index
   std::vector<FullRow> all_rows;
   std::vector<char> vel_row;  // per active row: velocity-level (nonholonomic)
   std::vector<int> active_to_full;
@@ -410,10 +426,63 @@ struct MultibodySystem::Impl {
     }
   }
 
-  /// Adds every contact pair's generalised force times `sign` to the global vector r.
+  /// The contact pairs whose shapes may touch at q, by the broad phase shared with the impulse
+  /// stepper (ContactGeometry.h: the grid for finite shapes, the bounding-sphere test for planes).
+  /// The pairs far apart give no force and no tangent, so only these are evaluated. The storage
+  /// is per thread (as all_kin()); the reference is valid until the next call on this thread.
+  const std::vector<int>& active_pairs(ConstVecRef q) const {
+    thread_local std::vector<int> out;
+    thread_local GridBroadPhase grid;
+    thread_local std::vector<Vec3> centre, finite_centre;
+    thread_local std::vector<std::pair<int, int>> cand;
+    thread_local std::vector<Mat3> rot;
+    out.clear();
+    if (contact_pairs.empty()) return out;
+    // At most one entry per pair: reserved (a no-op once the capacity is there), so that no
+    // evaluation allocates after the first on a thread.
+    out.reserve(contact_pairs.size());
+    cand.reserve(contact_pairs.size());
+    grid.reserve(finite_shapes.size());
+    centre.resize(contact_shapes.size());
+    rot.resize(contact_shapes.size());
+    for (size_t k = 0; k < contact_shapes.size(); ++k) {
+      const ContactShape& cs = contact_shapes[k];
+      if (cs.body == kGround) {
+        centre[k] = cs.g.c_W;
+        rot[k] = cs.g.R_WS;
+      } else {
+        const Kin kk = kin_state(cs.body, q, nullptr);
+        centre[k] = kk.p + kk.R * cs.g.c_W;
+        rot[k] = kk.R * cs.g.R_WS;
+      }
+    }
+    constexpr double margin = 1e-6;  // m: a pair just apart still gets its tangent by differences
+    auto add = [&](int i, int j) {
+      const auto it = pair_of_shapes.find((static_cast<std::uint64_t>(std::min(i, j)) << 32) |
+                                          static_cast<std::uint64_t>(std::max(i, j)));
+      if (it != pair_of_shapes.end()) out.push_back(it->second);
+    };
+    for (int pi : plane_shapes) {
+      PlacedShape pl = contact_shapes[static_cast<size_t>(pi)].g;
+      pl.c_W = centre[static_cast<size_t>(pi)];
+      pl.R_WS = rot[static_cast<size_t>(pi)];
+      for (int si : finite_shapes)
+        if (plane_may_touch(pl, centre[static_cast<size_t>(si)], contact_shapes[static_cast<size_t>(si)].bound, margin))
+          add(pi, si);
+    }
+    finite_centre.resize(finite_shapes.size());
+    for (size_t e = 0; e < finite_shapes.size(); ++e) finite_centre[e] = centre[static_cast<size_t>(finite_shapes[e])];
+    grid.find_pairs(finite_centre, finite_bound, finite_group, margin, cand);
+    for (const auto& [i, j] : cand) add(finite_shapes[static_cast<size_t>(i)], finite_shapes[static_cast<size_t>(j)]);
+    return out;
+  }
+
+  /// Adds the generalised force of every contact pair that may touch (active_pairs()) times
+  /// `sign` to the global vector r.
   void add_contact_forces(ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
     VecN ql, vl, g;
-    for (const ContactPairData& cp : contact_pairs) {
+    for (int pi : active_pairs(q)) {
+      const ContactPairData& cp = contact_pairs[static_cast<size_t>(pi)];
       const int nc = cp.na + cp.nb;
       ql.resize(nc);
       vl.resize(nc);
@@ -619,8 +688,23 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     if (I.model.contact_penalty)
       for (auto& p : penalty_problems(*I.model.contact_penalty, "contact_penalty: "))
         problems.push_back({std::move(p), {}});
+    for (size_t k = 0; k < cs.size(); ++k) {
+      Impl::ContactShape sh;
+      sh.body = cb[k];
+      sh.g = placed_shape(cs[k]);
+      sh.bound = cs[k].bounding_radius();
+      I.contact_shapes.push_back(sh);
+      if (cs[k].shape == ShapeType::Plane) {
+        I.plane_shapes.push_back(static_cast<int>(k));
+      } else {
+        I.finite_shapes.push_back(static_cast<int>(k));
+        I.finite_bound.push_back(sh.bound);
+        I.finite_group.push_back(static_cast<int>(cb[k]));
+      }
+    }
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j) {
+        // Pairs the geometry does not handle are refused by System::problems() before.
         if (cb[i] == cb[j] || !narrow_phase_handles(cs[i].shape, cs[j].shape)) continue;
         const Contact& ci = cs[i];
         const Contact& cj = cs[j];
@@ -645,8 +729,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
           continue;
         }
         cp.pen = *pen;
-        cp.mu = std::sqrt(ci.friction * cj.friction);
-        const double e = std::max(ci.restitution, cj.restitution);
+        cp.mu = combine(I.model.contact_friction_rule, ci.friction, cj.friction);
+        const double e = combine(I.model.contact_restitution_rule, ci.restitution, cj.restitution);
         if (ci.rolling_resistance > 0 || cj.rolling_resistance > 0)
           problems.push_back({cp.name + ": rolling_resistance is not modelled by penalty contacts; set it to 0", item});
         if (cp.pen.law == PenaltyLaw::HuntCrossley) {
@@ -665,6 +749,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         }
         cp.na = I.append_coords(cp.a, cp.coords);
         cp.nb = I.append_coords(cp.b, cp.coords);
+        I.pair_of_shapes.emplace((static_cast<std::uint64_t>(i) << 32) | static_cast<std::uint64_t>(j),
+                                 static_cast<int>(I.contact_pairs.size()));
         I.contact_pairs.push_back(std::move(cp));
       }
     if (!problems.empty()) throw ModelError(std::move(problems));
@@ -729,6 +815,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
 MultibodySystem::~MultibodySystem() = default;
 
 int MultibodySystem::num_coordinates() const { return impl_->n; }
+int MultibodySystem::num_contact_pairs() const { return static_cast<int>(impl_->contact_pairs.size()); }
+int MultibodySystem::num_contact_pairs_near(ConstVecRef q) const {
+  return static_cast<int>(impl_->active_pairs(q).size());
+}
 int MultibodySystem::num_constraints() const { return impl_->m; }
 const System& MultibodySystem::model() const { return impl_->model; }
 int MultibodySystem::body_offset(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).off; }
@@ -972,7 +1062,8 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   if (c_q != 0 || c_v != 0) {
     VecN ql, vl, gp, gm;
     BlockN B;
-    for (const ContactPairData& cp : I.contact_pairs) {
+    for (int pi : I.active_pairs(q)) {
+      const ContactPairData& cp = I.contact_pairs[static_cast<size_t>(pi)];
       const int nc = cp.na + cp.nb;
       ql.resize(nc);
       vl.resize(nc);
@@ -1156,7 +1247,8 @@ double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
     for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
     I.force_wrenches(fd, t, ks, w, &V);
   }
-  for (const ContactPairData& cp : I.contact_pairs) {
+  for (int pi : I.active_pairs(q)) {
+    const ContactPairData& cp = I.contact_pairs[static_cast<size_t>(pi)];
     Wrench w1, w2;
     I.contact_wrenches(cp, I.kin_state(cp.a, q, nullptr), I.kin_state(cp.b, q, nullptr), w1, w2, &V);
   }

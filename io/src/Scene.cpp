@@ -94,7 +94,22 @@ SceneShape contact_shape(const Contact& c) {
       s.kind = SceneShape::Kind::Capsule;
       s.size = Vec3(c.radius, 2 * c.half_length, 0);
       break;
-    case ShapeType::Plane: break;  // not called for planes
+    case ShapeType::Cylinder:
+      s.kind = SceneShape::Kind::Cylinder;
+      s.size = Vec3(c.radius, 2 * c.half_length, 0);
+      break;
+    case ShapeType::Plane:
+      // A plane on a body: a thin square slab (1 m wide) on its surface, as the viewer draws it.
+      {
+        const Vec3 n = c.normal.norm() > 0 ? Vec3(c.normal.normalized()) : Vec3(Vec3::UnitZ());
+        const Vec3 t = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+        const Vec3 e1 = (t - n * n.dot(t)).normalized(), e2 = n.cross(e1);
+        s.kind = SceneShape::Kind::Box;
+        s.size = Vec3(1.0, 1.0, 0.002);
+        s.rotation << e1, e2, n;
+        s.position = n * (c.offset - 0.001);
+      }
+      break;
   }
   return s;
 }
@@ -236,7 +251,7 @@ Scene describe_scene(const System& system, const std::vector<SensorSpec>& sensor
     sc.bodies.push_back(std::move(s));
   }
   for (const Contact& c : system.contacts()) {
-    if (c.shape == ShapeType::Plane) {
+    if (c.shape == ShapeType::Plane && c.body == "ground") {
       sc.planes.push_back({c.name, c.normal.norm() > 0 ? Vec3(c.normal.normalized()) : Vec3(Vec3::UnitZ()), c.offset});
       continue;
     }

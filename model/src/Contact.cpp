@@ -1,5 +1,6 @@
 #include <mbdae/model/Contact.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -12,8 +13,37 @@ const char* to_string(ShapeType t) {
     case ShapeType::Box: return "box";
     case ShapeType::Capsule: return "capsule";
     case ShapeType::Plane: return "plane";
+    case ShapeType::Cylinder: return "cylinder";
   }
   return "?";
+}
+
+bool contact_pair_handled(ShapeType x, ShapeType y) {
+  using S = ShapeType;
+  auto is = [&](S a, S b) { return (x == a && y == b) || (x == b && y == a); };
+  if (x == S::Plane || y == S::Plane) return !(x == S::Plane && y == S::Plane);
+  return is(S::Sphere, S::Sphere) || is(S::Box, S::Sphere) || is(S::Box, S::Box) || is(S::Box, S::Capsule) ||
+         is(S::Capsule, S::Capsule) || is(S::Capsule, S::Sphere) || is(S::Cylinder, S::Sphere);
+}
+
+const char* to_string(CombineRule r) {
+  switch (r) {
+    case CombineRule::GeometricMean: return "geometric_mean";
+    case CombineRule::Mean: return "mean";
+    case CombineRule::Min: return "min";
+    case CombineRule::Max: return "max";
+  }
+  return "?";
+}
+
+double combine(CombineRule r, double a, double b) {
+  switch (r) {
+    case CombineRule::GeometricMean: return std::sqrt(a * b);
+    case CombineRule::Mean: return 0.5 * (a + b);
+    case CombineRule::Min: return std::min(a, b);
+    case CombineRule::Max: return std::max(a, b);
+  }
+  return 0;
 }
 
 const char* to_string(PenaltyLaw l) {
@@ -64,6 +94,7 @@ double Contact::bounding_radius() const {
     case ShapeType::Sphere: return radius;
     case ShapeType::Box: return half_extents.norm();
     case ShapeType::Capsule: return radius + half_length;
+    case ShapeType::Cylinder: return std::hypot(radius, half_length);
     case ShapeType::Plane: return std::numeric_limits<double>::infinity();
   }
   return 0;
@@ -77,15 +108,17 @@ std::vector<std::string> contact_problems(const Contact& c) {
     s << x;
     return s.str();
   };
-  if ((c.shape == ShapeType::Sphere || c.shape == ShapeType::Capsule) && !(c.radius > 0))
+  if ((c.shape == ShapeType::Sphere || c.shape == ShapeType::Capsule || c.shape == ShapeType::Cylinder) &&
+      !(c.radius > 0))
     p.push_back(pre + "radius must be > 0, got " + num(c.radius));
   if (c.shape == ShapeType::Capsule && !(c.half_length >= 0))
     p.push_back(pre + "half_length must be >= 0, got " + num(c.half_length));
+  if (c.shape == ShapeType::Cylinder && !(c.half_length > 0))
+    p.push_back(pre + "cylinder length must be > 0, got " + num(2 * c.half_length));
   if (c.shape == ShapeType::Box && !(c.half_extents.minCoeff() > 0))
     p.push_back(pre + "box half extents must be > 0, got (" + num(c.half_extents.x()) + ", " +
                 num(c.half_extents.y()) + ", " + num(c.half_extents.z()) + ")");
   if (c.shape == ShapeType::Plane) {
-    if (c.body != "ground") p.push_back(pre + "a plane must be on ground, got body '" + c.body + "'");
     if (!(c.normal.norm() > 0)) p.push_back(pre + "plane normal has zero length");
   }
   if (!(c.friction >= 0)) p.push_back(pre + "friction must be >= 0, got " + num(c.friction));
@@ -130,6 +163,19 @@ Contact make_capsule(const std::string& name, const std::string& body, double ra
   c.shape = ShapeType::Capsule;
   c.radius = radius;
   c.half_length = half_length;
+  c.friction = friction;
+  c.restitution = restitution;
+  return c;
+}
+
+Contact make_cylinder(const std::string& name, const std::string& body, double radius, double length,
+                      double friction, double restitution) {
+  Contact c;
+  c.name = name;
+  c.body = body;
+  c.shape = ShapeType::Cylinder;
+  c.radius = radius;
+  c.half_length = length / 2;
   c.friction = friction;
   c.restitution = restitution;
   return c;

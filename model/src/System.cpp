@@ -321,6 +321,25 @@ std::vector<ModelProblem> System::problems() const {
                     f.frame->determinant() < 0))
       add(who + ": frame is not a rotation matrix");
   }
+  // Contact pairs the contact geometry does not handle: refused, never dropped. Each such pair of
+  // shape types is reported once, at the later of its first two shapes.
+  std::set<std::pair<int, int>> reported;
+  for (size_t j = 0; j < contacts_.size(); ++j)
+    for (size_t i = 0; i < j; ++i) {
+      const Contact& a = contacts_[i];
+      const Contact& b = contacts_[j];
+      const auto ia = find_body(a.body), ib = find_body(b.body);
+      if (!ia || !ib || *ia == *ib || contact_pair_handled(a.shape, b.shape)) continue;
+      const auto key = std::minmax(static_cast<int>(a.shape), static_cast<int>(b.shape));
+      if (!reported.insert({key.first, key.second}).second) continue;
+      item = ItemRef::contact(static_cast<int>(j));
+      add("contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
+          to_string(b.shape) + " on " + b.body + "): the contact geometry does not handle the pair " +
+          to_string(a.shape) + "-" + to_string(b.shape) +
+          " (handled with a plane: sphere, box, capsule, cylinder; and sphere-sphere, box-sphere, box-box, "
+          "box-capsule, capsule-capsule, capsule-sphere, cylinder-sphere); put the two shapes on the same "
+          "body or use other shapes");
+    }
   return out;
 }
 

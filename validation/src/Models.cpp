@@ -15,6 +15,7 @@
 
 #include <mbdae/model/Contact.h>
 #include <mbdae/model/Inertia.h>
+#include <mbdae/model/math/Rotation.h>
 
 #include "../include/mbdae/validation/References.h"
 
@@ -378,6 +379,59 @@ System SpherePile(int K, double rolling) {
   sys.add_contact(make_plane("wall_x+", -Vec3::UnitX(), -W, mu));
   sys.add_contact(make_plane("wall_y-", Vec3::UnitY(), -W, mu));
   sys.add_contact(make_plane("wall_y+", -Vec3::UnitY(), -W, mu));
+  return sys;
+}
+
+System BoxPile(int K) {
+  const Vec3 half(0.1, 0.075, 0.05);
+  const double m = 1.0, mu = 0.5, s = 0.25;
+  const int n = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(K)) - 1e-9));
+  const double W = 0.5 * ((n - 0.5) * s + 2 * half.norm() + 0.02);
+  System sys;
+  sys.gravity = Vec3(0, 0, -9.81);
+  int count = 0;
+  for (int layer = 0; count < K; ++layer)
+    for (int i = 0; i < n && count < K; ++i)
+      for (int j = 0; j < n && count < K; ++j) {
+        const bool odd = layer % 2;
+        const double shift = odd ? 0.5 * s : 0.0;
+        RigidBody b;
+        b.name = "b" + std::to_string(count);
+        b.mass = m;
+        const Vec3 L = 2 * half;
+        b.inertia << m * (L.y() * L.y() + L.z() * L.z()) / 12, m * (L.x() * L.x() + L.z() * L.z()) / 12,
+            m * (L.x() * L.x() + L.y() * L.y()) / 12, 0, 0, 0;
+        const double r = half.norm();
+        b.position = Vec3(-W + r + 0.01 + i * s + shift, -W + r + 0.01 + j * s + shift, r + 0.05 + layer * s);
+        if (odd) b.orientation = math::rot_z(0.3);
+        sys.add_body(b);
+        sys.add_contact(make_box(b.name, b.name, half, mu, 0.0));
+        ++count;
+      }
+  sys.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
+  sys.add_contact(make_plane("wall_x-", Vec3::UnitX(), -W, mu));
+  sys.add_contact(make_plane("wall_x+", -Vec3::UnitX(), -W, mu));
+  sys.add_contact(make_plane("wall_y-", Vec3::UnitY(), -W, mu));
+  sys.add_contact(make_plane("wall_y+", -Vec3::UnitY(), -W, mu));
+  return sys;
+}
+
+System BoxStack(int n, double a) {
+  const Vec3 half(a / 2, a / 2, a / 4);
+  System sys;
+  sys.gravity = Vec3(0, 0, -9.81);
+  for (int k = 0; k < n; ++k) {
+    RigidBody b;
+    b.name = "box" + std::to_string(k);
+    b.mass = 1.0;
+    const Vec3 L = 2 * half;
+    b.inertia << (L.y() * L.y() + L.z() * L.z()) / 12, (L.x() * L.x() + L.z() * L.z()) / 12,
+        (L.x() * L.x() + L.y() * L.y()) / 12, 0, 0, 0;
+    b.position = Vec3(0, 0, half.z() * (2 * k + 1));
+    sys.add_body(b);
+    sys.add_contact(make_box(b.name, b.name, half, 0.5, 0.0));
+  }
+  sys.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
   return sys;
 }
 

@@ -104,8 +104,76 @@ TEST_CASE("Restitution: rebound apex heights e^(2n) h0", "[validation][contact][
   CHECK(order(err[1], err[2]) > 0.7);
 }
 
-TEST_CASE("Sliding block: stops after v0^2/(2 mu g) and stays at rest", "[validation][contact][impulse]") {
-  const double v0 = 2.0, mu = 0.5;
+TEST_CASE("Restitution: a box dropped flat rebounds to e^(2n) h0", "[validation][contact][impulse]") {
+  // The four bottom corners hit together; Newton's law v⁺ = −e v⁻ at each, so the box leaves flat
+  // with e times its speed and the apexes are e^(2n) h0, as for a ball (reference/contact.md).
+  const Vec3 half(0.2, 0.15, 0.05);
+  const double h0 = 0.5, e = 0.7;
+  std::array<double, 3> err{};
+  const double steps[3] = {1e-3, 5e-4, 2.5e-4};
+  for (int k = 0; k < 3; ++k) {
+    System s;
+    s.gravity = Vec3(0, 0, -g);
+    s.add_body(box_body("box", 1.0, half, Vec3(0, 0, half.z() + h0), Vec3::Zero()));
+    s.add_contact(make_box("box", "box", half, 0.0, e));
+    s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.0, e));
+    ImpulseOptions o;
+    o.slop = 0;
+    o.position_beta = 1.0;
+    const Run R = run(s, steps[k], 1.6, o);
+    std::vector<double> apex;
+    for (size_t i = 1; i + 1 < R.t.size(); ++i)
+      if (R.v[i - 1][2] > 0 && R.v[i][2] <= 0) apex.push_back(R.q[i][2] - half.z());
+    REQUIRE(apex.size() >= 2);
+    double worst = 0, tilt = 0;
+    for (int n = 1; n <= 2; ++n)
+      worst = std::max(worst, std::abs(apex[static_cast<size_t>(n - 1)] - std::pow(e, 2 * n) * h0));
+    for (const VecX& v : R.v) tilt = std::max(tilt, v.segment<3>(3).norm());
+    err[static_cast<size_t>(k)] = worst;
+    INFO("h = " << steps[k] << ": apexes " << apex[0] << " " << apex[1] << " (exact " << e * e * h0 << " "
+                << std::pow(e, 4) * h0 << "), largest angular speed " << tilt);
+    CHECK(worst < 0.02);
+    CHECK(tilt < 1e-6);
+  }
+  INFO("apex errors " << err[0] << " " << err[1] << " " << err[2]);
+  CHECK(err[2] < err[0]);
+}
+
+TEST_CASE("A tall box on an incline tips over its lower edge iff tan(alpha) > w/h", "[validation][contact][impulse]") {
+  // Width w (along the slope) and height h; with friction enough to hold it (μ > tan α) the box
+  // stands while the weight's line passes inside the lower edge, tan α < w/h, and tips beyond.
+  // The plane stays horizontal; gravity is tilted by α about y.
+  const Vec3 half(0.05, 0.1, 0.2);
+  const double crit = std::atan(half.x() / half.z()), mu = 1.5;
+  const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
+  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid");
+  auto tilt_after = [&](double alpha) {
+    System s;
+    s.gravity = g * Vec3(std::sin(alpha), 0, -std::cos(alpha));
+    s.add_body(box_body("box", 1.0, half, Vec3(0, 0, half.z()), Vec3::Zero()));
+    s.add_contact(make_box("box", "box", half, mu));
+    s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
+    ImpulseOptions o;
+    o.friction = fm;
+    const Run R = run(s, 1e-3, 1.5, o);
+    return 2 * std::acos(std::min(1.0, std::abs(R.q.back()[3])));
+  };
+  const double stay = tilt_after(crit - 0.03), tip = tilt_after(crit + 0.03);
+  INFO("critical angle " << crit << " rad: tilt after 1.5 s " << stay << " rad at " << crit - 0.03 << ", " << tip
+                         << " rad at " << crit + 0.03);
+  CHECK(stay < 1e-6);
+  CHECK(tip > 0.5);
+}
+
+TEST_CASE("Sliding block: stops after v0^2/(2 mu g) and stays at rest, cone and pyramid, on a plane and on a box",
+          "[validation][contact][impulse]") {
+  // The friction of every contact point of the manifold (four corners on a plane, four clipped
+  // face points on a box) must take μ λ_n of the sliding momentum, with the exact Coulomb cone as
+  // with the pyramid whose face the slip meets.
+  const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
+  const bool on_box = GENERATE(false, true);
+  const double v0 = 2.0, mu = GENERATE(0.5, 0.3);
+  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid", on_box ? "on a ground box" : "on a plane", mu);
   const Vec3 half(0.2, 0.15, 0.05);
   const double exact = v0 * v0 / (2 * mu * g), t_stop = v0 / (mu * g);
   std::array<double, 3> err{};
@@ -115,8 +183,16 @@ TEST_CASE("Sliding block: stops after v0^2/(2 mu g) and stays at rest", "[valida
     s.gravity = Vec3(0, 0, -g);
     s.add_body(box_body("block", 2.0, half, Vec3(0, 0, half.z()), Vec3(v0, 0, 0)));
     s.add_contact(make_box("block", "block", half, mu));
-    s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
-    const Run R = run(s, steps[k], t_stop + 1.0);
+    if (on_box) {
+      Contact floor = make_box("floor", "ground", Vec3(5, 5, 0.5), mu);
+      floor.position = Vec3(1, 0, -0.5);
+      s.add_contact(floor);
+    } else {
+      s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
+    }
+    ImpulseOptions o;
+    o.friction = fm;
+    const Run R = run(s, steps[k], t_stop + 1.0, o);
     const double x_stop = R.q.back()[0];
     // At rest after the stop: no creep over the last second.
     size_t i_stop = 0;
@@ -135,9 +211,53 @@ TEST_CASE("Sliding block: stops after v0^2/(2 mu g) and stays at rest", "[valida
   CHECK(order(err[0], err[2]) / 2 > 0.7);
 }
 
+TEST_CASE("Cylinder rolls down an incline at (2/3) g sin(alpha)", "[validation][contact][impulse]") {
+  // A solid cylinder (I = m r²/2) lying across the slope rolls without slipping if μ ≥ tan α / 3;
+  // its centre then accelerates at (2/3) g sin α (a line contact: the two ends of the lowest
+  // generator). The plane stays horizontal; gravity is tilted by α.
+  const double alpha = 0.3, r = 0.1, len = 0.4, m = 2.0, mu = 0.5, T = 1.0;
+  const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
+  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid");
+  const double a_exact = 2.0 / 3.0 * g * std::sin(alpha);
+  std::array<double, 3> err{};
+  const double steps[3] = {2e-3, 1e-3, 5e-4};
+  for (int k = 0; k < 3; ++k) {
+    System s;
+    s.gravity = g * Vec3(std::sin(alpha), 0, -std::cos(alpha));
+    RigidBody b;
+    b.name = "roller";
+    b.mass = m;
+    const double Ia = 0.5 * m * r * r, It = m * (3 * r * r + len * len) / 12;
+    b.inertia << It, Ia, It, 0, 0, 0;  // axis along y
+    b.position = Vec3(0, 0, r);
+    s.add_body(b);
+    Contact c = make_cylinder("roller", "roller", r, len, mu);
+    c.orientation = math::rot_x(M_PI / 2);  // the shape's z axis along the body's y axis
+    s.add_contact(c);
+    s.add_contact(make_plane("slope", Vec3::UnitZ(), 0.0, mu));
+    ImpulseOptions o;
+    o.friction = fm;
+    const Run R = run(s, steps[k], T, o);
+    const double x = R.q.back()[0] - R.q.front()[0];
+    const double w = R.v.back()[4], v = R.v.back()[0];
+    err[static_cast<size_t>(k)] = std::abs(x - 0.5 * a_exact * T * T);
+    INFO("h = " << steps[k] << ": distance " << x << " m (exact " << 0.5 * a_exact * T * T << "), speed " << v
+                << " (exact " << a_exact * T << "), rolling slip v − ω r = " << v - w * r);
+    CHECK(err[static_cast<size_t>(k)] < 2 * a_exact * steps[k]);
+    CHECK(std::abs(v - w * r) < 1e-6);
+  }
+  INFO("errors " << err[0] << " " << err[1] << " " << err[2] << ", observed orders " << order(err[0], err[1])
+                 << " " << order(err[1], err[2]));
+  CHECK(err[2] < err[0]);
+}
+
 TEST_CASE("Block on an incline: sticks iff tan(alpha) <= mu, else slides with g(sin - mu cos)",
           "[validation][contact][impulse]") {
   const double mu = 0.4;
+  const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
+  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid");
+  ImpulseOptions o;
+  o.friction = fm;
   const Vec3 half(0.2, 0.2, 0.05);
   // The plane stays horizontal; gravity is tilted by α (same physics, simpler geometry).
   auto make = [&](double alpha) {
@@ -153,9 +273,9 @@ TEST_CASE("Block on an incline: sticks iff tan(alpha) <= mu, else slides with g(
   std::array<double, 3> err{};
   const double steps[3] = {2e-3, 1e-3, 5e-4};
   for (int k = 0; k < 3; ++k) {
-    const Run S = run(make(a_stick), steps[k], T);
+    const Run S = run(make(a_stick), steps[k], T, o);
     const double stick_disp = (S.q.back().head<2>() - S.q.front().head<2>()).norm();
-    const Run L = run(make(a_slip), steps[k], T);
+    const Run L = run(make(a_slip), steps[k], T, o);
     const double a_exact = g * (std::sin(a_slip) - mu * std::cos(a_slip));
     const double x = L.q.back()[0] - L.q.front()[0];
     err[static_cast<size_t>(k)] = std::abs(x - 0.5 * a_exact * T * T);

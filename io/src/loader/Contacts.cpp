@@ -13,7 +13,7 @@ namespace mbdae::io::loader {
 
 void Loader::contacts(const YAML::Node& n) {
   if (!section_list(n, "contacts")) return;
-  const std::vector<std::string> types = {"sphere", "box", "capsule", "plane", "sphere_plane"};
+  const std::vector<std::string> types = {"sphere", "box", "capsule", "cylinder", "plane", "sphere_plane"};
   std::set<std::string> names;
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("contacts", i);
@@ -32,14 +32,15 @@ void Loader::contacts(const YAML::Node& n) {
       }
     }
     std::optional<std::string> type;
-    if (const Entry* e = c.require("type", "sphere, box, capsule, plane or sphere_plane"))
-      type = choice(e->value, c.path("type"), types, {}, "contact type");
+    if (const Entry* e = c.require("type", "sphere, box, capsule, cylinder, plane or sphere_plane"))
+      type = choice(e->value, c.path("type"), types, {"convex_mesh", "mesh"}, "contact type");
     if (!type) continue;
     const std::string& t = *type;
     std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance", "penalty"};
     if (t == "sphere") applies.insert(applies.end(), {"body", "radius", "position"});
     if (t == "box") applies.insert(applies.end(), {"body", "size", "position", "orientation"});
-    if (t == "capsule") applies.insert(applies.end(), {"body", "radius", "length", "position", "orientation"});
+    if (t == "capsule" || t == "cylinder")
+      applies.insert(applies.end(), {"body", "radius", "length", "position", "orientation"});
     if (t == "plane") applies.insert(applies.end(), {"body", "normal", "point", "offset"});
     if (t == "sphere_plane") applies.insert(applies.end(), {"body", "radius", "position", "plane"});
     for (const char* key : {"body", "radius", "size", "length", "position", "orientation", "normal", "point", "offset", "plane"})
@@ -47,14 +48,8 @@ void Loader::contacts(const YAML::Node& n) {
         error(e->key_node, c.path(key), "key '" + std::string(key) + "' does not apply to a " + t + " contact");
         ok = false;
       }
-    // Body.
-    if (t == "plane") {
-      if (const Entry* e = c.find("body")) {
-        if (auto s = string(e->value, c.path("body")); s && *s != "ground") {
-          error(e->value, c.path("body"), "planes can only be on ground, got '" + *s + "'");
-          ok = false;
-        }
-      }
+    // Body (a plane is on ground unless it names a body).
+    if (t == "plane" && !c.has("body")) {
       k.body = "ground";
     } else if (const Entry* e = c.require("body")) {
       if (auto s = string(e->value, c.path("body"))) {
@@ -140,6 +135,12 @@ void Loader::contacts(const YAML::Node& n) {
       double len = 0;
       req_number("length", len, non_negative(), "m, between the two cap centres, along the shape's z axis");
       k.half_length = len / 2;
+    } else if (t == "cylinder") {
+      k.shape = ShapeType::Cylinder;
+      req_number("radius", k.radius, positive(), "m");
+      double len = 0;
+      req_number("length", len, positive(), "m, along the shape's z axis");
+      k.half_length = len / 2;
     } else if (t == "plane") {
       k.shape = ShapeType::Plane;
       plane(c, k);
@@ -186,6 +187,24 @@ void Loader::contacts(const YAML::Node& n) {
                           "plane (or use type: sphere and type: plane items)");
     }
   }
+}
+
+void Loader::contact_material(const YAML::Node& n) {
+  Map m(*this, n, "contact_material", {"friction", "restitution"});
+  if (!m.valid()) return;
+  const std::vector<std::string> rules = {"geometric_mean", "mean", "min", "max"};
+  auto rule = [&](const char* key, CombineRule& out) {
+    if (const Entry* e = m.find(key)) {
+      if (auto r = choice(e->value, m.path(key), rules, {}, "combination rule")) {
+        if (*r == "geometric_mean") out = CombineRule::GeometricMean;
+        else if (*r == "mean") out = CombineRule::Mean;
+        else if (*r == "min") out = CombineRule::Min;
+        else out = CombineRule::Max;
+      }
+    }
+  };
+  rule("friction", m_.system.contact_friction_rule);
+  rule("restitution", m_.system.contact_restitution_rule);
 }
 
 std::optional<PenaltyParameters> Loader::penalty(const YAML::Node& n, const std::string& path) {

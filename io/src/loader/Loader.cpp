@@ -95,7 +95,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
 
   const Map top(*this, root, "",
                 {"name", "description", "gravity", "bodies", "joints", "forces", "contacts", "contact_penalty",
-                 "sensors", "solver", "output"});
+                 "contact_material", "sensors", "solver", "output"});
   if (const Entry* e = top.find("name")) {
     if (auto s = string(e->value, "name")) m_.system.name = *s;
   }
@@ -118,6 +118,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
     contact_penalty_given_ = true;
     if (auto pp = penalty(e->value, "contact_penalty")) m_.system.contact_penalty = *pp;
   }
+  if (const Entry* e = top.find("contact_material")) contact_material(e->value);
   if (const Entry* e = top.find("solver")) solver(e->value);
   else error(root, "", "missing required key 'solver' (at least solver: {end_time: ...})");
   if (const Entry* e = top.find("output")) output(e->value);

@@ -13,7 +13,7 @@
 /// | Bodies.cpp    | bodies                                       | System bodies                       |
 /// | Joints.cpp    | joints (and their motion)                    | System joints                       |
 /// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
-/// | Contacts.cpp  | contacts, contact_penalty                    | System contacts                     |
+/// | Contacts.cpp  | contacts, contact_penalty, contact_material  | System contacts                     |
 /// | Sensors.cpp   | sensors                                      | LoadedModel::sensors                |
 /// | Solver.cpp    | solver; what the chosen solver cannot handle | settings, explicit_settings         |
 /// | Output.cpp    | output                                       | LoadedModel::output                 |
@@ -57,6 +57,7 @@ class Loader : public Reader {
   static const std::vector<std::string>& force_section_keys();
   bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);
   void contacts(const YAML::Node& n);
+  void contact_material(const YAML::Node& n);
   std::optional<PenaltyParameters> penalty(const YAML::Node& n, const std::string& path);
   void sensors(const YAML::Node& n);
   void solver(const YAML::Node& n);

@@ -35,8 +35,11 @@
 /// of ContactGeometry.h handles is a penalty force element (PenaltyParameters in Contact.h:
 /// linear spring–damper or Hunt–Crossley normal force, regularised Coulomb friction), with its
 /// tangent by central differences local to the pair's two bodies and its block in the tangent
-/// pattern from construction. The constructor throws ModelError for a pair without penalty
-/// parameters or with a rolling resistance.
+/// pattern from construction. Each evaluation (residual, forces, tangent, energy) evaluates only
+/// the pairs the broad phase of ContactGeometry.h (the grid the impulse stepper uses; planes by
+/// their bounding-sphere test) finds near each other; the pattern still has a block for every
+/// pair. The constructor throws ModelError for a pair without penalty parameters or with a
+/// rolling resistance (and, through System::problems(), for a pair the geometry does not handle).
 
 #include <memory>
 #include <string>
@@ -86,6 +89,11 @@ class MultibodySystem final : public ConstrainedSystem {
   MultibodySystem(const MultibodySystem&) = delete;
   MultibodySystem& operator=(const MultibodySystem&) = delete;
 
+  /// Contact pairs in the tangent pattern (every pair of shapes on different bodies). No throw.
+  int num_contact_pairs() const;
+  /// Contact pairs the broad phase passes on at positions q (size num_coordinates()), the ones
+  /// an evaluation at q computes. Not for concurrent use with an evaluation on the same thread.
+  int num_contact_pairs_near(ConstVecRef q) const;
   int num_coordinates() const override;
   int num_constraints() const override;
   void initial_state(VecRef q0, VecRef v0) const override;

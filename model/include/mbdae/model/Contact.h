@@ -2,15 +2,17 @@
 /// @file Contact.h
 /// Contact geometry and material of a body, as a user describes it. A `Contact` attaches one
 /// shape to a body (or to "ground"); every pair of shapes on different bodies may touch. Which
-/// pairs are handled, and how, is up to the formulation (both the ImpulseStepper, with impulses,
-/// and MultibodySystem, with penalty forces: sphere–plane, sphere–sphere, box–plane,
-/// capsule–plane, box–sphere).
+/// pairs the contact geometry handles is the table contact_pair_handled(); a model with a pair it
+/// does not handle is refused by System::problems(), naming both shapes and their bodies. Both the
+/// ImpulseStepper (impulses) and MultibodySystem (penalty forces) use that same geometry
+/// (formulations/ContactGeometry.h).
 ///
 /// Conventions: shapes are placed in the body frame (relative to the body's REFERENCE point, body
 /// axes), like loads. A plane is a half-space: the solid side is behind the normal, n·x ≤ offset
-/// with x in world coordinates when the plane is on ground; planes are only allowed on ground.
-/// Material of a pair (as Box2D, Catto 2009): friction μ = √(μ_a μ_b), restitution
-/// e = max(e_a, e_b), rolling resistance μ_r = max(μ_r,a, μ_r,b).
+/// with n and x in the body's frame (world for a plane on ground).
+/// Material of a pair: friction μ and restitution e combine the two shapes' values by the rules
+/// System::contact_friction_rule and System::contact_restitution_rule (default, as Box2D, Catto
+/// 2009: μ = √(μ_a μ_b), e = max(e_a, e_b)); rolling resistance μ_r = max(μ_r,a, μ_r,b).
 
 #include <optional>
 #include <string>
@@ -25,10 +27,30 @@ enum class ShapeType {
   Sphere,   ///< `radius` about the shape origin
   Box,      ///< `half_extents` along the shape axes
   Capsule,  ///< segment of length 2 `half_length` along the shape z axis, swept by `radius`
-  Plane,    ///< ground half-space n·x ≤ offset
+  Plane,    ///< half-space n·x ≤ offset (body frame; world on ground)
+  Cylinder, ///< solid cylinder of `radius` and length 2 `half_length` along the shape z axis
 };
-/// Name of `t` as in the model file ("sphere", "box", "capsule", "plane"). No throw.
+/// Name of `t` as in the model file ("sphere", "box", "capsule", "plane", "cylinder"). No throw.
 const char* to_string(ShapeType t);
+
+/// Whether the contact geometry handles shapes x and y touching, in either order. Handled: a plane
+/// with a sphere, box, capsule or cylinder; sphere–sphere, box–sphere, box–box, box–capsule,
+/// capsule–capsule, capsule–sphere, cylinder–sphere. Not handled (refused by System::problems()
+/// when the two shapes are on different bodies): plane–plane, cylinder–box, cylinder–capsule,
+/// cylinder–cylinder. No throw.
+bool contact_pair_handled(ShapeType x, ShapeType y);
+
+/// How the friction μ or the restitution e of a pair combines the values of its two shapes.
+enum class CombineRule {
+  GeometricMean,  ///< √(a b)
+  Mean,           ///< (a + b) / 2
+  Min,            ///< min(a, b)
+  Max,            ///< max(a, b)
+};
+/// Name of `r` as in the model file ("geometric_mean", "mean", "min", "max"). No throw.
+const char* to_string(CombineRule r);
+/// The pair value of a and b under rule r. No throw.
+double combine(CombineRule r, double a, double b);
 
 /// Normal force law of a penalty contact (used by the implicit formulation, MultibodySystem).
 enum class PenaltyLaw {
@@ -74,13 +96,13 @@ struct Contact {
   std::string name;  ///< for messages
   std::string body = "ground";  ///< body name or "ground"
   ShapeType shape = ShapeType::Sphere;  ///< which of the fields below apply
-  double radius = 0;              ///< m: sphere, capsule
+  double radius = 0;              ///< m: sphere, capsule, cylinder
   Vec3 half_extents = Vec3::Zero();  ///< m: box half sizes along the shape's x, y, z
-  double half_length = 0;         ///< m: capsule, half the distance between the two cap centres (shape z axis)
+  double half_length = 0;         ///< m: capsule, half the distance between the two cap centres; cylinder, half its length (shape z axis)
   Vec3 position = Vec3::Zero();   ///< m: shape origin, body axes from the reference point
   Mat3 orientation = Mat3::Identity();  ///< shape axes in body axes
-  Vec3 normal = Vec3::UnitZ();    ///< plane: outward unit normal, world (ground only)
-  double offset = 0;              ///< plane: n·x = offset on the surface, m
+  Vec3 normal = Vec3::UnitZ();    ///< plane: outward unit normal, body axes (world on ground)
+  double offset = 0;              ///< plane: n·x = offset on the surface, m (x from the body's reference point)
   double friction = 0.5;          ///< Coulomb μ (sticking = sliding), ≥ 0
   double restitution = 0;         ///< Newton's e in [0, 1]
   double rolling_resistance = 0;  ///< μ_r ≥ 0 (dimensionless; torque ≤ μ_r r_eff λ_n)
@@ -108,6 +130,10 @@ Contact make_box(const std::string& name, const std::string& body, const Vec3& h
 /// reference point of `body`; otherwise as make_sphere().
 Contact make_capsule(const std::string& name, const std::string& body, double radius,
                      double half_length, double friction = 0.5, double restitution = 0);
+/// Cylinder of `radius` (m) and `length` (m) along the body z axis, centred at the reference point
+/// of `body`; otherwise as make_sphere().
+Contact make_cylinder(const std::string& name, const std::string& body, double radius, double length,
+                      double friction = 0.5, double restitution = 0);
 /// Ground plane n·x = offset (n normalised inside; `offset` in m is NOT rescaled, so it is the
 /// signed distance from the origin along the unit normal). No throw; a zero normal stays zero and
 /// is reported by contact_problems().

@@ -347,6 +347,10 @@ class System {
   /// Penalty parameters of every contact pair whose shapes have none of their own (Contact.h);
   /// without any, the implicit formulation rejects a model with contacts.
   std::optional<PenaltyParameters> contact_penalty;
+  /// How a contact pair's friction μ combines those of its two shapes (Contact.h).
+  CombineRule contact_friction_rule = CombineRule::GeometricMean;
+  /// How a contact pair's restitution e combines those of its two shapes (Contact.h).
+  CombineRule contact_restitution_rule = CombineRule::Max;
 
   /// Adds a body; returns its index. Checks happen in check(), not here, so that every problem of
   /// a model can be reported at once.

@@ -21,9 +21,15 @@
 ///                                    else 0
 ///        friction (per contact, 2D): λ_t ∈ μ λ_n · P, P the unit disc (cone) or the regular
 ///                                    k-gon circumscribing it (pyramid; k = 4 is the box
-///                                    |λ_t1|, |λ_t2| ≤ μ λ_n), maximal dissipation,
+///                                    |λ_t1|, |λ_t2| ≤ μ λ_n), maximal dissipation: the
+///                                    tangential velocity after the step is in −N_P(λ_t), the
+///                                    normal cone of the set at λ_t (opposite to λ_t on the
+///                                    disc's rim, along the face normal on a pyramid face),
 ///        rolling resistance:         |λ_r| ≤ μ_r r_eff λ_n on the tangential relative rotation;
-///     solved by projected Gauss–Seidel: per row (or 2×2 block) λ ← proj(λ − ω K⁻¹ (J u − b)),
+///     solved by projected Gauss–Seidel: per row (or 2×2 block) λ ← proj_K(λ − ω K⁻¹ (J u − b)),
+///     proj_K the projection onto the set in the metric of the block's effective mass K (for a
+///     friction block the minimiser of ½ (λ − λ*)ᵀ K (λ − λ*) on μ λ_n P: that is what makes the
+///     fixed point maximally dissipative; a Euclidean projection is not when K couples t1 and t2),
 ///     u ← u + M⁻¹ Jᵀ Δλ, with warm start (impulses of the same contact feature in the previous
 ///     step, friction carried as a world vector), relaxation ω, and stop when the largest velocity
 ///     change of a sweep, max |K Δλ|, falls below `pgs_tolerance` or after `pgs_max_iterations`;
@@ -94,6 +100,7 @@ struct PgsStepStats {
   int position_iterations = 0; ///< split-impulse sweeps
   int contacts = 0;            ///< contact points in the step
   double max_penetration = 0; ///< m, deepest penetration at the start of the step (≥ 0)
+  long pairs = 0;              ///< shape pairs the broad phase passed to the narrow phase
 };
 
 /// PGS statistics of a run (in addition to SolverStats).
@@ -105,6 +112,8 @@ struct ImpulseStats {
   long steps_at_cap = 0;      ///< steps whose PGS stopped at the iteration cap
   int max_contacts = 0;       ///< most contact points in one step
   double max_penetration = 0; ///< m, deepest penetration over all steps (≥ 0)
+  long total_pairs = 0;       ///< shape pairs passed to the narrow phase, summed over all steps
+  long max_pairs = 0;         ///< most shape pairs passed to the narrow phase in one step
 };
 
 /// Outcome of solve_impulse().

@@ -182,4 +182,14 @@ System FlyballGovernor();
 /// given rolling resistance. The sphere-pile benchmark model (impulse stepper).
 System SpherePile(int K, double rolling_resistance = 0.0);
 
+/// A pile of K boxes (0.2 × 0.15 × 0.1 m, m = 1 kg, μ = 0.5, restitution 0) on the lattice of
+/// SpherePile (spacing 0.25 m, odd layers shifted by half a spacing and turned 0.3 rad about z,
+/// so that boxes land on edges and corners of others), dropped into a box: a floor at z = 0 and
+/// four frictional walls 1 cm clear of the lattice. Box–box and box–plane contacts.
+System BoxPile(int K);
+
+/// A stack of n boxes (size a × a × a/2, m = 1 kg, μ = 0.5) resting face on face on a floor at
+/// z = 0, each box exactly on the one below (no gap, no penetration).
+System BoxStack(int n, double a = 0.2);
+
 }  // namespace mbdae::validation::models

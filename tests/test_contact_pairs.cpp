@@ -1,0 +1,498 @@
+// Every pair of contact shapes: each pair the geometry handles is checked against a configuration
+// whose depth, normal and points follow from elementary geometry (written out beside each case);
+// each pair it does not handle is refused by System::problems() naming both shapes, their bodies
+// and the pair, and by the model loader at the file position of the shape.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <span>
+#include <cmath>
+#include <vector>
+
+#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/io/ModelLoader.h>
+#include <mbdae/io/Run.h>
+#include <mbdae/model/math/Rotation.h>
+
+using namespace mbdae;
+
+namespace {
+
+PlacedShape sphere(const Vec3& c, double r) {
+  PlacedShape s;
+  s.type = ShapeType::Sphere;
+  s.radius = r;
+  s.c_W = c;
+  return s;
+}
+PlacedShape box(const Vec3& c, const Vec3& half, const Mat3& R = Mat3::Identity()) {
+  PlacedShape s;
+  s.type = ShapeType::Box;
+  s.half = half;
+  s.c_W = c;
+  s.R_WS = R;
+  return s;
+}
+PlacedShape capsule(const Vec3& c, double r, double half_length, const Mat3& R = Mat3::Identity()) {
+  PlacedShape s;
+  s.type = ShapeType::Capsule;
+  s.radius = r;
+  s.half_length = half_length;
+  s.c_W = c;
+  s.R_WS = R;
+  return s;
+}
+PlacedShape cylinder(const Vec3& c, double r, double half_length, const Mat3& R = Mat3::Identity()) {
+  PlacedShape s = capsule(c, r, half_length, R);
+  s.type = ShapeType::Cylinder;
+  return s;
+}
+PlacedShape plane(const Vec3& n, double offset, const Vec3& c = Vec3::Zero(), const Mat3& R = Mat3::Identity()) {
+  PlacedShape s;
+  s.type = ShapeType::Plane;
+  s.normal = n.normalized();
+  s.offset = offset;
+  s.c_W = c;
+  s.R_WS = R;
+  return s;
+}
+
+/// The points of a pair with the normal from s1 to s2 (undoing narrow_phase()'s ordering).
+std::vector<PairPoint> points(const PlacedShape& s1, const PlacedShape& s2, double margin = 0) {
+  PairPoint out[kMaxPairPoints];
+  bool swapped = false;
+  const int k = narrow_phase(s1, s2, margin, out, swapped);
+  std::vector<PairPoint> v(out, out + k);
+  if (swapped)
+    for (PairPoint& p : v) p.n = -p.n;
+  return v;
+}
+
+/// Whether `pts` holds a point at x (within tol).
+bool has_point(const std::vector<PairPoint>& pts, const Vec3& x, double tol = 1e-9) {
+  return std::any_of(pts.begin(), pts.end(), [&](const PairPoint& p) { return (p.p - x).norm() < tol; });
+}
+
+void check_all(const std::vector<PairPoint>& pts, const Vec3& n, double depth, double tol = 1e-9) {
+  for (const PairPoint& p : pts) {
+    CHECK((p.n - n).norm() < tol);
+    CHECK(std::abs(p.depth - depth) < tol);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Box on box: four points of the smaller face", "[contact][geometry]") {
+  // B (half 0.3, 0.2, 0.1, turned 0.3 rad about z) rests 0.02 deep on A's top face (z = 0.5): its
+  // bottom face lies inside A's top face, so the four corners of B's bottom are the manifold, each
+  // 0.02 deep, the midway points at z = 0.5 − 0.01, the normal +z (from A to B).
+  const Mat3 R = math::rot_z(0.3);
+  const PlacedShape A = box(Vec3::Zero(), Vec3(0.5, 0.5, 0.5));
+  const PlacedShape B = box(Vec3(0, 0, 0.5 + 0.1 - 0.02), Vec3(0.3, 0.2, 0.1), R);
+  const auto pts = points(A, B);
+  REQUIRE(pts.size() == 4);
+  check_all(pts, Vec3::UnitZ(), -0.02);
+  for (int sx : {-1, 1})
+    for (int sy : {-1, 1}) {
+      const Vec3 c = R * Vec3(sx * 0.3, sy * 0.2, 0);
+      CHECK(has_point(pts, Vec3(c.x(), c.y(), 0.49)));
+    }
+  // In the other order the normal still points from the first shape to the second.
+  const auto rev = points(B, A);
+  REQUIRE(rev.size() == 4);
+  check_all(rev, -Vec3::UnitZ(), -0.02);
+}
+
+TEST_CASE("Box on box: a large face clipped to the small one, and the octagon of two turned squares",
+          "[contact][geometry]") {
+  {
+    // A wide plate B on a small cube A: B's bottom face clipped by A's side planes, so the
+    // manifold is A's top face's four corners (±0.2, ±0.2), 0.01 deep.
+    const PlacedShape A = box(Vec3::Zero(), Vec3(0.2, 0.2, 0.2));
+    const PlacedShape B = box(Vec3(0, 0, 0.2 + 0.1 - 0.01), Vec3(1, 1, 0.1));
+    const auto pts = points(A, B);
+    REQUIRE(pts.size() == 4);
+    check_all(pts, Vec3::UnitZ(), -0.01);
+    for (int sx : {-1, 1})
+      for (int sy : {-1, 1}) CHECK(has_point(pts, Vec3(sx * 0.2, sy * 0.2, 0.195)));
+  }
+  {
+    // Two unit squares (half 0.5), the upper turned 45° about z: their overlap is a regular
+    // octagon whose vertices on the lines x = ±0.5 are at y = ±(0.5 √2 − 0.5) (the turned square
+    // is |x| + |y| ≤ 0.5 √2), and likewise on y = ±0.5: eight points.
+    const PlacedShape A = box(Vec3::Zero(), Vec3(0.5, 0.5, 0.5));
+    const PlacedShape B = box(Vec3(0, 0, 1.0 - 0.01), Vec3(0.5, 0.5, 0.5), math::rot_z(M_PI / 4));
+    const auto pts = points(A, B);
+    REQUIRE(pts.size() == 8);
+    check_all(pts, Vec3::UnitZ(), -0.01);
+    const double y = 0.5 * std::sqrt(2.0) - 0.5;
+    for (int s1 : {-1, 1})
+      for (int s2 : {-1, 1}) {
+        CHECK(has_point(pts, Vec3(s1 * 0.5, s2 * y, 0.495)));
+        CHECK(has_point(pts, Vec3(s2 * y, s1 * 0.5, 0.495)));
+      }
+  }
+}
+
+TEST_CASE("Box on box: crossed edges meet at one point", "[contact][geometry]") {
+  // A (half a) turned 45° about y has a top edge along y at height a √2; B (half b) turned 45°
+  // about x has a bottom edge along x at z_B − b √2. With z_B = (a + b) √2 − δ the edges cross
+  // at the origin's vertical, δ deep: one point (0, 0, a √2 − δ/2), normal +z.
+  const double a = 0.3, b = 0.2, delta = 0.004;
+  const PlacedShape A = box(Vec3::Zero(), Vec3::Constant(a), math::rot_y(M_PI / 4));
+  const PlacedShape B = box(Vec3(0, 0, (a + b) * std::sqrt(2.0) - delta), Vec3::Constant(b), math::rot_x(M_PI / 4));
+  const auto pts = points(A, B);
+  REQUIRE(pts.size() == 1);
+  check_all(pts, Vec3::UnitZ(), -delta);
+  CHECK((pts[0].p - Vec3(0, 0, a * std::sqrt(2.0) - delta / 2)).norm() < 1e-9);
+  // Lifted 2δ, the pair is apart: no point without a margin, one at −… with margin 3δ.
+  const PlacedShape B2 = box(B.c_W + Vec3(0, 0, 2 * delta), Vec3::Constant(b), math::rot_x(M_PI / 4));
+  CHECK(points(A, B2).empty());
+  const auto near = points(A, B2, 3 * delta);
+  REQUIRE(near.size() == 1);
+  CHECK(near[0].depth == Approx(delta).epsilon(1e-9));
+}
+
+TEST_CASE("Capsule pairs: crossed, parallel, with a sphere, on a box", "[contact][geometry]") {
+  const double ra = 0.1, rb = 0.05, d = 0.01;
+  {
+    // Crossed: A along x, B along y above it, the axes ra + rb − d apart: one point on the
+    // common perpendicular (the z axis), midway in the overlap.
+    const PlacedShape A = capsule(Vec3::Zero(), ra, 0.5, math::rot_y(M_PI / 2));
+    const PlacedShape B = capsule(Vec3(0, 0, ra + rb - d), rb, 0.4, math::rot_x(M_PI / 2));
+    const auto pts = points(A, B);
+    REQUIRE(pts.size() == 1);
+    check_all(pts, Vec3::UnitZ(), -d);
+    CHECK((pts[0].p - Vec3(0, 0, ra - d / 2)).norm() < 1e-9);
+  }
+  {
+    // Parallel, both along x, B shifted by 0.3 along x: the segments overlap on x ∈ [−0.1, 0.5],
+    // a line contact with its two ends as points.
+    const PlacedShape A = capsule(Vec3::Zero(), ra, 0.5, math::rot_y(M_PI / 2));
+    const PlacedShape B = capsule(Vec3(0.3, 0, ra + rb - d), rb, 0.4, math::rot_y(M_PI / 2));
+    const auto pts = points(A, B);
+    REQUIRE(pts.size() == 2);
+    check_all(pts, Vec3::UnitZ(), -d);
+    CHECK(has_point(pts, Vec3(-0.1, 0, ra - d / 2)));
+    CHECK(has_point(pts, Vec3(0.5, 0, ra - d / 2)));
+  }
+  {
+    // Sphere beyond the end of the capsule's segment: the distance is to the end cap's centre.
+    const PlacedShape A = capsule(Vec3::Zero(), ra, 0.5);  // along z
+    const Vec3 c(0.3, 0, 0.5 + 0.4);  // from the top cap centre (0, 0, 0.5): (0.3, 0, 0.4), length 0.5
+    const PlacedShape S = sphere(c, 0.45);
+    const auto pts = points(A, S);
+    REQUIRE(pts.size() == 1);
+    CHECK(pts[0].depth == Approx(0.5 - ra - 0.45));
+    CHECK((pts[0].n - Vec3(0.6, 0, 0.8)).norm() < 1e-12);
+    // Beside the segment: the distance is radial.
+    const auto side = points(A, sphere(Vec3(0.2, 0, 0.1), 0.15));
+    REQUIRE(side.size() == 1);
+    CHECK(side[0].depth == Approx(0.2 - ra - 0.15));
+    CHECK((side[0].n - Vec3::UnitX()).norm() < 1e-12);
+  }
+  {
+    // A capsule lying along x on a box's top face (z = 0.5), d deep: both cap ends touch.
+    const PlacedShape B = box(Vec3::Zero(), Vec3(1, 1, 0.5));
+    const PlacedShape C = capsule(Vec3(0.2, 0.1, 0.5 + ra - d), ra, 0.3, math::rot_y(M_PI / 2));
+    const auto pts = points(B, C);
+    REQUIRE(pts.size() == 2);
+    check_all(pts, Vec3::UnitZ(), -d);
+    CHECK(has_point(pts, Vec3(-0.1, 0.1, 0.5 - d / 2)));
+    CHECK(has_point(pts, Vec3(0.5, 0.1, 0.5 - d / 2)));
+  }
+  {
+    // A long capsule across the ridge of a box turned 45° about y (ridge along y at a √2): the
+    // segment's deepest point is over the ridge, inside the segment, not at an end.
+    const double a = 0.3;
+    const PlacedShape B = box(Vec3::Zero(), Vec3::Constant(a), math::rot_y(M_PI / 4));
+    const PlacedShape C = capsule(Vec3(0, 0.05, a * std::sqrt(2.0) + ra - d), ra, 1.0, math::rot_y(M_PI / 2));
+    const auto pts = points(B, C);
+    REQUIRE(pts.size() == 1);
+    CHECK(pts[0].depth == Approx(-d).margin(1e-9));
+    CHECK((pts[0].n - Vec3::UnitZ()).norm() < 1e-6);
+    CHECK((pts[0].p - Vec3(0, 0.05, a * std::sqrt(2.0) - d / 2)).norm() < 1e-6);
+  }
+}
+
+TEST_CASE("Cylinder pairs: on a plane lying, standing and tilted; with a sphere", "[contact][geometry]") {
+  const double r = 0.2, hl = 0.3, d = 0.01;
+  const PlacedShape floor = plane(Vec3::UnitZ(), 0);
+  {
+    // Lying along x: the two ends of the lowest generator, at x = ±hl.
+    const auto pts = points(floor, cylinder(Vec3(0, 0, r - d), r, hl, math::rot_y(M_PI / 2)));
+    REQUIRE(pts.size() == 2);
+    check_all(pts, Vec3::UnitZ(), -d);
+    CHECK(has_point(pts, Vec3(hl, 0, -d / 2)));
+    CHECK(has_point(pts, Vec3(-hl, 0, -d / 2)));
+  }
+  {
+    // Standing on an end: four points of its rim.
+    const auto pts = points(floor, cylinder(Vec3(0, 0, hl - d), r, hl));
+    REQUIRE(pts.size() == 4);
+    check_all(pts, Vec3::UnitZ(), -d);
+    CHECK(has_point(pts, Vec3(r, 0, -d / 2)));
+    CHECK(has_point(pts, Vec3(0, -r, -d / 2)));
+  }
+  {
+    // Tilted by θ about y: the lowest point of the bottom rim is at z_c − hl cos θ − r sin θ.
+    const double th = 0.4, zc = hl * std::cos(th) + r * std::sin(th) - d;
+    const auto pts = points(floor, cylinder(Vec3(0, 0, zc), r, hl, math::rot_y(th)));
+    REQUIRE(pts.size() == 1);
+    CHECK(pts[0].depth == Approx(-d));
+    // Bottom centre −hl (sin θ, 0, cos θ); in the disc the downward direction is (cos θ, 0, −sin θ),
+    // so the lowest rim point is at x = −hl sin θ + r cos θ, z = z_c − hl cos θ − r sin θ (= −d).
+    CHECK(pts[0].p.x() == Approx(-hl * std::sin(th) + r * std::cos(th)));
+    CHECK(pts[0].p.z() == Approx(-d / 2));
+  }
+  {
+    // A sphere above the top face, and one beside the curved side.
+    const PlacedShape C = cylinder(Vec3::Zero(), r, hl);
+    const auto top = points(C, sphere(Vec3(0.05, 0, hl + 0.1 - d), 0.1));
+    REQUIRE(top.size() == 1);
+    check_all(top, Vec3::UnitZ(), -d);
+    const auto side = points(C, sphere(Vec3(0, r + 0.1 - d, 0.1), 0.1));
+    REQUIRE(side.size() == 1);
+    check_all(side, Vec3::UnitY(), -d);
+    // Beyond the rim's edge: the distance is to the circle.
+    const auto edge = points(C, sphere(Vec3(r + 0.3, 0, hl + 0.4), 0.55));
+    REQUIRE(edge.size() == 1);
+    CHECK(edge[0].depth == Approx(0.5 - 0.55));
+    CHECK((edge[0].n - Vec3(0.6, 0, 0.8)).norm() < 1e-12);
+  }
+}
+
+TEST_CASE("A plane on a moving body: its pose is the body's", "[contact][geometry]") {
+  // The plane z' = 0.1 of a frame turned 90° about x (its normal +z' is world −y) at (0, 1, 0):
+  // the surface is y = 1 − 0.1 = 0.9, solid side y > 0.9. A sphere at y = 0.9 − 0.15 + d, r = 0.15.
+  const double d = 0.02;
+  const PlacedShape P = plane(Vec3::UnitZ(), 0.1, Vec3(0, 1, 0), math::rot_x(M_PI / 2));
+  const auto pts = points(P, sphere(Vec3(0.3, 0.9 - 0.15 + d, 0), 0.15));
+  REQUIRE(pts.size() == 1);
+  check_all(pts, -Vec3::UnitY(), -d);
+  CHECK((pts[0].p - Vec3(0.3, 0.9 + d / 2, 0)).norm() < 1e-12);
+}
+
+TEST_CASE("Every pair of shape types collides or is refused by name", "[contact][geometry]") {
+  // One body per shape (a plane on a body too), each pair placed so that it overlaps, and
+  // narrow_phase() must give a point for every handled pair; for the others System::problems()
+  // names both contacts, their bodies and the pair.
+  const std::vector<ShapeType> all = {ShapeType::Sphere, ShapeType::Box, ShapeType::Capsule, ShapeType::Plane,
+                                      ShapeType::Cylinder};
+  auto contact_of = [](ShapeType t, const std::string& name, const std::string& body) {
+    Contact c;
+    c.name = name;
+    c.body = body;
+    c.shape = t;
+    c.radius = 0.2;
+    c.half_length = 0.2;
+    c.half_extents = Vec3(0.2, 0.2, 0.2);
+    c.normal = Vec3::UnitZ();
+    return c;
+  };
+  int handled = 0, refused = 0;
+  for (ShapeType x : all)
+    for (ShapeType y : all) {
+      CAPTURE(to_string(x), to_string(y));
+      System s;
+      RigidBody b;
+      b.mass = 1;
+      b.inertia << 0.1, 0.1, 0.1, 0, 0, 0;
+      b.name = "one";
+      s.add_body(b);
+      b.name = "two";
+      b.position = Vec3(0.05, 0.02, 0.1);  // overlapping every shape above at 0
+      s.add_body(b);
+      s.add_contact(contact_of(x, "first", "one"));
+      s.add_contact(contact_of(y, "second", "two"));
+      const auto problems = s.problems();
+      PlacedShape p1 = placed_shape(s.contacts()[0]), p2 = placed_shape(s.contacts()[1]);
+      p2.c_W += Vec3(0.05, 0.02, 0.1);
+      if (contact_pair_handled(x, y)) {
+        ++handled;
+        CHECK(problems.empty());
+        CHECK(!points(p1, p2).empty());
+      } else {
+        ++refused;
+        REQUIRE(problems.size() == 1);
+        const std::string& m = problems[0].message;
+        CHECK(m.find("'first' (" + std::string(to_string(x)) + " on one)") != std::string::npos);
+        CHECK(m.find("'second' (" + std::string(to_string(y)) + " on two)") != std::string::npos);
+        CHECK(m.find(std::string(to_string(x)) + "-" + to_string(y)) != std::string::npos);
+        CHECK(problems[0].item.kind == ItemRef::Kind::Contact);
+        CHECK(problems[0].item.index == 1);
+        CHECK_THROWS_AS(NewtonEulerSystem(s), ModelError);
+      }
+    }
+  // 25 ordered pairs: plane–plane, cylinder–cylinder and cylinder with box and capsule (both
+  // orders) are refused: 6.
+  CHECK(refused == 6);
+  CHECK(handled == 19);
+}
+
+TEST_CASE("Model files: a box on a box collides; a cylinder on a box is refused at its position",
+          "[contact][geometry][io]") {
+  const std::string head = R"(name: pair
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: lower, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0], position: [0, 0, 0.1]}
+  - {name: upper, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0], position: [0, 0, 0.3]}
+contacts:
+  - {name: floor, type: plane, normal: [0, 0, 1], point: [0, 0, 0]}
+  - {name: a, type: box, body: lower, size: [0.2, 0.2, 0.2]}
+)";
+  const std::string tail = "solver: {type: impulse, end_time: 0.5, step: 1.0e-3}\n";
+  {
+    const io::LoadedModel m = io::load_model_text(head + "  - {name: b, type: box, body: upper, size: [0.2, 0.2, 0.2]}\n" + tail, "pair.yaml");
+    // The box stack stays at rest: the upper box is held by the lower one (box–box, four points).
+    NewtonEulerSystem ne(m.system);
+    VecX q, v;
+    ne.initial_state(q, v);
+    ContactDetector det(ne);
+    std::vector<ContactPoint> cps;
+    det.detect(q, 1e-6, cps);
+    int box_box = 0;
+    for (const ContactPoint& c : cps)
+      if (c.a >= 0 && c.b >= 0) ++box_box;
+    CHECK(box_box == 4);
+  }
+  try {
+    io::load_model_text(head + "  - {name: b, type: cylinder, body: upper, radius: 0.1, length: 0.2}\n" + tail, "pair.yaml");
+    FAIL("a cylinder on a box must be refused");
+  } catch (const io::LoadError& e) {
+    const std::string w = e.what();
+    INFO(w);
+    CHECK(w.find("9:5") != std::string::npos);  // the cylinder's item: line 9, column 5
+    CHECK(w.find("contacts 'a' (box on lower) and 'b' (cylinder on upper)") != std::string::npos);
+    CHECK(w.find("box-cylinder") != std::string::npos);
+  }
+}
+
+namespace {
+/// Runs an example model with `sets`; rows of (t, sensor columns...).
+std::vector<std::vector<double>> run_example(const std::string& name, const std::vector<io::Override>& sets = {}) {
+  const io::LoadedModel m =
+      io::load_model_file(std::string(MBDAE_TEST_SOURCE_DIR) + "/examples/models/" + name + ".yaml", sets);
+  io::ModelRun r(m);
+  std::vector<std::vector<double>> rows;
+  const SolveResult res = r.run([&](const StateView& s, std::span<const double> row) {
+    std::vector<double> x{s.t};
+    x.insert(x.end(), row.begin(), row.end());
+    rows.push_back(x);
+    return true;
+  });
+  INFO(res.message);
+  REQUIRE(res.ok());
+  return rows;
+}
+}  // namespace
+
+TEST_CASE("Example conveyor: the part reaches the belt speed after v/(mu g), having slid v^2/(2 mu g)",
+          "[contact][examples]") {
+  // A plane on a driven body (the belt) and a box (the part): the part accelerates at μ g until
+  // t* = v / (μ g), then rides along, so x(t) = v² / (2 μ g) + v (t − t*) for t > t*.
+  const std::string solver = GENERATE("generalized_alpha", "trapezoidal_index2");
+  CAPTURE(solver);
+  const auto rows = run_example("conveyor", {{"solver.type", solver}});
+  const double v = 0.5, mu = 0.4, g = 9.81, ts = v / (mu * g);
+  for (const auto& r : rows) {
+    const double t = r[0], x = r[1], vx = r[4];
+    const double x_exact = t < ts ? 0.5 * mu * g * t * t : v * v / (2 * mu * g) + v * (t - ts);
+    const double v_exact = t < ts ? mu * g * t : v;
+    INFO("t = " << t << ": x " << x << " (exact " << x_exact << "), v " << vx << " (exact " << v_exact << ")");
+    // Regularised friction (v_ε = 1 mm/s) and the penalty's settling: a few v_ε, a few v_ε·t*.
+    if (std::abs(t - ts) > 0.01) CHECK(std::abs(vx - v_exact) < 5e-3);
+    CHECK(std::abs(x - x_exact) < 2e-4);
+  }
+}
+
+TEST_CASE("Example box stack: ten boxes stay at rest", "[contact][examples]") {
+  const std::string fm = GENERATE("pyramid", "cone");
+  CAPTURE(fm);
+  const auto rows = run_example("box_stack", {{"solver.friction_model", fm}});
+  const auto& last = rows.back();
+  // top (x, y, z) starts at (0, 0, 0.95); bottom at (0, 0, 0.05).
+  const double drift_top = (Vec3(last[1], last[2], last[3]) - Vec3(0, 0, 0.95)).norm();
+  const double drift_bottom = (Vec3(last[7], last[8], last[9]) - Vec3(0, 0, 0.05)).norm();
+  INFO("after " << last[0] << " s: top box moved " << drift_top << " m, bottom box " << drift_bottom << " m");
+  CHECK(drift_top < 1e-4);
+  CHECK(drift_bottom < 1e-4);
+  CHECK(Vec3(last[4], last[5], last[6]).norm() < 1e-6);
+}
+
+TEST_CASE("Material combination rules for friction and restitution", "[contact][io]") {
+  // Two spheres touching: μ 0.8 and 0.2, e 0.9 and 0.1. Each rule gives its closed form.
+  auto pair_material = [](const std::string& material) {
+    const std::string text = "gravity: [0, 0, 0]\nbodies:\n"
+                             "  - {name: a, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0], position: [0, 0, 0]}\n"
+                             "  - {name: b, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0], position: [0.19, 0, 0]}\n"
+                             "contacts:\n"
+                             "  - {name: a, type: sphere, body: a, radius: 0.1, friction: 0.8, restitution: 0.9}\n"
+                             "  - {name: b, type: sphere, body: b, radius: 0.1, friction: 0.2, restitution: 0.1}\n" +
+                             material + "solver: {type: impulse, end_time: 0.1}\n";
+    const io::LoadedModel m = io::load_model_text(text, "material.yaml");
+    NewtonEulerSystem ne(m.system);
+    VecX q, v;
+    ne.initial_state(q, v);
+    ContactDetector det(ne);
+    std::vector<ContactPoint> cps;
+    det.detect(q, 0, cps);
+    REQUIRE(cps.size() == 1);
+    return std::make_pair(cps[0].friction, cps[0].restitution);
+  };
+  auto [mu0, e0] = pair_material("");
+  CHECK(mu0 == Approx(0.4));  // default: √(0.8 · 0.2), max(0.9, 0.1)
+  CHECK(e0 == Approx(0.9));
+  auto [mu1, e1] = pair_material("contact_material: {friction: min, restitution: mean}\n");
+  CHECK(mu1 == Approx(0.2));
+  CHECK(e1 == Approx(0.5));
+  auto [mu2, e2] = pair_material("contact_material: {friction: max, restitution: geometric_mean}\n");
+  CHECK(mu2 == Approx(0.8));
+  CHECK(e2 == Approx(0.3));
+  auto [mu3, e3] = pair_material("contact_material: {friction: mean, restitution: min}\n");
+  CHECK(mu3 == Approx(0.5));
+  CHECK(e3 == Approx(0.1));
+  try {
+    pair_material("contact_material: {friction: harmonic}\n");
+    FAIL("an unknown rule must be refused");
+  } catch (const io::LoadError& e) {
+    const std::string w = e.what();
+    INFO(w);
+    CHECK(w.find("contact_material.friction") != std::string::npos);
+    CHECK(w.find("harmonic") != std::string::npos);
+  }
+}
+
+TEST_CASE("Box stack with penalty contacts: each face carries the boxes above it", "[contact][examples]") {
+  // The implicit formulation with a linear penalty: the contact between box j − 1 and box j (the
+  // floor for j = 0) carries the weight of the 10 − j boxes above it on four points, so it is
+  // compressed by (10 − j) m g / (4 k), and the top box sinks by Σ = 55 m g / (4 k) (1.349e-4 m
+  // at k = 1e6 N/m), and stays centred.
+  const double k = 1e6, m = 1.0, g = 9.81;
+  const auto rows = run_example("box_stack", {{"solver.type", "generalized_alpha"},
+                                              {"solver.end_time", "0.5"},
+                                              {"contact_penalty.stiffness", "1.0e6"},
+                                              {"contact_penalty.damping", "2000"}});
+  const auto& last = rows.back();
+  const double sink = 0.95 - last[3], exact = 55 * m * g / (4 * k);
+  INFO("top box sank " << sink << " m (exact " << exact << "), moved sideways " << std::hypot(last[1], last[2]));
+  CHECK(sink == Approx(exact).epsilon(1e-3));
+  CHECK(std::hypot(last[1], last[2]) < 1e-9);
+  CHECK(Vec3(last[4], last[5], last[6]).norm() < 1e-6);
+}
+
+TEST_CASE("Convex meshes are refused by name", "[contact][io]") {
+  const std::string text = "bodies:\n  - {name: a, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0]}\n"
+                           "contacts:\n  - {name: part, type: convex_mesh, body: a}\n"
+                           "solver: {type: impulse, end_time: 0.1}\n";
+  try {
+    io::load_model_text(text, "mesh.yaml");
+    FAIL("a convex mesh must be refused");
+  } catch (const io::LoadError& e) {
+    const std::string w = e.what();
+    INFO(w);
+    CHECK(w.find("mesh.yaml:4:") != std::string::npos);
+    CHECK(w.find("contact type 'convex_mesh' is not supported yet") != std::string::npos);
+  }
+}
