@@ -29,7 +29,7 @@ namespace {
 // Lock-free, so a signal handler may set it; the integrators read it between their steps.
 std::atomic<bool> g_interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
-extern "C" void on_sigint(int) { g_interrupted = true; }
+extern "C" void on_sigint(int) { g_interrupted = true; }  // SIGINT and SIGTERM
 
 std::string json_string(const std::string& s) {
   std::string o = "\"";
@@ -159,6 +159,7 @@ int run_command(const RunOptions& o) {
   Progress progress(0.0, m.settings.t_end, !o.quiet);
   g_interrupted = false;
   auto previous_handler = std::signal(SIGINT, on_sigint);
+  auto previous_term_handler = std::signal(SIGTERM, on_sigint);
   const io::RowObserver observer = [&](const StateView& s, std::span<const double> values) {
     row[0] = s.t;
     std::copy(values.begin(), values.end(), row.begin() + 1);
@@ -179,11 +180,13 @@ int run_command(const RunOptions& o) {
     res = run->run(observer, &g_interrupted);
   } catch (const std::exception& e) {
     std::signal(SIGINT, previous_handler);
+    std::signal(SIGTERM, previous_term_handler);
     progress.finish();
     std::fprintf(stderr, "mbdae: solver failure: %s\n", e.what());
     return kSolverFailure;
   }
   std::signal(SIGINT, previous_handler);
+  std::signal(SIGTERM, previous_term_handler);
   progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const long rows = csv->rows();

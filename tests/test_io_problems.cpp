@@ -259,15 +259,19 @@ const BadModel kBadModels[] = {
     {"contact_restitution_out_of_range.yaml", 1, 6, 110, "contacts[0].restitution", "must be in [0, 1], got 1.5"},
     {"contacts_with_implicit_solver.yaml", 1, 8, 5, "contacts[0]", "with an implicit solver contacts are penalty forces and need their parameters: a penalty block on this contact, or a model-wide contact_penalty (or use solver.type impulse) (solver.type generalized_alpha)"},
     {"coordinate_unknown_axis.yaml", 1, 6, 86, "joints[0].coordinate", "unknown value 'w' (expected one of: x, y, z)"},
+    {"decimal_comma_end_time.yaml", 2, 9, 14, "solver.end_time", "expected a number, got '0,1': a list of values where one number is expected (a decimal comma? write '0.1')"},
+    {"decimal_comma_mass.yaml", 1, 5, 12, "bodies[0].mass", "expected a number, got '0,5': a list of values where one number is expected (a decimal comma? write '0.5')"},
     {"duplicate_body_name.yaml", 1, 5, 12, "bodies[1].name", "duplicate body name 'rod' (also bodies[0], line 4)"},
     {"duplicate_key.yaml", 1, 4, 28, "bodies[0].mass", "duplicate key 'mass' (first given at line 4)"},
     {"empty.yaml", 1, 1, 1, "", "the file is empty; expected a mapping with bodies, joints, solver, ..."},
+    {"gravity_out_of_range.yaml", 1, 2, 14, "gravity[1]", "must be in [-1e6, 1e6] m/s^2, got -1e+308"},
     {"infinite_gravity.yaml", 1, 2, 14, "gravity[1]", "expected a finite number, got '.inf'"},
     {"invalid_utf8.yaml", 1, 2, 10, "", "not a text file (invalid UTF-8); expected a YAML or JSON model"},
     {"json_syntax_error.json", 1, 4, 29, "", "YAML syntax error: illegal flow end"},
     {"json_trailing_comma.json", 1, 2, 1, "", "more than one YAML document in the file (a '---', or a stray ',' or bracket after the model); a model is one document"},
     {"json_wrong_type.json", 1, 3, 12, "joints", "expected a list, got a mapping"},
     {"lie_rk4_with_joints.yaml", 1, 6, 5, "joints[0]", "lie_rk4 integrates free bodies only; a model with joints needs rk4, dopri5, impulse or an implicit solver (solver.type lie_rk4)"},
+    {"list_for_a_number.yaml", 1, 4, 25, "bodies[0].mass", "expected a number, got '1, 2': a list of values where one number is expected"},
     {"malformed_yaml.yaml", 1, 6, 90, "", "YAML syntax error: illegal flow end"},
     {"many_problems.yaml", 4, 4, 23, "bodies[0].mass", "must be > 0, got -1"},
     {"missing_end_time.yaml", 1, 9, 9, "solver", "missing required key 'end_time' (s)"},
@@ -284,6 +288,8 @@ const BadModel kBadModels[] = {
     {"negative_step.yaml", 1, 9, 56, "solver.step", "must be > 0, got -0.001"},
     {"nonphysical_inertia.yaml", 1, 4, 37, "bodies[0].inertia", "principal moments violate the triangle inequality: 0.01 + 0.01 < 0.5 (inertia about the COM, from the inertia about the reference point)"},
     {"not_a_mapping.yaml", 1, 1, 1, "", "expected a mapping (name:, bodies:, joints:, ...) at the top, got a list"},
+    {"number_out_of_range.yaml", 1, 4, 23, "bodies[0].mass", "must be in [-1e15, 1e15] (the range of the model format's numbers), got 1e+300"},
+    {"position_out_of_range.yaml", 1, 4, 75, "bodies[0].position[0]", "must be in [-1e6, 1e6] m, got 1e+308"},
     {"quaternion_not_unit.yaml", 1, 4, 113, "bodies[0].orientation.quaternion", "a quaternion must have unit length, got |q| = 1.41421"},
     {"rho_inf_out_of_range.yaml", 1, 9, 73, "solver.rho_inf", "must be in [0, 1], got 1.5"},
     {"rigid_body_spring_wrong_size.yaml", 1, 6, 90, "forces[0].stiffness", "expected 6 numbers (the diagonal) or 6 rows of 6 numbers, got 3 items"},
@@ -311,7 +317,6 @@ const BadModel kBadModels[] = {
     {"wrong_vector_length.yaml", 1, 4, 74, "bodies[0].position", "expected a list of 3 numbers, got 2 values"},
     {"zero_axis.yaml", 1, 6, 82, "joints[0].axis", "the axis has zero length"},
     {"zero_step_count.yaml", 2, 9, 58, "solver.step", "end_time / step = 1e+12 steps; at most 1e9 are allowed"},
-
 };
 
 /// The problems of a model file: those of the loader, else those of setting up its run.

@@ -59,7 +59,7 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
     if (const Entry* e = f.require("points", "[[x, y, z], [x, y, z]]: on the first and the second body, world, t0")) {
       const std::string pp = f.path("points");
       if (list(e->value, pp, 2, "2 points [[x, y, z], [x, y, z]]")) {
-        auto pa = vec3(e->value[0], index(pp, 0)), pb = vec3(e->value[1], index(pp, 1));
+        auto pa = vec3(e->value[0], index(pp, 0), coordinate()), pb = vec3(e->value[1], index(pp, 1), coordinate());
         if (pa && pb) {
           fe.point = *pa;
           fe.point_b = *pb;
@@ -82,7 +82,7 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
     }
   } else {
     if (const Entry* e = f.require("point", "world, t0")) {
-      if (auto p = vec3(e->value, f.path("point"))) fe.point = *p;
+      if (auto p = vec3(e->value, f.path("point"), coordinate())) fe.point = *p;
       else ok = false;
     } else {
       ok = false;
@@ -219,7 +219,7 @@ void Loader::forces(const YAML::Node& n) {
     if (const Entry* e = f.find("point")) {
       if (l.kind == Load::Kind::Torque)
         error(e->key_node, f.path("point"), "key 'point' does not apply to a torque");
-      else if (auto p = vec3(e->value, f.path("point"))) l.point = *p;
+      else if (auto p = vec3(e->value, f.path("point"), coordinate())) l.point = *p;
     }
     if (const Entry* e = f.find("frame")) {
       if (auto s = choice(e->value, f.path("frame"), {"world", "body"}))

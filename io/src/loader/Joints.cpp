@@ -142,7 +142,7 @@ void Loader::joints(const YAML::Node& n) {
     }
     if (const Entry* e = jm.require("point", t == "rolling_disc" ? "a point of the plane, world"
                                                                  : "world coordinates at the initial configuration")) {
-      if (auto p = vec3(e->value, jm.path("point"))) j.point = *p;
+      if (auto p = vec3(e->value, jm.path("point"), coordinate())) j.point = *p;
     }
     if (t == "revolute" || t == "prismatic" || t == "cylindrical" || t == "universal" || t == "planar" ||
         t == "rolling_disc") {
@@ -167,7 +167,7 @@ void Loader::joints(const YAML::Node& n) {
     }
     if (t == "rolling_disc") {
       if (const Entry* e = jm.require("point_b", "the disc's centre, world, t0")) {
-        if (auto p = vec3(e->value, jm.path("point_b"))) j.point_b = *p;
+        if (auto p = vec3(e->value, jm.path("point_b"), coordinate())) j.point_b = *p;
       }
       if (const Entry* e = jm.require("radius", "m")) {
         if (auto r = number(e->value, jm.path("radius"), positive())) j.radius = *r;
@@ -202,7 +202,7 @@ void Loader::joints(const YAML::Node& n) {
     }
     if (t == "distance") {
       if (const Entry* e = jm.require("point_b", "the point on the second body, world, t0")) {
-        if (auto p = vec3(e->value, jm.path("point_b"))) j.point_b = *p;
+        if (auto p = vec3(e->value, jm.path("point_b"), coordinate())) j.point_b = *p;
       }
       if (const Entry* e = jm.find("distance")) j.distance = number(e->value, jm.path("distance"), positive());
       else if (jm.has("point") && jm.has("point_b") && !((j.point_b - j.point).norm() > 1e-12))

@@ -103,7 +103,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
     if (auto s = string(e->value, "description")) m_.description = *s;
   }
   if (const Entry* e = top.find("gravity")) {
-    if (auto g = vec3(e->value, "gravity")) m_.system.gravity = *g;
+    if (auto g = vec3(e->value, "gravity", acceleration())) m_.system.gravity = *g;
   }
   if (const Entry* e = top.find("bodies")) {
     bodies(e->value);

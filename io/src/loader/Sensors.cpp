@@ -124,7 +124,7 @@ void Loader::sensors(const YAML::Node& n) {
         ok = false;
       }
       if (const Entry* e = s.find("point"); e && !angular) {
-        if (auto p = vec3(e->value, s.path("point"))) sp.point = *p;
+        if (auto p = vec3(e->value, s.path("point"), coordinate())) sp.point = *p;
       }
     }
     if (!ok) continue;

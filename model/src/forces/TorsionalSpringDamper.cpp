@@ -21,6 +21,7 @@ const ForceTypeInfo& torsional_spring_damper() {
       true,
       [](const ForceElement& f, const std::string& who, std::vector<std::string>& p) {
         if (!(f.axis.norm() > 1e-12)) p.push_back(who + ": axis has zero length");
+        else if (!std::isfinite(f.axis.norm())) p.push_back(who + ": axis is too long (its length overflows; scale it)");
       },
       [](const ForceElement& f) {
         ForceMarkers m = at_point(f, frame_from_axis(f.axis, 2));

@@ -2,6 +2,7 @@
 // Internal header of the joint types: each type's file defines one function returning its
 // JointTypeInfo (JointTypes.h); Registry.cpp lists them. Helpers shared by the type files.
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,7 +33,9 @@ inline std::string num(double x) {
 
 /// "axis has zero length" if `axis` is (nearly) zero.
 inline void check_axis(const Vec3& axis, const char* key, const std::string& who, std::vector<std::string>& p) {
-  if (!(axis.norm() > 1e-12)) p.push_back(who + ": " + key + " has zero length");
+  if (!axis.allFinite()) p.push_back(who + ": " + key + " is not finite");
+  else if (!(axis.cwiseAbs().maxCoeff() > 1e-12)) p.push_back(who + ": " + key + " has zero length");
+  else if (!std::isfinite(axis.norm())) p.push_back(who + ": " + key + " is too long (its length overflows; scale it)");
 }
 
 /// A layout with both markers at `point` and both frames `F`.
