@@ -263,6 +263,7 @@ const BadModel kBadModels[] = {
     {"decimal_comma_mass.yaml", 1, 5, 12, "bodies[0].mass", "expected a number, got '0,5': a list of values where one number is expected (a decimal comma? write '0.5')"},
     {"duplicate_body_name.yaml", 1, 5, 12, "bodies[1].name", "duplicate body name 'rod' (also bodies[0], line 4)"},
     {"duplicate_key.yaml", 1, 4, 28, "bodies[0].mass", "duplicate key 'mass' (first given at line 4)"},
+    {"end_time_with_default_step.yaml", 2, 7, 45, "solver.end_time", "end_time / step = 1e+12 steps with the default step 0.001 s; at most 1e9 are allowed (give a larger solver.step, or a shorter end_time)"},
     {"empty.yaml", 1, 1, 1, "", "the file is empty; expected a mapping with bodies, joints, solver, ..."},
     {"gravity_out_of_range.yaml", 1, 2, 14, "gravity[1]", "must be in [-1e6, 1e6] m/s^2, got -1e+308"},
     {"infinite_gravity.yaml", 1, 2, 14, "gravity[1]", "expected a finite number, got '.inf'"},

@@ -124,6 +124,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("sensors")) sensors(e->value);
   m_.settings.output_every = m_.output.every;
   solver_checks();
+  limit_checks();
 
   model_checks();
   if (problem_count() > 0) throw LoadError(take_sorted_problems());
