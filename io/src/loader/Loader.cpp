@@ -96,7 +96,7 @@ YAML::Node Loader::read_document() const {
       i += len;
     }
   }
-  {
+  if (text.find_first_of("\"'") != std::string::npos) {
     // An unclosed quote first: it also explains any syntax error the parser finds after it.
     std::istringstream in(text);
     YAML::Parser parser(in);
