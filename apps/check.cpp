@@ -14,6 +14,7 @@
 #include <mbdae/solvers/Assembly.h>
 #include <mbdae/solvers/Mobility.h>
 #include <mbdae/solvers/Simulation.h>
+#include <mbdae/solvers/SolverRegistry.h>
 
 #include "commands.h"
 
@@ -162,6 +163,17 @@ int check_command(const CheckOptions& o) {
   fmt::print("\nsolver       {}, end time {:g} s, output every {:g} s, {} sensor{}\n",
              m.solver_name(), m.settings.t_end, m.output.every, m.sensors.size(),
              m.sensors.size() == 1 ? "" : "s");
+  {
+    const SolverInfo* info = find_solver(m.solver_name());
+    const bool fixed_step = info && !info->adaptive && !m.settings.adaptive;
+    const double rows = std::floor(m.settings.t_end / m.output.every + 1e-9) + 1;
+    static_assert(io::max_steps == 1e9 && io::max_output_rows == 1e7);
+    fmt::print("limits       {}{:g} output rows of at most 1e7 (end_time / output.every); model files up to {} MB\n",
+               fixed_step ? fmt::format("{:g} steps of at most 1e9 (end_time / step), ",
+                                        std::ceil(m.settings.t_end / m.settings.step - 1e-9))
+                          : std::string("steps chosen by the solver, "),
+               rows, io::max_model_file_bytes >> 20);
+  }
   if (!notes.empty()) {
     fmt::print("\nnotes\n");
     for (const std::string& s : notes) fmt::print("  - {}\n", s);

@@ -29,6 +29,7 @@ struct RunOptions {
   bool poses = true;              ///< write <results>.poses and <results>.scene.json
   bool animate = false;           ///< also write <results>.html (mbdae view)
   std::string three_js;           ///< three.min.js for the page (empty: the default)
+  bool output_anywhere = false;   ///< output.file of the model may leave the working and model folders
 };
 int run_command(const RunOptions& o);
 

@@ -9,6 +9,7 @@
 //   mbdae --version
 
 #include <cstdio>
+#include <system_error>
 #include <exception>
 
 #include <CLI/CLI.hpp>
@@ -58,6 +59,8 @@ int main(int argc, char** argv) {
                     "Also write <results>.html: the motion in 3D, one self-contained page (see mbdae view)");
   run_cmd->add_option("--three", run.three_js, "three.min.js to inline in the page (as for view)")
       ->type_name("FILE");
+  run_cmd->add_flag("--allow-output-anywhere", run.output_anywhere,
+                    "Let the model's output.file point outside the working folder and the model's folder");
   run_cmd->footer(kExitCodes);
 
   CheckOptions check;
@@ -159,6 +162,10 @@ int main(int argc, char** argv) {
     if (*view_cmd) return view_command(view);
     if (*validate_cmd) return validate_command(validate);
     if (*sweep_cmd) return sweep_command(sweep);
+  } catch (const std::system_error& e) {
+    // fmt::print on a standard output that cannot be written (a full disk, a closed pipe).
+    std::fprintf(stderr, "mbdae: %s\n", e.what());
+    return kOtherError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: internal error: %s\n", e.what());
     return kOtherError;

@@ -6,12 +6,16 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <fmt/core.h>
@@ -29,7 +33,7 @@ namespace {
 // Lock-free, so a signal handler may set it; the integrators read it between their steps.
 std::atomic<bool> g_interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
-extern "C" void on_sigint(int) { g_interrupted = true; }
+extern "C" void on_sigint(int) { g_interrupted = true; }  // SIGINT and SIGTERM
 
 std::string json_string(const std::string& s) {
   std::string o = "\"";
@@ -102,6 +106,95 @@ std::string default_output(const io::LoadedModel& m) {
   return std::filesystem::path(m.file).stem().string() + ".csv";
 }
 
+namespace fs = std::filesystem;
+
+/// True if a and b name the same file (both exist) or the same normalized path.
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code ec1, ec2;
+  if (fs::exists(a, ec1) && fs::exists(b, ec2)) return fs::equivalent(a, b, ec1);
+  return fs::weakly_canonical(fs::absolute(a), ec1) == fs::weakly_canonical(fs::absolute(b), ec2);
+}
+
+/// True if the path p lies in the folder dir (or below it); both made absolute and normalized.
+bool inside(const fs::path& p, const fs::path& dir) {
+  std::error_code ec;
+  const fs::path rel = fs::weakly_canonical(fs::absolute(p), ec).lexically_relative(fs::weakly_canonical(fs::absolute(dir), ec));
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+/// The files of a run's results. Each is written under a temporary name in its target folder and
+/// renamed to its own when the run ends (success, failure or interruption), so that a reader
+/// never sees a half-written file and two runs never interleave their rows; a lock file beside
+/// the CSV refuses a second run on the same results while one is going on.
+class ResultFiles {
+ public:
+  explicit ResultFiles(const std::string& csv) : csv_(csv) {
+    const fs::path p(csv);
+    const std::string tmp = "." + p.stem().string() + "-partial" + std::to_string(::getpid()) + p.extension().string();
+    tmp_csv_ = (p.parent_path() / tmp).string();
+    lock_ = (p.parent_path() / ("." + p.filename().string() + ".lock")).string();
+  }
+  ~ResultFiles() { discard(); }
+  ResultFiles(const ResultFiles&) = delete;
+  ResultFiles& operator=(const ResultFiles&) = delete;
+
+  /// Takes the lock; false (and `why`) if another run holds it or it cannot be made.
+  bool lock(std::string& why) {
+    lock_fd_ = ::open(lock_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0) {
+      why = "cannot create the lock file '" + lock_ + "': " + std::strerror(errno);
+      return false;
+    }
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      why = "another run is writing '" + csv_ + "' (it holds '" + lock_ + "'); choose another -o";
+      ::close(lock_fd_);
+      lock_fd_ = -1;
+      return false;
+    }
+    return true;
+  }
+  /// The temporary CSV; the pose, scene and meta files follow from it as from the final CSV.
+  const std::string& temporary_csv() const { return tmp_csv_; }
+  /// Renames every temporary file that exists to its final name; returns the first error.
+  std::string commit() {
+    std::string error;
+    for (const auto& [tmp, final] : pairs()) {
+      std::error_code ec;
+      if (!fs::exists(tmp, ec)) continue;
+      fs::rename(tmp, final, ec);
+      if (ec && error.empty()) error = "cannot rename '" + tmp + "' to '" + final + "': " + ec.message();
+    }
+    unlock();
+    return error;
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> pairs() const {
+    auto ext = [](const std::string& path, const char* e) { return fs::path(path).replace_extension(e).string(); };
+    return {{tmp_csv_, csv_},
+            {ext(tmp_csv_, ".meta.json"), ext(csv_, ".meta.json")},
+            {io::pose_path_for(tmp_csv_), io::pose_path_for(csv_)},
+            {io::scene_path_for(tmp_csv_), io::scene_path_for(csv_)}};
+  }
+  void discard() {
+    // Only if commit() did not run (an early return): the temporary files go.
+    if (lock_fd_ < 0) return;
+    for (const auto& pr : pairs()) {
+      std::error_code ec;
+      fs::remove(pr.first, ec);
+    }
+    unlock();
+  }
+  void unlock() {
+    if (lock_fd_ < 0) return;
+    ::unlink(lock_.c_str());
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+  }
+  std::string csv_, tmp_csv_, lock_;
+  int lock_fd_ = -1;
+};
+
 std::string sci(double x) { return std::isfinite(x) ? fmt::format("{:.3g}", x) : std::string("n/a"); }
 
 }  // namespace
@@ -130,23 +223,61 @@ int run_command(const RunOptions& o) {
   const int ncols = static_cast<int>(columns.size());
 
   const std::string csv_path = o.output.empty() ? default_output(m) : o.output;
+  // An output.file written in the model may not reach outside the working folder or the model's
+  // folder (a model from elsewhere must not write anywhere it likes).
+  if (o.output.empty() && !m.output.file.empty() && !o.output_anywhere &&
+      !inside(csv_path, fs::current_path()) && !inside(csv_path, fs::path(o.model).parent_path().empty() ? fs::path(".") : fs::path(o.model).parent_path())) {
+    std::fprintf(stderr,
+                 "%s: output.file '%s' is outside the working folder and the model's folder; give -o, or "
+                 "--allow-output-anywhere\n",
+                 m.file.c_str(), csv_path.c_str());
+    return kBadInput;
+  }
+  // No result file may replace an input: the model, three.js.
+  {
+    auto ext = [&](const char* e) { return fs::path(csv_path).replace_extension(e).string(); };
+    std::vector<std::string> outputs{csv_path, ext(".meta.json")};
+    if (o.poses) outputs.insert(outputs.end(), {io::pose_path_for(csv_path), io::scene_path_for(csv_path)});
+    if (o.animate) outputs.push_back(ext(".html"));
+    if (o.plot) outputs.insert(outputs.end(), {ext(".png"), ext(".svg")});
+    std::vector<std::string> inputs{o.model};
+    if (!o.three_js.empty()) inputs.push_back(o.three_js);
+    for (const std::string& out : outputs)
+      for (const std::string& in : inputs)
+        if (same_file(out, in)) {
+          std::fprintf(stderr, "mbdae: the output '%s' would replace the input '%s'; choose another -o\n", out.c_str(),
+                       in.c_str());
+          return kBadInput;
+        }
+    std::error_code ec;
+    if (fs::is_directory(csv_path, ec)) {
+      std::fprintf(stderr, "mbdae: the output '%s' is a directory; give a file name\n", csv_path.c_str());
+      return kBadInput;
+    }
+  }
+  ResultFiles files(csv_path);
   std::unique_ptr<io::CsvWriter> csv;
   try {
     const std::filesystem::path parent = std::filesystem::path(csv_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);
+    std::string why;
+    if (!files.lock(why)) {
+      std::fprintf(stderr, "mbdae: %s\n", why.c_str());
+      return kOtherError;
+    }
     std::vector<std::string> header{"time"};
     header.insert(header.end(), columns.begin(), columns.end());
-    csv = std::make_unique<io::CsvWriter>(csv_path, header);
+    csv = std::make_unique<io::CsvWriter>(files.temporary_csv(), header);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: %s\n", e.what());
     return kOtherError;
   }
-  write_meta(csv_path, m, sensors);
+  write_meta(files.temporary_csv(), m, sensors);
   // Body poses and the scene beside the CSV, for `mbdae view` (one frame per CSV row).
   std::unique_ptr<io::PoseRecorder> poses;
   try {
     if (o.poses)
-      poses = std::make_unique<io::PoseRecorder>(csv_path, run->kinematics(), m.sensors,
+      poses = std::make_unique<io::PoseRecorder>(files.temporary_csv(), run->kinematics(), m.sensors,
                                                  m.system.name.empty() ? m.file : m.system.name);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: %s\n", e.what());
@@ -159,6 +290,7 @@ int run_command(const RunOptions& o) {
   Progress progress(0.0, m.settings.t_end, !o.quiet);
   g_interrupted = false;
   auto previous_handler = std::signal(SIGINT, on_sigint);
+  auto previous_term_handler = std::signal(SIGTERM, on_sigint);
   const io::RowObserver observer = [&](const StateView& s, std::span<const double> values) {
     row[0] = s.t;
     std::copy(values.begin(), values.end(), row.begin() + 1);
@@ -179,11 +311,21 @@ int run_command(const RunOptions& o) {
     res = run->run(observer, &g_interrupted);
   } catch (const std::exception& e) {
     std::signal(SIGINT, previous_handler);
+    std::signal(SIGTERM, previous_term_handler);
     progress.finish();
+    csv.reset();
+    if (poses) {
+      try {
+        poses->close();
+      } catch (const std::exception&) {
+      }
+    }
+    files.commit();  // the rows so far
     std::fprintf(stderr, "mbdae: solver failure: %s\n", e.what());
     return kSolverFailure;
   }
   std::signal(SIGINT, previous_handler);
+  std::signal(SIGTERM, previous_term_handler);
   progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const long rows = csv->rows();
@@ -195,6 +337,7 @@ int run_command(const RunOptions& o) {
       if (write_error.empty()) write_error = e.what();
     }
   }
+  if (std::string e = files.commit(); !e.empty() && write_error.empty()) write_error = e;
 
   // Summary on stdout.
   const SolverStats& st = res.stats;
@@ -232,12 +375,18 @@ int run_command(const RunOptions& o) {
   fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
   fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
   if (poses)
-    fmt::print("poses        {} ({} frames of {} bod{}, {} bytes a frame, {:.3g} MB)\n", poses->writer().path(),
+    fmt::print("poses        {} ({} frames of {} bod{}, {} bytes a frame, {:.3g} MB)\n", io::pose_path_for(csv_path),
                poses->writer().frames(), poses->writer().bodies(), poses->writer().bodies() == 1 ? "y" : "ies",
                io::pose_frame_bytes(poses->writer().bodies()), static_cast<double>(poses->writer().bytes()) / 1e6);
-  std::fflush(stdout);
-
+  // Problems are about the results' own names, not the temporary ones.
+  for (size_t at; !write_error.empty() && (at = write_error.find(files.temporary_csv())) != std::string::npos;)
+    write_error.replace(at, files.temporary_csv().size(), csv_path);
   int code = kSuccess;
+  // A summary that could not be written (a closed pipe, a full disk) is a failed run.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "mbdae: cannot write to standard output: %s\n", std::strerror(errno));
+    code = kOtherError;
+  }
   if (!write_error.empty()) {
     std::fprintf(stderr, "mbdae: %s\n", write_error.c_str());
     code = kOtherError;

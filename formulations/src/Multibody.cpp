@@ -625,13 +625,18 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       p = mb[static_cast<size_t>(i)].position;
     }
   };
+  const std::unordered_map<std::string, BodyIndex> indices = I.model.body_indices();
+  auto index_of = [&](const std::string& n) {  // body_index() names an unknown body
+    const auto it = indices.find(n);
+    return it != indices.end() ? it->second : I.model.body_index(n);
+  };
   for (size_t ji = 0; ji < I.model.joints().size(); ++ji) {
     const Joint& j = I.model.joints()[ji];
     JointData jd;
     jd.name = j.name;
     jd.type = j.type;
-    jd.a = I.model.body_index(j.bodies[0]);
-    jd.b = I.model.body_index(j.bodies[1]);
+    jd.a = index_of(j.bodies[0]);
+    jd.b = index_of(j.bodies[1]);
     Mat3 Ra, Rb;
     Vec3 pa, pb;
     pose0(jd.a, Ra, pa);

@@ -568,11 +568,16 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     R = rb.orientation;
     p = rb.position + R * rb.com;
   };
+  const std::unordered_map<std::string, BodyIndex> indices = model.body_indices();
+  auto index_of = [&](const std::string& n) {  // body_index() names an unknown body
+    const auto it = indices.find(n);
+    return it != indices.end() ? it->second : model.body_index(n);
+  };
   for (const Joint& j : model.joints()) {
     JointNE jd;
     jd.name = j.name;
-    jd.a = model.body_index(j.bodies[0]);
-    jd.b = model.body_index(j.bodies[1]);
+    jd.a = index_of(j.bodies[0]);
+    jd.b = index_of(j.bodies[1]);
     Mat3 Ra, Rb;
     Vec3 pa, pb;
     com0(jd.a, Ra, pa);

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <unistd.h>
+
 namespace mbdae::io {
 
 void append_csv_number(std::string& out, double x) {
@@ -41,8 +43,11 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
     line_.append(csv_field(columns[i]));
   }
   line_ += '\n';
-  if (std::fputs(line_.c_str(), file_) < 0 || std::fflush(file_) != 0)
+  // Unbuffered: each row is one write, so a failed one can be cut off (write_row()).
+  std::setvbuf(file_, nullptr, _IONBF, 0);
+  if (std::fwrite(line_.data(), 1, line_.size(), file_) != line_.size() || std::fflush(file_) != 0)
     throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+  bytes_ = static_cast<long>(line_.size());
 }
 
 CsvWriter::~CsvWriter() {
@@ -59,8 +64,15 @@ void CsvWriter::write_row(std::span<const double> values) {
     append_csv_number(line_, values[i]);
   }
   line_ += '\n';
-  if (std::fputs(line_.c_str(), file_) < 0 || std::fflush(file_) != 0)
-    throw std::runtime_error("cannot write '" + path_ + "': " + std::strerror(errno));
+  if (failed_) throw std::runtime_error("cannot write '" + path_ + "': an earlier write failed");
+  if (std::fwrite(line_.data(), 1, line_.size(), file_) != line_.size() || std::fflush(file_) != 0) {
+    const int err = errno;
+    failed_ = true;
+    // Part of the row may have been written: cut the file back to its last whole row.
+    if (::ftruncate(::fileno(file_), bytes_) != 0) { /* nothing better to do: the error is reported */ }
+    throw std::runtime_error("cannot write '" + path_ + "': " + std::strerror(err));
+  }
+  bytes_ += static_cast<long>(line_.size());
   ++rows_;
 }
 

@@ -1,5 +1,7 @@
 #include <mbdae/io/Expression.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -21,10 +23,34 @@ struct Expression::Parser {
   }
 };
 
+namespace {
+// The 0-based offset of the first comma outside parentheses (0 if there is none).
+int top_level_comma(const std::string& s) {
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    else if (s[i] == ')') --depth;
+    else if (s[i] == ',' && depth == 0) return static_cast<int>(i);
+  }
+  return 0;
+}
+
+std::string list_message(const std::string& s) {
+  const size_t c = static_cast<size_t>(top_level_comma(s));
+  const bool digits_around = std::count(s.begin(), s.end(), ',') == 1 && c > 0 && c + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[c - 1])) &&
+                             std::isdigit(static_cast<unsigned char>(s[c + 1]));
+  return std::string("a list of values where one number is expected") +
+         (digits_around ? " (a decimal comma? write '" + s.substr(0, c) + "." + s.substr(c + 1) + "')" : "");
+}
+}  // namespace
+
 Expression::Expression(const std::string& text) : text_(text) {
   try {
     parser_ = std::make_unique<Parser>(text);
     parser_->parser.Eval();  // parses; throws on every syntax error
+    // muParser reads "a,b" at the top level as a list of results and Eval() returns the last:
+    // "0,5" would silently become 5. One expression is one number.
+    if (parser_->parser.GetNumResults() != 1) throw ExpressionError(list_message(text), top_level_comma(text));
     const mu::varmap_type used = parser_->parser.GetUsedVar();
     depends_on_time_ = used.count("t") > 0;
     if (!depends_on_time_) {

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -86,22 +87,30 @@ LoadedModel load_model_text(const std::string& text, const std::string& file_nam
 }
 
 LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {
-  std::ifstream in(path, std::ios::binary);
   Diagnostic d;
   d.file = path;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    d.message = "is a directory; expected a model file (YAML or JSON)";
+    throw LoadError({d});
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     d.message = "cannot read the file (" + std::string(std::strerror(errno)) + ")";
     throw LoadError({d});
   }
-  std::ostringstream s;
-  s << in.rdbuf();
+  // Read at most the cap and one byte more: a device or a pipe without end (/dev/zero) is refused
+  // after 64 MB, not read until memory runs out.
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() <= max_model_file_bytes && in.read(chunk, sizeof chunk).gcount() > 0)
+    text.append(chunk, static_cast<size_t>(in.gcount()));
   if (in.bad()) {
     d.message = "cannot read the file";
     throw LoadError({d});
   }
-  const std::string text = s.str();
-  if (text.size() > (64u << 20)) {
-    d.message = "the file is larger than 64 MB";
+  if (text.size() > max_model_file_bytes) {
+    d.message = "the file is larger than 64 MB (the largest model file read)";
     throw LoadError({d});
   }
   return load_model_text(text, path, overrides);

@@ -1,11 +1,14 @@
 #include <mbdae/io/Run.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <cstdarg>
 #include <cstdio>
 
 #include <mbdae/formulations/LieGroupBodies.h>
+#include <mbdae/model/ForceTypes.h>
 #include <mbdae/solvers/Explicit.h>
 
 namespace mbdae::io {
@@ -76,6 +79,40 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
 }
 
 }  // namespace
+
+bool has_energy_source(const System& system) {
+  if (!system.loads().empty()) return true;
+  for (const Joint& j : system.joints())
+    if (j.motion.value) return true;
+  for (const ForceElement& f : system.forces())
+    if (!force_type_info(f.type).pairwise) return true;
+  return false;
+}
+
+RunChecks run_checks(const LoadedModel& model) {
+  const System& sys = model.system;
+  double L = 1, M = 0, T0 = 0;
+  for (const RigidBody& b : sys.bodies()) {
+    L = std::max(L, b.position.cwiseAbs().maxCoeff());
+    M += b.mass;
+    // Kinetic energy of the given velocities: translation, and rotation about the reference
+    // point with the largest moment (an upper bound of the rotational part).
+    T0 += 0.5 * b.mass * b.velocity.squaredNorm() +
+          0.5 * b.inertia.head<3>().maxCoeff() * b.angular_velocity.squaredNorm();
+  }
+  for (const Joint& j : sys.joints()) L = std::max({L, j.point.cwiseAbs().maxCoeff(), j.point_b.cwiseAbs().maxCoeff()});
+  RunChecks c;
+  if (!(M > 0)) return c;
+  const double g = std::max(1.0, sys.gravity.norm());
+  const double v = std::sqrt(2 * g * L) + std::sqrt(2 * T0 / M);
+  c.max_position_violation = 0.05 * L;
+  c.max_velocity_violation = v;
+  if (!has_energy_source(sys)) {
+    c.max_energy_growth = M * g * L + T0;
+    c.max_energy_growth_relative = 1;
+  }
+  return c;
+}
 
 ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_unique<Impl>()) {
   const std::string name = model.solver_name();
@@ -183,7 +220,8 @@ SolveResult ModelRun::run(const RowObserver& obs, const std::atomic<bool>* inter
     }
     return true;
   };
-  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings.t_end, model_.settings.output_every, observer);
+  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings.t_end, model_.settings.output_every, observer,
+                             run_checks(model_));
   integrator_->set_interrupt_flag(nullptr);
   if (flag_seen && r.status == SolveStatus::StoppedByObserver) {
     r.status = SolveStatus::Interrupted;

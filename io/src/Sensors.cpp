@@ -1,5 +1,6 @@
 #include <mbdae/io/Sensors.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <mbdae/model/math/Rotation.h>
@@ -146,7 +147,11 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
     }
     resolved_.push_back(r);
     for (const char* suf : info.suffixes) {
-      columns_.push_back(sp.name + suf);
+      const std::string col = sp.name + suf;
+      if (col == "time" || std::find(columns_.begin(), columns_.end(), col) != columns_.end())
+        throw std::invalid_argument("sensor '" + sp.name + "': its column '" + col +
+                                    "' is already a column of the results; every column needs its own name");
+      columns_.push_back(col);
       units_.push_back(info.unit);
       column_sensor_.push_back(static_cast<int>(s));
     }

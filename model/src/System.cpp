@@ -197,6 +197,14 @@ std::optional<BodyIndex> System::find_body(const std::string& n) const {
   return std::nullopt;
 }
 
+std::unordered_map<std::string, BodyIndex> System::body_indices() const {
+  std::unordered_map<std::string, BodyIndex> m;
+  m.reserve(bodies_.size() + 1);
+  for (size_t i = bodies_.size(); i-- > 0;) m[bodies_[i].name] = static_cast<BodyIndex>(i);  // the first of a name
+  m["ground"] = kGround;
+  return m;
+}
+
 BodyIndex System::body_index(const std::string& n) const {
   auto i = find_body(n);
   if (!i) throw ModelError({"unknown body '" + n + "'"});
@@ -217,6 +225,11 @@ std::vector<ModelProblem> System::problems() const {
   std::vector<ModelProblem> out;
   ItemRef item;  // the item the next problems are about
   auto add = [&](std::string message) { out.push_back({std::move(message), item}); };
+  const std::unordered_map<std::string, BodyIndex> indices = body_indices();
+  auto lookup = [&](const std::string& n) -> std::optional<BodyIndex> {
+    const auto it = indices.find(n);
+    return it == indices.end() ? std::nullopt : std::optional<BodyIndex>(it->second);
+  };
   // The element registries' checks write messages; they are about the current item.
   std::vector<KeyProblem> messages;
   auto add_all = [&](const std::string& who) {
@@ -265,7 +278,7 @@ std::vector<ModelProblem> System::problems() const {
     const std::string who = "joint '" + j.name + "'";
     if (j.name.empty()) add("joint #" + std::to_string(i) + " has no name");
     if (!j.name.empty() && !jnames.insert(j.name).second) add(who + ": duplicate name");
-    std::optional<BodyIndex> ia = find_body(j.bodies[0]), ib = find_body(j.bodies[1]);
+    std::optional<BodyIndex> ia = lookup(j.bodies[0]), ib = lookup(j.bodies[1]);
     for (int k = 0; k < 2; ++k)
       if (!(k ? ib : ia)) add(who + ": unknown body '" + j.bodies[k] + "'");
     if (ia && ib && *ia == *ib)
@@ -305,7 +318,7 @@ std::vector<ModelProblem> System::problems() const {
       add(who + ": expected 2 bodies, got " + std::to_string(f.bodies.size()));
     std::vector<std::optional<BodyIndex>> idx;
     for (const std::string& b : f.bodies) {
-      idx.push_back(find_body(b));
+      idx.push_back(lookup(b));
       if (!idx.back()) add(who + ": unknown body '" + b + "'");
       else if (!pair && *idx.back() == kGround) add(who + ": a user force cannot act on ground");
     }

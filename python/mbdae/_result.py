@@ -22,7 +22,7 @@ class Result:
         self.columns: list[str] = list(raw["columns"])
         self.units: list[str] = list(raw["units"])
         #: "success", "newton_failure", "step_too_small", "singular_matrix", "residual_failure",
-        #: "too_much_work", "inconsistent_initial_conditions", "interrupted", "other_failure"
+        #: "too_much_work", "inconsistent_initial_conditions", "interrupted", "other_failure", "check_failed"
         self.status: str = raw["status"]
         self.status_text: str = raw["status_text"]
         self.message: str = raw["message"]

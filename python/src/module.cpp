@@ -237,6 +237,7 @@ const char* status_name(SolveStatus s) {
     case SolveStatus::StoppedByObserver: return "stopped";
     case SolveStatus::Interrupted: return "interrupted";
     case SolveStatus::OtherFailure: return "other_failure";
+    case SolveStatus::CheckFailed: return "check_failed";
   }
   return "other_failure";
 }

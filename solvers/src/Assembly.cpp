@@ -140,34 +140,23 @@ void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q
   lambda = rhs.tail(m);
 }
 
-RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double t, const VecX& q,
-                                            double tol) {
-  RedundancyReport rep;
-  const int n = sys.num_coordinates(), m = sys.num_constraints();
-  rep.rows = m;
-  if (m == 0) return rep;
-  SparseMatrix C = sys.jacobian_pattern();
-  sys.assemble_jacobian(t, q, C);
-  // Rows are scaled to unit norm so that the tolerance is relative per equation.
-  VecX rn = VecX::Zero(m);
+namespace {
+
+// Scales the rows of C to unit norm, so that a rank tolerance is relative per equation.
+void normalize_rows(SparseMatrix& C) {
+  VecX rn = VecX::Zero(C.rows());
   for (int c = 0; c < C.outerSize(); ++c)
     for (SparseMatrix::InnerIterator it(C, c); it; ++it) rn[it.row()] += it.value() * it.value();
   for (int c = 0; c < C.outerSize(); ++c)
     for (SparseMatrix::InnerIterator it(C, c); it; ++it)
       it.valueRef() /= std::sqrt(std::max(rn[it.row()], 1e-300));
+}
+
+// The rows of a row-normalised C (m×n) that depend on earlier rows (the slow path of the rank
+// test, for a C that is not recognised as of full row rank).
+void dependent_rows(const SparseMatrix& C, double tol, RedundancyReport& rep) {
+  const int n = static_cast<int>(C.cols()), m = static_cast<int>(C.rows());
   std::vector<int> dep;
-  {
-    // Fast path: if [I C_qᵀ; C_q 0] factorises with healthy pivots, C_q has full row rank.
-    detail::Kkt K(sys);
-    set_identity(K.A);
-    K.C = C;
-    K.fill(1.0);
-    SparseLu lu;
-    if (lu.factorize(K.S) && lu.rcond() > 1e-8) {
-      rep.rank = m;
-      return rep;
-    }
-  }
   if (static_cast<long>(n) * m <= 250'000) {
     // Dense rank-revealing QR of C_qᵀ (columns = equations). Column pivoting picks independent
     // equations greedily; to report the *later* equations as dependent we process equations in
@@ -202,6 +191,64 @@ RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double
       if (!indep[static_cast<size_t>(j)]) dep.push_back(j);
   }
   rep.dependent_rows = dep;
+}
+
+}  // namespace
+
+RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double t, const VecX& q,
+                                            double tol) {
+  RedundancyReport rep;
+  const int m = sys.num_constraints();
+  rep.rows = m;
+  if (m == 0) return rep;
+  SparseMatrix C = sys.jacobian_pattern();
+  sys.assemble_jacobian(t, q, C);
+  normalize_rows(C);
+  {
+    // Fast path: if [I C_qᵀ; C_q 0] factorises with healthy pivots, C_q has full row rank.
+    detail::Kkt K(sys);
+    set_identity(K.A);
+    K.C = C;
+    K.fill(1.0);
+    SparseLu lu;
+    if (lu.factorize(K.S) && lu.rcond() > 1e-8) {
+      rep.rank = m;
+      return rep;
+    }
+  }
+  dependent_rows(C, tol, rep);
+  return rep;
+}
+
+RedundancyReport find_dependent_rows(SparseMatrix C, double tol) {
+  RedundancyReport rep;
+  const int n = static_cast<int>(C.cols()), m = static_cast<int>(C.rows());
+  rep.rows = m;
+  if (m == 0) return rep;
+  C.makeCompressed();
+  normalize_rows(C);
+  {
+    // Fast path as in find_redundant_constraints(): [I Cᵀ; C 0] by a sparse LU, O(nnz) for chains
+    // and trees.
+    std::vector<Eigen::Triplet<double>> tr;
+    tr.reserve(static_cast<size_t>(n + 2 * C.nonZeros() + m));
+    for (int i = 0; i < n; ++i) tr.emplace_back(i, i, 1.0);
+    for (int c = 0; c < C.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(C, c); it; ++it) {
+        tr.emplace_back(n + static_cast<int>(it.row()), c, it.value());
+        tr.emplace_back(c, n + static_cast<int>(it.row()), it.value());
+      }
+    for (int r = 0; r < m; ++r) tr.emplace_back(n + r, n + r, 0.0);  // the diagonal in the pattern
+    SparseMatrix S(n + m, n + m);
+    S.setFromTriplets(tr.begin(), tr.end());
+    S.makeCompressed();
+    SparseLu lu;
+    if (lu.factorize(S) && lu.rcond() > 1e-8) {
+      rep.rank = m;
+      return rep;
+    }
+  }
+  dependent_rows(C, tol, rep);
   return rep;
 }
 

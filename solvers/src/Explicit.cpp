@@ -45,6 +45,11 @@ std::string at_time(double t) {
 
 namespace {
 
+/// A state or derivative that is not finite (thrown from the right-hand side, caught in advance_to()).
+struct NonFinite : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// RK4 / Dormand–Prince on the Newton–Euler state y = [q; v] (Explicit.h).
 class ExplicitIntegrator final : public IntegratorBase {
  public:
@@ -63,7 +68,13 @@ class ExplicitIntegrator final : public IntegratorBase {
     auto rhs = [this](const std::vector<double>& x, std::vector<double>& dxdt, double t) {
       rq_ = Eigen::Map<const VecX>(x.data(), nq_);
       rv_ = Eigen::Map<const VecX>(x.data() + nq_, nv_);
+      // A NaN force makes a NaN state one stage later, and the next factorization of the joint
+      // equations would then report a singular matrix: name the cause where it appears.
+      if (!rq_.allFinite() || !rv_.allFinite()) throw NonFinite("the state is not finite (NaN or Inf)");
       sys_.derivative(t, rq_, rv_, qd_, vd_);
+      if (!vd_.allFinite() || !qd_.allFinite())
+        throw NonFinite("the accelerations are not finite (NaN or Inf): a force, a load or an expression of t "
+                        "gave NaN or Inf");
       Eigen::Map<VecX>(dxdt.data(), nq_) = qd_;
       Eigen::Map<VecX>(dxdt.data() + nq_, nv_) = vd_;
       ++stats_.residual_evaluations;
@@ -121,6 +132,8 @@ class ExplicitIntegrator final : public IntegratorBase {
           if (opt_.method == ExplicitMethod::Dopri5) dopri_.reset();  // FSAL derivative is stale
         }
       }
+    } catch (const NonFinite& e) {
+      return fail(SolveStatus::ResidualFailure, at_time(t_) + e.what());
     } catch (const std::exception& e) {
       return fail(SolveStatus::SingularMatrix, at_time(t_) + e.what());
     }

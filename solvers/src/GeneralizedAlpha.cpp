@@ -123,6 +123,11 @@ class Newmark {
       if (!ok && opt_.singular_regularization > 0 && m_ > 0 && compliant_ == 0) {
         // Singular configuration (see NewmarkOptions::singular_regularization): the same step
         // again with slightly compliant constraints, kept for the next steps as well.
+        // A configuration the constraints cannot leave (a lock-up, a drive the mechanism cannot
+        // follow): every return to the exact constraints fails again, and the compliant steps
+        // would creep on, violating the constraints, for ever. Stop after a bounded number.
+        if (opt_.max_compliant_fallbacks > 0 && ++fallbacks_in_a_row_ > opt_.max_compliant_fallbacks)
+          return fail(SolveStatus::NewtonFailure, locked_msg(h));
         compliant_ = std::max(1, opt_.singular_regularization_steps);
         fresh_needed_ = true;
         ++stats_.rejected_steps;
@@ -180,6 +185,8 @@ class Newmark {
       if (compliant_ > 0) {
         ++stats_.regularized_steps;
         if (--compliant_ == 0) fresh_needed_ = true;  // back to the exact constraints
+      } else {
+        fallbacks_in_a_row_ = 0;  // a step with the exact constraints
       }
       ++stats_.steps;
       stats_.last_step = h;
@@ -345,6 +352,22 @@ class Newmark {
     return have_factor_;
   }
 
+  /// The constraints held only with compliance: name the time, the cause and the constraint with
+  /// the largest multiplier (the joint that locks).
+  std::string locked_msg(double h) {
+    std::ostringstream s;
+    s.precision(6);
+    s << name_ << " failed at t = " << t_ << " s (step " << h << " s): the constraints held only with compliance for "
+      << opt_.max_compliant_fallbacks * std::max(1, opt_.singular_regularization_steps)
+      << " steps with no exact step between (a lock-up, or a drive the mechanism cannot follow)";
+    if (m_ > 0 && lamn_.size() == m_ && lamn_.allFinite()) {
+      int i = 0;
+      lamn_.cwiseAbs().maxCoeff(&i);
+      s << "; largest multiplier " << lamn_[i] << " in " << sys_.constraint_label(i);
+    }
+    return s.str();
+  }
+
   std::string fail_msg(double t, double h, const std::string& cause) {
     std::ostringstream s;
     s.precision(6);
@@ -382,6 +405,7 @@ class Newmark {
   bool have_factor_ = false, fresh_ = false, fresh_needed_ = false;
   double h_factor_ = 0;
   int compliant_ = 0;   // steps left with compliant constraints (singular_regularization)
+  int fallbacks_in_a_row_ = 0;  // compliant fallbacks since the last step with exact constraints
   double eps_ = 0;      // ε of the factorised matrix (0 unless compliant_ > 0)
   double eta_ = 1.0;  // θ/(1 − θ) of the Newton contraction
   bool have_prev_ = false;  // q̈, λ of the step before the last are known

@@ -4,7 +4,9 @@
 
 #include <stdexcept>
 
-#include <Eigen/Dense>
+#include <vector>
+
+#include <Eigen/SparseCore>
 
 #include <mbdae/solvers/Assembly.h>
 
@@ -25,29 +27,31 @@ MobilityReport calc_mobility(const MultibodySystem& sys, double t, const VecX& q
   }
   rep.joint_equations = m - rep.velocity_equations - ep_rows;
   rep.grubler = 6 * rep.bodies - rep.joint_equations;
-  // Rank of the position-level rows (scaled to unit norm), then of all rows.
-  SparseMatrix C = sys.jacobian_pattern();
-  sys.assemble_jacobian(t, q, C);
-  MatX Cd(C);
-  for (int r = 0; r < m; ++r) {
-    const double nr = Cd.row(r).norm();
-    if (nr > 0) Cd.row(r) /= nr;
-  }
-  std::vector<int> pos_rows;
-  for (int r = 0; r < m; ++r)
-    if (!sys.is_velocity_level(r)) pos_rows.push_back(r);
-  MatX Cp(static_cast<int>(pos_rows.size()), n);
-  for (size_t k = 0; k < pos_rows.size(); ++k) Cp.row(static_cast<int>(k)) = Cd.row(pos_rows[k]);
-  auto rank_of = [&](const MatX& A) {
-    if (A.rows() == 0) return 0;
-    Eigen::ColPivHouseholderQR<MatX> qr(A.transpose());
-    qr.setThreshold(tol);
-    return static_cast<int>(qr.rank());
-  };
-  rep.rank = rank_of(Cp);
-  rep.mobility = n - rep.rank;
-  rep.velocity_dof = n - rank_of(Cd);
+  // Sparse rank tests (a dense QR of C_q took O(n m²) time and n m memory): all rows by
+  // find_redundant_constraints() (its sparse LU recognises a full-rank C_q of a chain or a tree
+  // in linear time), the position-level rows alone by find_dependent_rows().
   const RedundancyReport rr = find_redundant_constraints(sys, t, q, tol);
+  const int all_rank = m - static_cast<int>(rr.dependent_rows.size());
+  if (rep.velocity_equations == 0) {
+    rep.rank = all_rank;
+  } else {
+    SparseMatrix C = sys.jacobian_pattern();
+    sys.assemble_jacobian(t, q, C);
+    std::vector<int> pos_index(static_cast<size_t>(m), -1);
+    int mp = 0;
+    for (int r = 0; r < m; ++r)
+      if (!sys.is_velocity_level(r)) pos_index[static_cast<size_t>(r)] = mp++;
+    std::vector<Eigen::Triplet<double>> tr;
+    for (int c = 0; c < C.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(C, c); it; ++it)
+        if (const int k = pos_index[static_cast<size_t>(it.row())]; k >= 0) tr.emplace_back(k, c, it.value());
+    SparseMatrix Cp(mp, n);
+    Cp.setFromTriplets(tr.begin(), tr.end());
+    const RedundancyReport rp = find_dependent_rows(Cp, tol);
+    rep.rank = mp - static_cast<int>(rp.dependent_rows.size());
+  }
+  rep.mobility = n - rep.rank;
+  rep.velocity_dof = n - all_rank;
   for (int r : rr.dependent_rows) rep.redundant.push_back(sys.constraint_label(r));
   return rep;
 }

@@ -17,6 +17,7 @@ const char* to_string(SolveStatus s) {
     case SolveStatus::StoppedByObserver: return "stopped by the observer";
     case SolveStatus::Interrupted: return "interrupted";
     case SolveStatus::OtherFailure: return "solver failure";
+    case SolveStatus::CheckFailed: return "solution check failed";
   }
   return "unknown";
 }
@@ -54,15 +55,48 @@ ConstraintViolation ConstrainedSystemMonitor::constraint_violation(const StateVi
 }
 
 SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, double output_every,
-                       const Observer& obs) {
+                       const Observer& obs, const RunChecks& checks) {
   SolveResult res;
   const double t0 = integ.time();
   res.t_reached = t0;
-  auto measure = [&](const StateView& s) {
+  // Measures the state; returns why it fails `checks` (empty if it passes).
+  auto measure = [&](const StateView& s) -> std::string {
+    std::ostringstream why;
+    why.precision(6);
+    why << "t = " << s.t << " s: ";
+    if (checks.finite && !(s.q.allFinite() && s.v.allFinite())) {
+      why << "the state is not finite (NaN or Inf)";
+      return why.str();
+    }
     const ConstraintViolation cv = monitor.constraint_violation(s);
     res.stats.max_position_violation = std::max(res.stats.max_position_violation, cv.position);
     res.stats.max_velocity_violation = std::max(res.stats.max_velocity_violation, cv.velocity);
-    if (monitor.has_energy()) res.stats.energy_final = monitor.energy(s);
+    double e = std::numeric_limits<double>::quiet_NaN();
+    if (monitor.has_energy()) res.stats.energy_final = e = monitor.energy(s);
+    if (checks.finite && !(std::isfinite(cv.position) && std::isfinite(cv.velocity) &&
+                           (!monitor.has_energy() || std::isfinite(e)))) {
+      why << "the energy or the constraint violation is not finite (NaN or Inf)";
+      return why.str();
+    }
+    if (cv.position > checks.max_position_violation) {
+      why << "the position constraint violation " << cv.position << " exceeds its bound "
+          << checks.max_position_violation << " (the constraints no longer hold)";
+      return why.str();
+    }
+    if (cv.velocity > checks.max_velocity_violation) {
+      why << "the velocity constraint violation " << cv.velocity << " exceeds its bound "
+          << checks.max_velocity_violation << " (the constraints no longer hold)";
+      return why.str();
+    }
+    const double growth_limit =
+        checks.max_energy_growth + checks.max_energy_growth_relative * std::abs(res.stats.energy_initial);
+    if (monitor.has_energy() && e - res.stats.energy_initial > growth_limit) {
+      why << "the energy grew from " << res.stats.energy_initial << " J to " << e
+          << " J with no source of energy in the model (growth limit " << growth_limit
+          << " J): the solution is unstable";
+      return why.str();
+    }
+    return {};
   };
   auto finish = [&](SolveStatus st, const std::string& msg) {
     const SolverStats measured = res.stats;
@@ -85,16 +119,20 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, d
   {
     const StateView s0 = integ.state();
     if (monitor.has_energy()) res.stats.energy_initial = monitor.energy(s0);
-    measure(s0);
+    if (std::string why = measure(s0); !why.empty()) return finish(SolveStatus::CheckFailed, why);
     if (obs && !obs(s0)) return stopped(t0);
   }
   const OutputGrid grid(t0, t_end, output_every);
   for (int k = 1; k < grid.size(); ++k) {
     const bool ok = integ.advance_to(grid.time(k));
-    res.t_reached = integ.time();
-    if (!ok) return finish(integ.status(), integ.message());
+    if (!ok) {
+      res.t_reached = integ.time();
+      return finish(integ.status(), integ.message());
+    }
     const StateView s = integ.state();
-    measure(s);
+    // The failing state is not handed out: the results end at the last state that passed.
+    if (std::string why = measure(s); !why.empty()) return finish(SolveStatus::CheckFailed, why);
+    res.t_reached = s.t;
     if (obs && !obs(s)) return stopped(s.t);
   }
   return finish(SolveStatus::Success, "");

@@ -46,7 +46,7 @@ void Loader::bodies(const YAML::Node& n) {
     if (b.has("mass") && b.has("density"))
       error(b.find("density")->key_node, b.path("density"), "give mass or density, not both");
     if (const Entry* e = b.find("com")) {
-      if (auto c = vec3(e->value, b.path("com"))) body.com = *c;
+      if (auto c = vec3(e->value, b.path("com"), coordinate())) body.com = *c;
     }
 
     const Entry* inertia = b.find("inertia");
@@ -149,7 +149,7 @@ void Loader::bodies(const YAML::Node& n) {
     if (mass) body.mass = *mass;
 
     if (const Entry* e = b.find("position")) {
-      if (auto v = vec3(e->value, b.path("position"))) body.position = *v;
+      if (auto v = vec3(e->value, b.path("position"), coordinate())) body.position = *v;
     }
     if (const Entry* e = b.find("orientation")) {
       if (auto R = orientation(e->value, b.path("orientation"))) body.orientation = *R;

@@ -91,7 +91,7 @@ void Loader::contacts(const YAML::Node& n) {
       }
     };
     if (const Entry* e = c.find("position")) {
-      if (auto v = vec3(e->value, c.path("position"))) k.position = *v;
+      if (auto v = vec3(e->value, c.path("position"), coordinate())) k.position = *v;
       else ok = false;
     }
     if (const Entry* e = c.find("orientation")) {
@@ -110,10 +110,10 @@ void Loader::contacts(const YAML::Node& n) {
         error(pm.find("offset")->key_node, pm.path("offset"), "give point or offset, not both");
         ok = false;
       } else if (const Entry* e = pm.find("point")) {
-        if (auto v = vec3(e->value, pm.path("point"))) pl.offset = pl.normal.dot(*v);
+        if (auto v = vec3(e->value, pm.path("point"), coordinate())) pl.offset = pl.normal.dot(*v);
         else ok = false;
       } else if (const Entry* e = pm.find("offset")) {
-        if (auto x = number(e->value, pm.path("offset"))) pl.offset = *x;
+        if (auto x = number(e->value, pm.path("offset"), coordinate())) pl.offset = *x;
         else ok = false;
       }
     };

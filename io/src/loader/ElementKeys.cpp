@@ -15,6 +15,7 @@ Range range_of(KeyRange r) {
     case KeyRange::Positive: return positive();
     case KeyRange::NonNegative: return non_negative();
     case KeyRange::AngleHalfOpen: return {-M_PI, M_PI, true, false, "in (-pi, pi]"};
+    case KeyRange::Coordinate: return coordinate();
   }
   return any();
 }
@@ -45,7 +46,7 @@ std::optional<KeyValue> Reader::key_value(const YAML::Node& n, const std::string
     }
     case KeyKind::PointPair: {
       if (!list(n, path, 2, "2 points [[x, y, z], [x, y, z]]")) return std::nullopt;
-      auto a = vec3(n[0], index(path, 0)), b = vec3(n[1], index(path, 1));
+      auto a = vec3(n[0], index(path, 0), r), b = vec3(n[1], index(path, 1), r);
       if (!a || !b) return std::nullopt;
       v.points = {*a, *b};
       return v;

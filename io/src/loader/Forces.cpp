@@ -124,7 +124,7 @@ void Loader::forces(const YAML::Node& n) {
     if (const Entry* e = f.find("point")) {
       if (l.kind == Load::Kind::Torque)
         error(e->key_node, f.path("point"), "key 'point' does not apply to a torque");
-      else if (auto p = vec3(e->value, f.path("point"))) l.point = *p;
+      else if (auto p = vec3(e->value, f.path("point"), coordinate())) l.point = *p;
     }
     if (const Entry* e = f.find("frame")) {
       if (auto s = choice(e->value, f.path("frame"), {"world", "body"}))

@@ -138,7 +138,7 @@ void Loader::joints(const YAML::Node& n) {
       }
     }
     if (const Entry* e = jm.require("point", info ? info->point_meaning : "world coordinates at the initial configuration")) {
-      if (auto p = vec3(e->value, jm.path("point"))) j.point = *p;
+      if (auto p = vec3(e->value, jm.path("point"), coordinate())) j.point = *p;
     }
     if (info) {
       element_keys(jm, info->keys, j);

@@ -25,6 +25,43 @@ struct DocumentCounter final : YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
+/// Finds a quoted scalar whose quote is never closed: yaml-cpp ends such a scalar at the end of the
+/// file without an error, so `name: "pendulum` swallows the rest of the model into the name, and
+/// the problem would be reported as missing keys at 1:1.
+struct QuoteChecker final : YAML::EventHandler {
+  explicit QuoteChecker(const std::string& t) : text(t) {}
+  const std::string& text;
+  YAML::Mark unclosed = YAML::Mark::null_mark();
+  struct Found {};
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override {
+    if (m.is_null() || m.pos < 0 || static_cast<size_t>(m.pos) >= text.size()) return;
+    const size_t pos = static_cast<size_t>(m.pos);
+    const char q = text[pos];
+    if (q != '"' && q != '\'') return;
+    for (size_t j = pos + 1; j < text.size(); ++j) {
+      if (q == '"' && text[j] == '\\') {
+        ++j;
+      } else if (text[j] == q) {
+        if (q == '\'' && j + 1 < text.size() && text[j + 1] == '\'') {
+          ++j;
+          continue;
+        }
+        return;  // closed
+      }
+    }
+    unclosed = m;
+    throw Found{};
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 }  // namespace
 
 // ---- the document -------------------------------------------------------------------------------
@@ -57,6 +94,21 @@ YAML::Node Loader::read_document() const {
         ++col;
       }
       i += len;
+    }
+  }
+  if (text.find_first_of("\"'") != std::string::npos) {
+    // An unclosed quote first: it also explains any syntax error the parser finds after it.
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    QuoteChecker quotes(text);
+    try {
+      parser.HandleNextDocument(quotes);
+    } catch (const QuoteChecker::Found&) {
+      fail_file(quotes.unclosed.line + 1, quotes.unclosed.column + 1,
+                std::string("YAML syntax error: the quote ") + text[static_cast<size_t>(quotes.unclosed.pos)] +
+                    " opened here is never closed");
+    } catch (const YAML::Exception&) {
+      // reported below
     }
   }
   YAML::Node root;
@@ -103,7 +155,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
     if (auto s = string(e->value, "description")) m_.description = *s;
   }
   if (const Entry* e = top.find("gravity")) {
-    if (auto g = vec3(e->value, "gravity")) m_.system.gravity = *g;
+    if (auto g = vec3(e->value, "gravity", acceleration())) m_.system.gravity = *g;
   }
   if (const Entry* e = top.find("bodies")) {
     bodies(e->value);
@@ -125,6 +177,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("sensors")) sensors(e->value);
   m_.settings.output_every = m_.output.every;
   solver_checks();
+  limit_checks();
 
   model_checks();
   if (problem_count() > 0) throw LoadError(take_sorted_problems());

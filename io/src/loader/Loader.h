@@ -66,6 +66,8 @@ class Loader : public Reader {
   void solver_checks();
   /// System::check() on the built model: what the sections did not already report.
   void model_checks();
+  /// The step and row limits where step or output.every take their defaults (at solver.end_time).
+  void limit_checks();
 
   LoadedModel m_;
   /// Records where the next item of `kind` in the System (or the next sensor) was defined, and
@@ -76,6 +78,8 @@ class Loader : public Reader {
   std::map<std::string, size_t> joint_names_;  // name -> index in joints
   std::set<ItemRef> items_with_problems_;
   bool have_end_time_ = false;
+  YAML::Mark end_time_mark_ = YAML::Mark::null_mark();
+  bool step_given_ = false, every_given_ = false;
   std::optional<Placed> first_joint_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_;
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()

@@ -15,9 +15,10 @@ void Loader::output(const YAML::Node& n) {
     }
   }
   if (const Entry* e = o.find("every")) {
+    every_given_ = true;
     if (auto x = number(e->value, o.path("every"), positive())) {
       m_.output.every = *x;
-      if (have_end_time_ && m_.settings.t_end / *x > 1e7)
+      if (have_end_time_ && m_.settings.t_end / *x > max_output_rows)
         error(e->value, o.path("every"), "end_time / every = " + fmt_num(m_.settings.t_end / *x) +
                                              " output rows; at most 1e7 are allowed");
     }

@@ -171,6 +171,10 @@ std::optional<double> Reader::check_range(const YAML::Node& n, const std::string
     error(n, path, "must be " + r.text + ", got " + fmt_num(x));
     return std::nullopt;
   }
+  if (!r.scale_free && std::abs(x) > max_magnitude) {
+    error(n, path, "must be in [-1e15, 1e15] (the range of the model format's numbers), got " + fmt_num(x));
+    return std::nullopt;
+  }
   return x;
 }
 
@@ -302,12 +306,14 @@ std::optional<Vec3> Reader::vec3(const YAML::Node& n, const std::string& path, c
 }
 
 std::optional<Vec3> Reader::nonzero_vec3(const YAML::Node& n, const std::string& path) {
-  auto v = vec3(n, path);
-  if (v && !(v->norm() > 1e-12)) {
+  auto v = vec3(n, path, direction());
+  if (!v) return v;
+  const double scale = v->cwiseAbs().maxCoeff();
+  if (!(scale > 1e-12)) {
     error(n, path, "the axis has zero length");
     return std::nullopt;
   }
-  return v;
+  return Vec3(*v / scale);
 }
 
 bool Reader::section_list(const YAML::Node& n, const std::string& path) {

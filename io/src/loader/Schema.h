@@ -31,15 +31,30 @@ std::string child(const std::string& path, const std::string& key);
 /// "bodies" + 2 -> "bodies[2]".
 std::string index(const std::string& path, size_t i);
 
-/// The allowed values of a number; `text` is how messages state it ("> 0").
+/// The largest magnitude of any number of the model format (docs/model-format.md, "Numbers"):
+/// beyond it, sums of squares and products of two values leave the range of a double.
+inline constexpr double max_magnitude = 1e15;
+/// The range of positions and points [m] and of gravity [m/s^2].
+inline constexpr double max_coordinate = 1e6;
+
+/// The allowed values of a number; `text` is how messages state it ("> 0"). Every range is
+/// also bounded by +-max_magnitude, except a direction's components (`direction()`), which
+/// only need to be finite: a direction is scaled before it is normalized.
 struct Range {
   double min = -HUGE_VAL, max = HUGE_VAL;
   bool min_open = false, max_open = false;
   std::string text;
+  bool scale_free = false;
 };
 inline Range positive() { return {0, HUGE_VAL, true, false, "> 0"}; }
 inline Range non_negative() { return {0, HUGE_VAL, false, false, ">= 0"}; }
 inline Range any() { return {}; }
+/// A position or a point [m].
+inline Range coordinate() { return {-max_coordinate, max_coordinate, false, false, "in [-1e6, 1e6] m"}; }
+/// A component of gravity [m/s^2].
+inline Range acceleration() { return {-max_coordinate, max_coordinate, false, false, "in [-1e6, 1e6] m/s^2"}; }
+/// A component of a direction (any finite number).
+inline Range direction() { return {-HUGE_VAL, HUGE_VAL, false, false, "", true}; }
 
 class Map;
 struct Entry;
@@ -92,7 +107,8 @@ class Reader {
   /// True if `n` is a list of exactly `size` items (`what`: "a list of 3 numbers").
   bool list(const YAML::Node& n, const std::string& path, size_t size, const char* what);
   std::optional<Vec3> vec3(const YAML::Node& n, const std::string& path, const Range& r = any());
-  /// A Vec3 of non-zero length (an axis or a normal).
+  /// A direction (an axis or a normal): a Vec3 of finite components, not all zero, scaled so that
+  /// its largest component is +-1 (so that [1e200, 1e200, 0] is the diagonal, not an overflow).
   std::optional<Vec3> nonzero_vec3(const YAML::Node& n, const std::string& path);
   /// {axis, angle} | {quaternion} | {rxyz} | {matrix}: a rotation matrix.
   std::optional<Mat3> orientation(const YAML::Node& n, const std::string& path);

@@ -11,6 +11,7 @@ namespace mbdae::io::loader {
 void Loader::sensors(const YAML::Node& n) {
   if (!section_list(n, "sensors")) return;
   std::map<std::string, size_t> names;
+  std::map<std::string, std::string> columns = {{"time", ""}};  // CSV column -> the sensor that has it
   std::vector<std::string> outputs;  // the sensor table's names (Sensors.h), in its order
   for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
@@ -124,8 +125,25 @@ void Loader::sensors(const YAML::Node& n) {
         ok = false;
       }
       if (const Entry* e = s.find("point"); e && !angular) {
-        if (auto p = vec3(e->value, s.path("point"))) sp.point = *p;
+        if (auto p = vec3(e->value, s.path("point"), coordinate())) sp.point = *p;
       }
+    }
+    // Every CSV column is named once: "time" is the time's, and a sensor named "bob.x" would
+    // repeat the column x of a sensor "bob" with three columns.
+    if (ok && !sp.name.empty()) {
+      for (const char* suf : sensor_output_info(*out).suffixes) {
+        const std::string col = sp.name + suf;
+        if (auto c = columns.find(col); c != columns.end()) {
+          error(s.find("name")->value, s.path("name"),
+                "the column '" + col + "' of this sensor is already " +
+                    (c->second.empty() ? std::string("the time column") : "a column of " + c->second) +
+                    "; every column of the results needs its own name");
+          ok = false;
+          break;
+        }
+      }
+      if (ok)
+        for (const char* suf : sensor_output_info(*out).suffixes) columns[sp.name + suf] = path + " ('" + sp.name + "')";
     }
     if (!ok) continue;
     add_item(ItemRef::Kind::Sensor, m_.sensor_locations.back(), false);

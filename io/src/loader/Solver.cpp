@@ -67,15 +67,17 @@ void Loader::solver(const YAML::Node& n) {
     if (auto x = number(e->value, s.path("end_time"), positive())) {
       st.t_end = *x;
       have_end_time_ = true;
+      end_time_mark_ = e->value.Mark();
     }
   }
   if (const Entry* e = s.find("step")) {
+    step_given_ = true;
     if (auto x = number(e->value, s.path("step"), positive())) {
       st.step = *x;
       if (have_end_time_ && st.step > st.t_end)
         error(e->value, s.path("step"), "the step " + fmt_num(st.step) + " s is longer than end_time " +
                                             fmt_num(st.t_end) + " s");
-      else if (have_end_time_ && st.t_end / st.step > 1e9)
+      else if (have_end_time_ && st.t_end / st.step > max_steps)
         error(e->value, s.path("step"), "end_time / step = " + fmt_num(st.t_end / st.step) +
                                             " steps; at most 1e9 are allowed");
     }
@@ -97,6 +99,23 @@ void Loader::solver(const YAML::Node& n) {
   if (const Entry* e = s.find("linear_solver")) {
     if (auto x = choice(e->value, s.path("linear_solver"), {"sparse", "dense"})) st.sparse = *x == "sparse";
   }
+}
+
+// ---- limits with the defaults ----------------------------------------------------------------
+void Loader::limit_checks() {
+  if (!have_end_time_ || !solver_ok_) return;
+  const SimulationSettings& st = m_.settings;
+  const SolverInfo* info = find_solver(m_.solver_name());
+  const bool fixed_step = info && !info->adaptive && !st.adaptive;  // adaptive ones: their max_steps
+  if (!step_given_ && fixed_step && st.t_end / st.step > max_steps)
+    error(end_time_mark_, "solver.end_time",
+          "end_time / step = " + fmt_num(st.t_end / st.step) + " steps with the default step " + fmt_num(st.step) +
+              " s; at most 1e9 are allowed (give a larger solver.step, or a shorter end_time)");
+  if (!every_given_ && st.t_end / m_.output.every > max_output_rows)
+    error(end_time_mark_, "solver.end_time",
+          "end_time / output.every = " + fmt_num(st.t_end / m_.output.every) +
+              " output rows with the default output.every " + fmt_num(m_.output.every) +
+              " s; at most 1e7 are allowed (give a larger output.every, or a shorter end_time)");
 }
 
 // ---- what the chosen solver cannot do --------------------------------------------------------

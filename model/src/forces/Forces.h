@@ -18,7 +18,7 @@ const ForceTypeInfo& end_stop();
 
 /// The `point` key (ForceElement::point).
 inline ForceKey point_key(const char* meaning) {
-  return {"point", true, meaning, KeyKind::Vector, KeyRange::Any, {},
+  return {"point", true, meaning, KeyKind::Vector, KeyRange::Coordinate, {},
           [](ForceElement& f, const KeyValue& v) { f.point = v.vector; }};
 }
 /// A scalar stiffness (required) or damping (optional) ≥ 0.

@@ -8,7 +8,7 @@ namespace mbdae::forces {
 const ForceTypeInfo& spring_damper() {
   static const ForceTypeInfo info{
       ForceType::SpringDamper, "spring_damper", "point-to-point spring-damper, tension k (L - L0) + c dL/dt",
-      {{"points", true, "[point on a, point on b], world, t0", KeyKind::PointPair, KeyRange::Any, {},
+      {{"points", true, "[point on a, point on b], world, t0", KeyKind::PointPair, KeyRange::Coordinate, {},
         [](ForceElement& f, const KeyValue& v) {
           f.point = v.points[0];
           f.point_b = v.points[1];

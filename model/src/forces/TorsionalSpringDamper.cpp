@@ -22,6 +22,7 @@ const ForceTypeInfo& torsional_spring_damper() {
       true, true,
       [](const ForceElement& f, std::vector<KeyProblem>& p) {
         if (!(f.axis.norm() > 1e-12)) p.push_back({"axis", "axis has zero length"});
+        else if (!std::isfinite(f.axis.norm())) p.push_back({"axis", "axis is too long (its length overflows; scale it)"});
       },
       [](const ForceElement& f) {
         ForceMarkers m = at_point(f, frame_from_axis(f.axis, 2));

@@ -2,6 +2,7 @@
 // Internal header of the joint types: each type's file defines one function returning its
 // JointTypeInfo (JointTypes.h); Registry.cpp lists them. Helpers shared by the type files.
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,7 +33,10 @@ inline std::string num(double x) {
 
 /// "axis has zero length" if `axis` is (nearly) zero.
 inline void check_axis(const Vec3& axis, const char* key, std::vector<KeyProblem>& p) {
-  if (!(axis.norm() > 1e-12)) p.push_back({key, std::string(key) + " has zero length"});
+  if (!axis.allFinite()) p.push_back({key, std::string(key) + " is not finite"});
+  else if (!(axis.cwiseAbs().maxCoeff() > 1e-12)) p.push_back({key, std::string(key) + " has zero length"});
+  else if (!std::isfinite(axis.norm()))
+    p.push_back({key, std::string(key) + " is too long (its length overflows; scale it)"});
 }
 
 /// The `axis` key (Joint::axis).
@@ -46,7 +50,7 @@ inline JointKey axis_b_key(const char* meaning) {
 }
 /// The `point_b` key (Joint::point_b).
 inline JointKey point_b_key(const char* meaning) {
-  return {"point_b", true, meaning, KeyKind::Vector, KeyRange::Any, {},
+  return {"point_b", true, meaning, KeyKind::Vector, KeyRange::Coordinate, {},
           [](Joint& j, const KeyValue& v) { j.point_b = v.vector; }};
 }
 

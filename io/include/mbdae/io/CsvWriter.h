@@ -28,7 +28,8 @@ class CsvWriter {
 
   /// Writes one row (values.size() must equal the number of columns) and flushes it. Numbers are
   /// written in the shortest form that reads back exactly; NaN as "nan". @throws std::runtime_error
-  /// on a write error or a wrong number of values.
+  /// on a write error or a wrong number of values. After a write error (a full disk) the file is
+  /// cut back to its last whole row, and further rows are refused: a CSV never ends in a torn row.
   void write_row(std::span<const double> values);
 
   const std::string& path() const { return path_; }
@@ -39,6 +40,8 @@ class CsvWriter {
   std::FILE* file_ = nullptr;
   size_t columns_ = 0;
   long rows_ = 0;
+  long bytes_ = 0;      // bytes of the header and the whole rows written
+  bool failed_ = false;  // a write failed: the file holds only whole rows, nothing more is written
   std::string line_;  // reused buffer
 };
 

@@ -19,6 +19,14 @@
 
 namespace mbdae::io {
 
+/// Limits of a model file, enforced with the defaults too (docs/model-format.md): the largest file
+/// read, the most time steps of a fixed-step solver (end_time / step) and the most output rows
+/// (end_time / output.every).
+inline constexpr size_t max_model_file_bytes = size_t{64} << 20;
+inline constexpr double max_steps = 1e9;
+inline constexpr double max_output_rows = 1e7;
+
+
 /// What a sensor measures (the `output:` key).
 enum class SensorOutput {
   Position, Displacement, Velocity, VelocityLocal, RotationMatrix, Rotation,

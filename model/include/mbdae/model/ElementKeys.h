@@ -32,6 +32,7 @@ enum class KeyRange {
   Positive,     ///< > 0
   NonNegative,  ///< ≥ 0
   AngleHalfOpen,  ///< in (−π, π]
+  Coordinate,   ///< a position: within the model format's coordinate range (±1e6 m)
 };
 
 /// A value read for a key; the member of its KeyKind is set.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <mbdae/model/Contact.h>
@@ -417,6 +418,9 @@ class System {
   std::vector<ForceElement>& forces() { return forces_; }
 
   /// Index of the body with this name, kGround for "ground"; std::nullopt if there is none.
+  /// Every body's name (and "ground") with its index, built now: for many look-ups at once
+  /// (find_body() searches the list each time).
+  std::unordered_map<std::string, BodyIndex> body_indices() const;
   std::optional<BodyIndex> find_body(const std::string& name) const;
   /// Same, throws ModelError naming the body if it does not exist.
   BodyIndex body_index(const std::string& name) const;

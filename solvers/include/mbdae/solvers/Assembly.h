@@ -66,5 +66,9 @@ struct RedundancyReport {
 /// relative per equation; q has size n. No throw for a rank-deficient C_q.
 RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double t, const VecX& q,
                                             double tol = 1e-9);
+/// The same rank test on any sparse m×n matrix C (its rows scaled to unit norm first): the rows
+/// that depend on earlier rows, and the rank. Linear in the nonzeros for a C of full row rank
+/// whose [I Cᵀ; C 0] factorises without fill-in growth (chains and trees).
+RedundancyReport find_dependent_rows(SparseMatrix C, double tol = 1e-9);
 
 }  // namespace mbdae

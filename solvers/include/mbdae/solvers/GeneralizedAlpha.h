@@ -61,6 +61,10 @@ struct NewmarkOptions {
   /// return. Counted in SolverStats::regularized_steps. 0: step halving only.
   double singular_regularization = 1e-8;
   int singular_regularization_steps = 20;  ///< steps with compliant constraints per fallback
+  /// Fallbacks to compliant constraints in a row (with no step on the exact constraints between)
+  /// after which the run stops with NewtonFailure: the mechanism is locked or a drive fights it,
+  /// and compliant steps would only creep on with growing violation. 0: no limit.
+  int max_compliant_fallbacks = 10;
   long max_steps = 100'000'000;    ///< accepted steps at most; then status TooMuchWork
   bool compute_initial_accelerations = true;  ///< from the KKT system; else a0 = 0, λ0 = 0
   /// Adaptive step: the local position error e ≈ h²(β − 1/6)(a_{n+1} − a_n) (Zienkiewicz & Xie

@@ -50,6 +50,7 @@ enum class SolveStatus {
   StoppedByObserver,  ///< the observer asked to stop
   Interrupted,        ///< the interrupt flag was raised (Integrator::set_interrupt_flag)
   OtherFailure,       ///< any other failure; the message says which
+  CheckFailed,        ///< a state failed a check of RunChecks (NaN, energy growth, constraint violation)
 };
 
 /// Short description of `s` (e.g. "success", "step limit reached"). No throw.
@@ -184,6 +185,22 @@ class ConstrainedSystemMonitor final : public StateMonitor {
   VecX c_;  // work vector (size m)
 };
 
+/// What run_to_end() checks of every state it hands out (at t0 and every output time), so that a
+/// run that has gone wrong stops (status CheckFailed, naming the time and the cause) instead of
+/// reaching its end time with a wrong answer. The defaults check finiteness only.
+struct RunChecks {
+  /// The state (q, v), its energy and its constraint violation must be finite.
+  bool finite = true;
+  /// Energy growth limit: E(t) − E(t0) beyond max_energy_growth + max_energy_growth_relative ·
+  /// |E(t0)| (J) stops the run. Meant for models with no source of energy (no driven joint, no
+  /// applied load, no user force). Infinite: not checked.
+  double max_energy_growth = std::numeric_limits<double>::infinity();
+  double max_energy_growth_relative = 0;
+  /// Bounds on ‖C‖∞ (m or rad) and ‖C_q v + C_t‖∞ (m/s or rad/s). Infinite: not checked.
+  double max_position_violation = std::numeric_limits<double>::infinity();
+  double max_velocity_violation = std::numeric_limits<double>::infinity();
+};
+
 /// The one run loop: advances `integ` from its current time to t_end, handing the state to
 /// `obs` at the start and at every output time (OutputGrid), and measures the constraint
 /// violation at those times and the energy at the start and the end (`monitor`). The result's
@@ -195,8 +212,9 @@ class ConstrainedSystemMonitor final : public StateMonitor {
 /// @param output_every output interval, s (≤ 0: the end time only)
 /// @param obs          may be empty
 /// @throws SolverSettingsError if t_end < integ.time(); whatever `obs` or the monitor throws.
+/// @param checks       what each of those states must satisfy (RunChecks)
 SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end,
-                       double output_every, const Observer& obs);
+                       double output_every, const Observer& obs, const RunChecks& checks = {});
 
 /// run_to_end() with the ConstrainedSystemMonitor of `sys`.
 SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
