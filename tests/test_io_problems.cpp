@@ -262,6 +262,7 @@ const BadModel kBadModels[] = {
     {"duplicate_body_name.yaml", 1, 5, 12, "bodies[1].name", "duplicate body name 'rod' (also bodies[0], line 4)"},
     {"duplicate_key.yaml", 1, 4, 28, "bodies[0].mass", "duplicate key 'mass' (first given at line 4)"},
     {"empty.yaml", 1, 1, 1, "", "the file is empty; expected a mapping with bodies, joints, solver, ..."},
+    {"formulation_with_trapezoidal.yaml", 1, 9, 78, "solver.formulation", "the constraint formulation is a setting of generalized_alpha; solver trapezoidal_index2 has its own (see the solver table of the model format)"},
     {"infinite_gravity.yaml", 1, 2, 14, "gravity[1]", "expected a finite number, got '.inf'"},
     {"invalid_utf8.yaml", 1, 2, 10, "", "not a text file (invalid UTF-8); expected a YAML or JSON model"},
     {"json_syntax_error.json", 1, 4, 29, "", "YAML syntax error: illegal flow end"},
