@@ -195,6 +195,12 @@ class Newmark {
       }
       ++stats_.steps;
       stats_.last_step = h;
+      // Rotation coordinates at their singularity: stop rather than go on inaccurately.
+      if (std::string why = sys_.coordinate_problem(qn_, vn_, opt_.adaptive ? 0.0 : h); !why.empty()) {
+        std::ostringstream s;
+        s << name_ << " stopped at t = " << t_ << " s: " << why;
+        return fail(SolveStatus::OtherFailure, s.str());
+      }
       if (!opt_.adaptive && h_cur_ < opt_.step && ++good_ >= 4) {
         h_cur_ = std::min(opt_.step, 2 * h_cur_);
         good_ = 0;
