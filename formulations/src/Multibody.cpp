@@ -1169,12 +1169,12 @@ std::string MultibodySystem::coordinate_problem(ConstVecRef q, ConstVecRef v, do
     if (bd.param == RotationParametrization::TaitBryan) {
       const double c = std::abs(std::cos(a[1]));
       const double w = (math::rxyz_G_local(a) * ad).norm();  // |ω|, rad/s
-      if (c < kRxyzSingularLimit || (h > 0 && (c * kMaxAmplification < 1 || h * w > kSingularStepAngle * c))) {
+      if (c < kRxyzSingularLimit || (h > 0 && (c * kRxyzMaxAmplification < 1 || h * w > kSingularStepAngle * c))) {
         std::ostringstream s;
         s << "body '" << bd.name << "': its rxyz angles are near their singularity (beta = " << a[1]
           << " rad, |cos beta| = " << c << "; with |omega| = " << w << " rad/s and h = " << h
           << " s the angles move h |omega| / |cos beta| = " << h * w / std::max(c, 1e-300)
-          << " rad a step; a fixed-step run needs |cos beta| >= " << 1 / kMaxAmplification << " and at most "
+          << " rad a step; a fixed-step run needs |cos beta| >= " << 1 / kRxyzMaxAmplification << " and at most "
           << kSingularStepAngle << " rad a step), where they cannot follow the rotation accurately; use "
              "rotation: euler_parameters";
         return s.str();
