@@ -265,6 +265,7 @@ const BadModel kBadModels[] = {
     {"duplicate_key.yaml", 1, 4, 28, "bodies[0].mass", "duplicate key 'mass' (first given at line 4)"},
     {"empty.yaml", 1, 1, 1, "", "the file is empty; expected a mapping with bodies, joints, solver, ..."},
     {"end_time_with_default_step.yaml", 2, 7, 45, "solver.end_time", "end_time / step = 1e+12 steps with the default step 0.001 s; at most 1e9 are allowed (give a larger solver.step, or a shorter end_time)"},
+    {"formulation_with_trapezoidal.yaml", 1, 9, 78, "solver.formulation", "the constraint formulation is a setting of generalized_alpha; solver trapezoidal_index2 has its own (see the solver table of the model format)"},
     {"gravity_out_of_range.yaml", 1, 2, 14, "gravity[1]", "must be in [-1e6, 1e6] m/s^2, got -1e+308"},
     {"infinite_gravity.yaml", 1, 2, 14, "gravity[1]", "expected a finite number, got '.inf'"},
     {"invalid_utf8.yaml", 1, 2, 10, "", "not a text file (invalid UTF-8); expected a YAML or JSON model"},

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -1217,6 +1218,42 @@ ItemRef MultibodySystem::constraint_item(int row) const {
 
 std::string MultibodySystem::constraint_label(int row) const {
   return all_row_label(impl_->active_to_full.at(static_cast<size_t>(row)));
+}
+
+std::string MultibodySystem::coordinate_problem(ConstVecRef q, ConstVecRef v, double h) const {
+  for (const BodyData& bd : impl_->bodies) {
+    if (bd.param != RotationParametrization::TaitBryan && bd.param != RotationParametrization::RotationVector)
+      continue;
+    const Vec3 a(q[bd.off + 3], q[bd.off + 4], q[bd.off + 5]), ad(v[bd.off + 3], v[bd.off + 4], v[bd.off + 5]);
+    if (bd.param == RotationParametrization::TaitBryan) {
+      const double c = std::abs(std::cos(a[1]));
+      const double w = (math::rxyz_G_local(a) * ad).norm();  // |ω|, rad/s
+      if (c < kRxyzSingularLimit || (h > 0 && (c * kRxyzMaxAmplification < 1 || h * w > kSingularStepAngle * c))) {
+        std::ostringstream s;
+        s << "body '" << bd.name << "': its rxyz angles are near their singularity (beta = " << a[1]
+          << " rad, |cos beta| = " << c << "; with |omega| = " << w << " rad/s and h = " << h
+          << " s the angles move h |omega| / |cos beta| = " << h * w / std::max(c, 1e-300)
+          << " rad a step; a fixed-step run needs |cos beta| >= " << 1 / kRxyzMaxAmplification << " and at most "
+          << kSingularStepAngle << " rad a step), where they cannot follow the rotation accurately; use "
+             "rotation: euler_parameters";
+        return s.str();
+      }
+    } else {
+      const double n = a.norm();
+      const double sinc = n < 1e-8 ? 1.0 : std::abs(std::sin(0.5 * n) / (0.5 * n));
+      const double w = (math::rotvec_G_local(a) * ad).norm();
+      if (n > kRotationVectorLimit || (h > 0 && (sinc * kMaxAmplification < 1 || h * w > kSingularStepAngle * sinc))) {
+        std::ostringstream s;
+        s << "body '" << bd.name << "': its rotation vector is near its singularity at |theta| = 2 pi (|theta| = "
+          << n << " rad; with |omega| = " << w << " rad/s and h = " << h << " s it moves about "
+          << h * w / std::max(sinc, 1e-300) << " rad a step; a fixed-step run needs sinc(|theta|/2) >= "
+          << 1 / kMaxAmplification << " and at most " << kSingularStepAngle
+          << " rad a step), where it cannot follow the rotation accurately; use rotation: euler_parameters";
+        return s.str();
+      }
+    }
+  }
+  return {};
 }
 
 double MultibodySystem::energy(double t, ConstVecRef q, ConstVecRef v) const {

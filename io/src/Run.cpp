@@ -243,6 +243,7 @@ std::string ModelRun::method_summary() const {
                   (ga ? format(", rho_inf %g", ss.rho_inf) : "");
       else
         method += format(", h = %g s", ss.step) + (ga ? format(", rho_inf %g", ss.rho_inf) : "");
+      if (ga) method += ss.formulation == AlphaFormulation::StabilizedIndex2 ? ", stabilized index 2 (GGL)" : ", index 3";
       break;
     case SolverPath::NewtonEuler:
       if (solver_->adaptive) method += format(", first h = %g s, rtol %g, atol %g", ss.step, ss.rtol, ss.atol);

@@ -33,6 +33,7 @@ _SETTINGS = {
     "end_time": "solver.end_time",
     "step": "solver.step",
     "rho_inf": "solver.rho_inf",
+    "formulation": "solver.formulation",
     "tolerance": "solver.tolerance",
     "adaptive": "solver.adaptive",
     "linear_solver": "solver.linear_solver",
@@ -275,7 +276,7 @@ class Model:
     def run(self, *, set: dict | None = None, loads: dict | None = None, **settings) -> Result:
         """Simulates from t = 0 to the end time with the model file's solver settings.
 
-        Keywords override them: ``solver`` (type), ``end_time`` (s), ``step`` (s), ``rho_inf``,
+        Keywords override them: ``solver`` (type), ``end_time`` (s), ``step`` (s), ``rho_inf``, ``formulation``,
         ``tolerance`` ({"relative": r, "absolute": a}), ``adaptive``, ``linear_solver``,
         ``projection``, ``pgs_iterations``, ``pgs_tolerance`` (m/s), ``friction_model``,
         ``output_every`` (s); ``set`` overrides any other key.

@@ -89,14 +89,14 @@ class Model:
     def statics(self, *, set: Mapping[str, Any] | None = ..., **settings: Any) -> dict[str, Any]: ...
     def modes(self, *, set: Mapping[str, Any] | None = ..., **settings: Any) -> dict[str, Any]: ...
     def run(self, *, set: Mapping[str, Any] | None = ..., loads: Mapping[str, LoadFunction] | None = ...,
-            solver: str = ..., end_time: float = ..., step: float = ..., rho_inf: float = ...,
+            solver: str = ..., end_time: float = ..., step: float = ..., rho_inf: float = ..., formulation: str = ...,
             tolerance: Mapping[str, float] = ..., adaptive: bool = ..., linear_solver: str = ...,
             projection: bool = ..., pgs_iterations: int = ..., pgs_tolerance: float = ...,
             friction_model: str = ..., output_every: float = ...) -> Result: ...
     def integrator(self, *, set: Mapping[str, Any] | None = ...,
                    loads: Mapping[str, LoadFunction] | None = ...,
                    inputs: Iterable[str] | Mapping[str, Vector3 | None] = ...,
-                   solver: str = ..., end_time: float = ..., step: float = ..., rho_inf: float = ...,
+                   solver: str = ..., end_time: float = ..., step: float = ..., rho_inf: float = ..., formulation: str = ...,
                    tolerance: Mapping[str, float] = ..., adaptive: bool = ..., linear_solver: str = ...,
                    projection: bool = ..., pgs_iterations: int = ..., pgs_tolerance: float = ...,
                    friction_model: str = ..., output_every: float = ...) -> Integrator: ...

@@ -16,6 +16,10 @@
 
 namespace mbdae {
 
+const char* to_string(AlphaFormulation f) {
+  return f == AlphaFormulation::StabilizedIndex2 ? "index2_ggl" : "index3";
+}
+
 AlphaParameters chung_hulbert(double rho) {
   if (!(rho >= 0 && rho <= 1)) {
     std::ostringstream s;
@@ -32,7 +36,8 @@ AlphaParameters chung_hulbert(double rho) {
 
 namespace {
 
-enum class Level { Position, Velocity };
+/// Position: index 3. Velocity: index 2 (trapezoidal). Ggl: stabilized index 2 (both levels).
+enum class Level { Position, Velocity, Ggl };
 
 template <class V>
 double inf_norm(const V& x) {
@@ -48,6 +53,13 @@ class Newmark {
     for (VecX* x : {&q_, &v_, &qdd_, &a_, &qn_, &vn_, &qddn_, &an_, &qddp_, &r_}) x->setZero(n_);
     for (VecX* x : {&lam_, &lamn_, &lamp_, &c_}) x->setZero(m_);
     rhs_.setZero(n_ + m_);
+    if (level_ == Level::Ggl) {
+      P_ = std::make_unique<detail::Kkt>(sys);
+      Cnow_ = sys.jacobian_pattern();
+      cp_.setZero(m_);
+      dqp_.setZero(n_);
+      rhs2_.setZero(n_ + m_);
+    }
     // Velocity-level (nonholonomic) rows are enforced at velocity level also by the index-3
     // scheme, exactly as the trapezoidal index-2 scheme enforces every row.
     vel_row_.assign(static_cast<size_t>(m_), 0);
@@ -56,7 +68,7 @@ class Newmark {
         vel_row_[static_cast<size_t>(r)] = 1;
         has_vel_rows_ = true;
       }
-    if (has_vel_rows_) {
+    if (has_vel_rows_ || level_ == Level::Ggl) {
       cv_.setZero(m_);
       for (int c = 0; c < K_.C.outerSize(); ++c)
         for (SparseMatrix::InnerIterator it(K_.C, c); it; ++it)
@@ -190,6 +202,12 @@ class Newmark {
       }
       ++stats_.steps;
       stats_.last_step = h;
+      // Rotation coordinates at their singularity: stop rather than go on inaccurately.
+      if (std::string why = sys_.coordinate_problem(qn_, vn_, opt_.adaptive ? 0.0 : h); !why.empty()) {
+        std::ostringstream s;
+        s << name_ << " stopped at t = " << t_ << " s: " << why;
+        return fail(SolveStatus::OtherFailure, s.str());
+      }
       if (!opt_.adaptive && h_cur_ < opt_.step && ++good_ >= 4) {
         h_cur_ = std::min(opt_.step, 2 * h_cur_);
         good_ = 0;
@@ -240,7 +258,7 @@ class Newmark {
             if (vel_row_[static_cast<size_t>(r)]) c_[r] = cv_[r] / gp;
         }
       } else {
-        sys_.constraint_velocity(t1, q_, v_, c_);
+        sys_.constraint_velocity(t1, q_, v_, c_);  // index 2, and GGL's velocity level
       }
       if (!r_.allFinite() || !c_.allFinite()) {
         last_status_ = SolveStatus::ResidualFailure;
@@ -270,14 +288,38 @@ class Newmark {
       a_ += fa * dqdd;
       q_ += (h * h * be * fa) * dqdd;
       v_ += (h * ga * fa) * dqdd;
+      if (level_ == Level::Ggl && m_ > 0) {
+        // GGL: the positions onto C(q) = 0 along C_qᵀ (Δq = C_qᵀ Δν); the velocities stay.
+        sys_.constraints(t1, q_, cp_);
+        if (!cp_.allFinite()) {
+          last_status_ = SolveStatus::ResidualFailure;
+          return false;
+        }
+        rhs2_.head(n_).setZero();
+        rhs2_.tail(m_) = -cp_;
+        lu2_.solve(rhs2_);
+        if (!rhs2_.allFinite()) {
+          last_status_ = SolveStatus::SingularMatrix;
+          have_factor_ = false;
+          return false;
+        }
+        // Δq = −C_q(q)ᵀ μ with C_q at the current iterate: the factorised matrix only gives μ
+        // (C_q C_qᵀ of the last refresh, a quasi-Newton step); the direction must be that of
+        // the GGL equations, or the positions drift along the constraint manifold and the energy
+        // with them (an old C_q tilts the correction).
+        sys_.assemble_jacobian(t1, q_, Cnow_);
+        dqp_.noalias() = -(Cnow_.transpose() * rhs2_.tail(m_));
+        q_ += dqp_;
+      }
       // Converged when the position correction is below the tolerance and the correction of the
       // accelerations is small relative to their size: with h² in front, a position test alone
       // would accept accelerations and multipliers that are still far off. (The multipliers are
       // not tested: they follow from the accelerations, except at singular configurations,
       // where they are not unique.)
       double err_q = 0;
+      const bool ggl = level_ == Level::Ggl && m_ > 0;
       for (int i = 0; i < n_; ++i)
-        err_q = std::max(err_q, std::abs(h * h * be * fa * dqdd[i]) /
+        err_q = std::max(err_q, std::abs(h * h * be * fa * dqdd[i] + (ggl ? dqp_[i] : 0.0)) /
                                     (opt_.newton_atol + opt_.newton_rtol * std::abs(q_[i])));
       // Round-off floor: a residual known to ε·|q| is amplified by β' ~ 1/h² into the
       // accelerations (the classical index-3 sensitivity), so nothing below it is attainable.
@@ -313,7 +355,12 @@ class Newmark {
         if (theta > opt_.contraction_limit && !fresh_) fresh_needed_ = true;
         eta_ = theta / (1.0 - theta);
       }
-      if (err <= 1.0 && eta_ * err <= 1.0) {
+      // GGL promises velocity constraints at round-off: besides small corrections, the velocity
+      // residual this iteration started from must be at that level (usually one more iteration).
+      const bool vel_ok =
+          level_ != Level::Ggl ||
+          inf_norm(c_) <= 1e3 * std::numeric_limits<double>::epsilon() * std::max(1.0, inf_norm(v_));
+      if (err <= 1.0 && eta_ * err <= 1.0 && vel_ok) {
         eta_ = std::pow(std::max(eta_, 1e-16), 0.8);
         return true;
       }
@@ -327,7 +374,7 @@ class Newmark {
     sys_.assemble_tangent(t1, q_, v_, qdd_, lam_, 1.0 / bp, gp / bp, 1.0, K_.A);
     sys_.assemble_jacobian(t1, q_, K_.C);
     bool use_c2 = false;
-    if (level_ == Level::Velocity) {
+    if (level_ != Level::Position) {
       sys_.assemble_velocity_jacobian(t1, q_, v_, K_.C2);
       // C2 ← C_q + ∂(C_q v)/∂q / γ'
       double* c2 = K_.C2.valuePtr();
@@ -346,6 +393,17 @@ class Newmark {
     eps_ = K_.fill(1.0, use_c2, compliant_ > 0 ? opt_.singular_regularization : 0.0);
     ++stats_.factorizations;
     have_factor_ = lu_.factorize(K_.S);
+    if (have_factor_ && level_ == Level::Ggl && m_ > 0) {
+      // The position projection [I, C_qᵀ; C_q, 0] (−ε I in the multiplier block on compliant
+      // steps); velocity-level rows take no part in it.
+      zero_values(P_->A);
+      for (int c = 0; c < P_->A.cols(); ++c) P_->A.valuePtr()[value_index(P_->A, c, c)] = 1.0;
+      P_->C = K_.C;
+      P_->fill(1.0, false, compliant_ > 0 ? opt_.singular_regularization : 0.0);
+      if (has_vel_rows_) P_->drop_rows(vel_row_, vel_entry_);
+      ++stats_.factorizations;
+      have_factor_ = lu2_.factorize(P_->S);
+    }
     fresh_ = true;
     fresh_needed_ = false;
     h_factor_ = h;
@@ -402,6 +460,10 @@ class Newmark {
   int n_, m_;
   detail::Kkt K_;
   SparseLu lu_;
+  std::unique_ptr<detail::Kkt> P_;  // GGL: the position projection's matrix
+  SparseLu lu2_;                    // ... factorised
+  VecX cp_, dqp_, rhs2_;
+  SparseMatrix Cnow_;               // GGL: C_q at the current iterate             // GGL: C(q), the projection's Δq, its right-hand side
   bool have_factor_ = false, fresh_ = false, fresh_needed_ = false;
   double h_factor_ = 0;
   int compliant_ = 0;   // steps left with compliant constraints (singular_regularization)
@@ -453,8 +515,10 @@ class NewmarkIntegrator final : public Integrator {
 std::unique_ptr<Integrator> make_generalized_alpha(const ConstrainedSystem& sys, double t0,
                                                    const VecX& q0, const VecX& v0,
                                                    const NewmarkOptions& opt) {
-  return std::make_unique<NewmarkIntegrator>(sys, chung_hulbert(opt.rho_inf), Level::Position, opt,
-                                             "generalized-alpha", t0, q0, v0);
+  const bool ggl = opt.formulation == AlphaFormulation::StabilizedIndex2;
+  return std::make_unique<NewmarkIntegrator>(sys, chung_hulbert(opt.rho_inf), ggl ? Level::Ggl : Level::Position,
+                                             opt, ggl ? "generalized-alpha (stabilized index 2)" : "generalized-alpha",
+                                             t0, q0, v0);
 }
 
 std::unique_ptr<Integrator> make_trapezoidal_index2(const ConstrainedSystem& sys, double t0,

@@ -698,6 +698,13 @@ class IdaIntegrator final : public Integrator {
       return done(false);
     }
     take_state(tret);
+    // Rotation coordinates at their singularity (checked at the requested times only).
+    // h = 0: IDA's error test keeps its accuracy near the singularity; only the hard limits.
+    if (std::string why = sys_.coordinate_problem(q_, v_, 0.0); !why.empty()) {
+      status_ = SolveStatus::OtherFailure;
+      message_ = "IDA stopped at t = " + format_time(t_) + " s: " + why;
+      return done(false);
+    }
     return done(true);
   }
 

@@ -67,6 +67,17 @@ class Kkt {
     return eps;
   }
 
+  /// After fill(): rows with row_flag[r] (entries of C's pattern flagged in entry_flag, in C's
+  /// value order) leave the system: their C and Cᵀ entries become 0 and their diagonal −1, so
+  /// their multiplier is 0 and the other rows are untouched.
+  void drop_rows(const std::vector<char>& row_flag, const std::vector<char>& entry_flag) {
+    double* v = S.valuePtr();
+    for (size_t k = 0; k < mapC_.size() && k < entry_flag.size(); ++k)
+      if (entry_flag[k]) v[mapC_[k]] = v[mapCT_[k]] = 0.0;
+    for (int r = 0; r < m_ && static_cast<size_t>(r) < row_flag.size(); ++r)
+      if (row_flag[static_cast<size_t>(r)]) v[mapD_[static_cast<size_t>(r)]] = -1.0;
+  }
+
   int n() const { return n_; }
   int m() const { return m_; }
 

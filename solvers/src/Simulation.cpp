@@ -168,6 +168,7 @@ NewmarkOptions newmark_options(const SimulationSettings& s) {
   o.step = s.step;
   o.output_every = s.output_every;
   o.rho_inf = s.rho_inf;
+  o.formulation = s.formulation;
   o.newton_rtol = s.newton_tol;
   o.newton_atol = s.newton_tol;
   o.modified_newton = s.modified_newton;

@@ -13,7 +13,7 @@ namespace mbdae::io::loader {
 // ---- solver ---------------------------------------------------------------------------------------
 void Loader::solver(const YAML::Node& n) {
   Map s(*this, n, "solver",
-        {"type", "end_time", "step", "rho_inf", "tolerance", "linear_solver", "adaptive", "projection",
+        {"type", "end_time", "step", "rho_inf", "formulation", "tolerance", "linear_solver", "adaptive", "projection",
          "pgs_iterations", "pgs_tolerance", "friction_model"});
   if (!s.valid()) return;
   SimulationSettings& st = m_.settings;
@@ -84,6 +84,16 @@ void Loader::solver(const YAML::Node& n) {
   }
   if (const Entry* e = s.find("rho_inf")) {
     if (auto x = number(e->value, s.path("rho_inf"), {0, 1, false, false, "in [0, 1]"})) st.rho_inf = *x;
+  }
+  if (const Entry* e = s.find("formulation")) {
+    if (auto x = choice(e->value, s.path("formulation"), {"index3", "index2_ggl"})) {
+      if (!(implicit && st.solver == SolverType::GeneralizedAlpha))
+        error(e->value, s.path("formulation"),
+              "the constraint formulation is a setting of generalized_alpha; solver " + sname +
+                  " has its own (see the solver table of the model format)");
+      else
+        st.formulation = *x == "index2_ggl" ? AlphaFormulation::StabilizedIndex2 : AlphaFormulation::Index3;
+    }
   }
   if (const Entry* e = s.find("tolerance")) {
     Map t(*this, e->value, s.path("tolerance"), {"relative", "absolute"});

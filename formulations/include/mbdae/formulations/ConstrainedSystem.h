@@ -98,6 +98,14 @@ class ConstrainedSystem {
   /// level (index 2) and skip them at position level.
   virtual bool is_velocity_level(int /*row*/) const { return false; }
 
+  /// Empty if the integration may go on from (q, v) (size n) with steps of h (s); otherwise why
+  /// not, naming the body: its rotation coordinates are too near a singularity of their
+  /// parametrization (Tait–Bryan angles at |cos β| → 0, a rotation vector at |θ| → 2π), where
+  /// the kinematic matrix G loses rank, the coordinates' rates outgrow the step and the results
+  /// lose their accuracy without any solver noticing. The implicit solvers stop there
+  /// (SolveStatus::OtherFailure with this text). No throw; no allocation when empty.
+  virtual std::string coordinate_problem(ConstVecRef /*q*/, ConstVecRef /*v*/, double /*h*/) const { return {}; }
+
   /// True if energy() is defined (kinetic + potential of conservative forces).
   virtual bool has_energy() const { return false; }
   /// Total mechanical energy at (t, q, v) in J (sizes n, n); 0 if !has_energy().

@@ -115,6 +115,27 @@ class MultibodySystem final : public ConstrainedSystem {
   /// all_row_label() of active row `row`. @throws std::out_of_range if row ∉ [0, m).
   std::string constraint_label(int row) const override;
   bool has_energy() const override { return true; }
+  /// The first body whose rotation coordinates are near their singularity (see
+  /// ConstrainedSystem). `rxyz`: |cos β| < kRxyzSingularLimit; with a fixed step (h > 0) also
+  /// 1/|cos β| > kRxyzMaxAmplification or h |ω|/|cos β| > kSingularStepAngle (the angles' rates are
+  /// |ω|/|cos β| and their local errors grow with its cube). `rotation_vector` likewise with
+  /// |θ| > kRotationVectorLimit, kMaxAmplification and sinc(|θ|/2) in place of |cos β| (G⁻¹ grows as
+  /// 1/sinc(|θ|/2), infinite at 2π). h = 0: a solver that controls its local error (IDA, the
+  /// adaptive Newmark steps) -- only the hard limits apply.
+  std::string coordinate_problem(ConstVecRef q, ConstVecRef v, double h) const override;
+  /// |cos β| below which Tait–Bryan coordinates are refused whatever the step.
+  static constexpr double kRxyzSingularLimit = 0.01;
+  /// |θ| (rad) above which a rotation vector is refused whatever the step (2π − 0.1).
+  static constexpr double kRotationVectorLimit = 2 * 3.14159265358979323846 - 0.1;
+  /// rad: the largest step of the singularly amplified coordinates (a local error of the
+  /// second-order solvers of about (0.02)³/12 ≈ 7e-7 rad per step).
+  static constexpr double kSingularStepAngle = 0.02;
+  /// Largest amplification 1/sinc(|θ|/2) of a rotation vector's rates on a fixed step: a local
+  /// error up to 2.5³ ≈ 16 times the Euler parameters' (|θ| ≤ 3.9 rad).
+  static constexpr double kMaxAmplification = 2.5;
+  /// The same for `rxyz` angles, |cos β| ≥ 0.25 (|β| ≤ 75.5°): the validated rolling coin
+  /// (rxyz, h = 2e-4) runs at |cos β| = 0.30 within its tolerances.
+  static constexpr double kRxyzMaxAmplification = 4.0;
   /// kinetic_energy + potential_energy, J.
   double energy(double t, ConstVecRef q, ConstVecRef v) const override;
   /// True for the rolling disc's no-slip rows (velocity level, no position equation).

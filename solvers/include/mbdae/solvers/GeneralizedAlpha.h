@@ -16,6 +16,22 @@
 ///       [ M + (γ'/β') ∂r/∂v + (1/β') ∂r/∂q    C_qᵀ ] [Δq̈]   [ −r     ]
 ///       [ C_q                                  0   ] [Δλ ] = [ −β' C  ]
 ///
+/// - generalized-α on the stabilized index-2 form (Gear–Gupta–Leimkuhler, GGL), after Arnold,
+///   Cardona & Brüls 2016, "Order reduction in time integration caused by velocity projection",
+///   J. Mech. Sci. Technol. 29:2579–2585, and Arnold, Brüls & Cardona 2015, "Improved stability
+///   and convergence with the generalized-α method for DAEs"): the same step with the positions
+///   corrected by a second multiplier ν and both constraint levels imposed at t_{n+1},
+///       q_{n+1} = q_n + h v_n + h²(½ − β) a_n + h² β a_{n+1} + C_qᵀ ν_{n+1}
+///       C(t_{n+1}, q_{n+1}) = 0,  C_q v_{n+1} + C_t = 0
+///   (velocity-level rows, e.g. rolling, have no position equation and no ν). The velocity
+///   constraints hold at every step, so the scheme has none of the index-3 form's weak
+///   instability: it is stable at ρ∞ = 1. Newton on (q̈, λ) uses the index-2 iteration matrix
+///   below (rows scaled by β'/γ'); after each of its corrections the positions are projected,
+///   Δq = C_qᵀ Δν with C_q C_qᵀ Δν = −C(q) (the matrix [I, C_qᵀ; C_q, 0], refreshed with the
+///   iteration matrix). The iteration stops when both corrections are below the tolerances.
+///   C_q in C_qᵀ ν is the Jacobian of the last refresh (a point within O(h) of q_{n+1}); ν is of
+///   the size of the index-2 drift, O(h³) per step, so this changes q_{n+1} by O(h⁴).
+///
 /// - the trapezoidal rule on the index-2 form (as Exudyn's TrapezoidalIndex2): the same scheme with
 ///   α_m = α_f = 0, β = ¼, γ = ½ and the velocity-level constraint C_q v + C_t = 0 at t_{n+1}
 ///   in place of C = 0 (its rows scaled by β'/γ'). Positions drift slowly; no numerical damping.
@@ -33,6 +49,14 @@
 
 namespace mbdae {
 
+/// The constraint form generalized-α integrates (model file: `solver.formulation`).
+enum class AlphaFormulation {
+  Index3,            ///< `index3`: C(q) = 0 only (Arnold & Brüls 2007)
+  StabilizedIndex2,  ///< `index2_ggl`: C(q) = 0 and C_q v + C_t = 0 (GGL, Arnold–Cardona–Brüls)
+};
+/// "index3" or "index2_ggl". No throw.
+const char* to_string(AlphaFormulation f);
+
 /// Settings of the generalized-α and trapezoidal integrators. Only step, rho_inf (through
 /// chung_hulbert()) and the state sizes are checked; other values are used as given.
 struct NewmarkOptions {
@@ -40,6 +64,8 @@ struct NewmarkOptions {
   double step = 1e-3;         ///< nominal step h, s
   double output_every = 0;    ///< s; 0: only t0 and t_end
   double rho_inf = 0.8;       ///< generalized-α: spectral radius at infinity, in [0, 1]
+  /// generalized-α: index 3 or stabilized index 2 (the trapezoidal rule ignores it)
+  AlphaFormulation formulation = AlphaFormulation::Index3;
   double newton_rtol = 1e-10; ///< Newton converged when |Δq_i| ≤ atol + rtol·|q_i| for all i
   double newton_atol = 1e-10; ///< absolute part of the Newton test on Δq (m, rad)
   /// ... and when ‖Δq̈‖∞ ≤ newton_acc_rtol·max(1, ‖q̈‖∞) + a round-off floor (~100 ε_mach β'‖q‖);
@@ -75,7 +101,7 @@ struct NewmarkOptions {
   double max_step = 0;              ///< adaptive: largest step, s (0: no limit)
 };
 
-/// Generalized-α, index 3. q0, v0 must be consistent (see assemble_initial_state).
+/// Generalized-α, index 3 or stabilized index 2 (opt.formulation). q0, v0 must be consistent (see assemble_initial_state).
 /// Sizes: q0, v0 n = sys.num_coordinates(); the observer gets q, v, a = q̈ (n) and λ (m).
 /// @throws SolverSettingsError if step ≤ 0, rho_inf ∉ [0, 1], t_end < t0 or q0, v0 have the
 ///         wrong size. Run-time failures (Newton, singular matrix, step limit) are returned.

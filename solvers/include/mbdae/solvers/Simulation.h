@@ -10,6 +10,7 @@
 
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/solvers/Assembly.h>
+#include <mbdae/solvers/GeneralizedAlpha.h>
 #include <mbdae/solvers/SolverCommon.h>
 
 namespace mbdae {
@@ -33,6 +34,8 @@ struct SimulationSettings {
   double step = 1e-3;          ///< s: step of generalized-α and the trapezoidal rule (IDA chooses its own)
   double output_every = 1e-2;  ///< s
   double rho_inf = 0.8;        ///< generalized-α
+  /// generalized-α: index 3 (default) or stabilized index 2 (GGL); see GeneralizedAlpha.h
+  AlphaFormulation formulation = AlphaFormulation::Index3;
   /// IDA tolerances, and the local-error tolerances of the `adaptive` Newmark solvers;
   /// Newton tolerances of the fixed-step solvers use newton_tol.
   double rtol = 1e-6;
