@@ -32,6 +32,28 @@ struct RunOptions {
 };
 int run_command(const RunOptions& o);
 
+/// Options of the analyses `statics`, `modes`, `kinematics` and `inverse` (analyses.cpp).
+struct AnalysisOptions {
+  std::string model;
+  std::vector<std::string> sets;  ///< "key=value"
+  std::string output;             ///< -o; empty: <model stem>.<analysis>.csv
+  bool plot = false;
+  bool quiet = false;             ///< no warnings
+  bool poses = true;              ///< kinematics, inverse: <results>.poses; modes: the mode shapes
+  bool animate = false;           ///< also write the 3D page (mbdae view)
+  std::string three_js;           ///< three.min.js for the page
+  int load_steps = 1;             ///< statics, modes --at-equilibrium: load steps
+  bool at_equilibrium = false;    ///< modes: about the static equilibrium
+};
+/// `mbdae statics`: static equilibrium with load steps (io::solve_statics).
+int statics_command(const AnalysisOptions& o);
+/// `mbdae modes`: frequencies, damping ratios and mode shapes (io::solve_modes).
+int modes_command(const AnalysisOptions& o);
+/// `mbdae kinematics`: kinematic analysis of a driven mechanism (io::solve_model_kinematics).
+int kinematics_command(const AnalysisOptions& o);
+/// `mbdae inverse`: drive efforts and joint reactions along the prescribed motion.
+int inverse_command(const AnalysisOptions& o);
+
 struct ViewOptions {
   std::string results;            ///< results CSV; the .poses, .scene.json, .meta.json beside it
   std::string output;             ///< the page; empty: the CSV path with .html
