@@ -29,6 +29,9 @@ struct RunOptions {
   bool poses = true;              ///< write <results>.poses and <results>.scene.json
   bool animate = false;           ///< also write <results>.html (mbdae view)
   std::string three_js;           ///< three.min.js for the page (empty: the default)
+  std::string save_state;         ///< write the run's state here (at the end, or at save_at)
+  double save_at = -1;            ///< s; ≥ 0: save at the first output time ≥ save_at instead
+  std::string restart;            ///< continue from this state file
 };
 int run_command(const RunOptions& o);
 

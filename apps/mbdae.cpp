@@ -1,6 +1,6 @@
 // mbdae — the command line: simulate a model file, check it without simulating, plot results.
 //
-//   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot]
+//   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot] [--save-state FILE] [--restart FILE]
 //   mbdae check MODEL [--set key=value ...]
 //   mbdae statics MODEL [--load-steps N]        mbdae modes MODEL [--at-equilibrium]
 //   mbdae kinematics MODEL                      mbdae inverse MODEL
@@ -59,6 +59,17 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--animate", run.animate,
                     "Also write <results>.html: the motion in 3D, one self-contained page (see mbdae view)");
   run_cmd->add_option("--three", run.three_js, "three.min.js to inline in the page (as for view)")
+      ->type_name("FILE");
+  run_cmd->add_option("--save-state", run.save_state,
+                      "Write the run's state to FILE at the end (also after a failure or Ctrl-C), for --restart; "
+                      "docs/results-format.md")
+      ->type_name("FILE");
+  run_cmd->add_option("--save-at", run.save_at, "With --save-state: save at the first output time >= T instead")
+      ->type_name("T")
+      ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--restart", run.restart,
+                      "Continue the run from a state file of --save-state (same model and solver.type) to the "
+                      "model's end time; the first row repeats the saved time")
       ->type_name("FILE");
   run_cmd->footer(kExitCodes);
 

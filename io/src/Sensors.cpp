@@ -338,4 +338,23 @@ void SensorSet::evaluate(const StateView& s, std::span<double> out) {
   }
 }
 
+std::vector<double> SensorSet::memory() const {
+  std::vector<double> m;
+  for (const SensorContext& c : resolved_) {
+    m.push_back(c.started ? 1.0 : 0.0);
+    m.push_back(c.last_angle);
+  }
+  return m;
+}
+
+void SensorSet::set_memory(const std::vector<double>& m) {
+  if (m.size() != 2 * resolved_.size())
+    throw std::invalid_argument("sensor memory: " + std::to_string(m.size()) + " values for " +
+                                std::to_string(resolved_.size()) + " sensors (expected two a sensor)");
+  for (size_t i = 0; i < resolved_.size(); ++i) {
+    resolved_[i].started = m[2 * i] != 0;
+    resolved_[i].last_angle = m[2 * i + 1];
+  }
+}
+
 }  // namespace mbdae::io

@@ -133,6 +133,12 @@ class SensorSet {
   /// Writes size() values for state s (updates the kinematics). Not thread-safe.
   void evaluate(const StateView& s, std::span<double> out);
 
+  /// What the sensors carry from one evaluation to the next (the turn count of joint angles): two
+  /// numbers a sensor, for restart files.
+  std::vector<double> memory() const;
+  /// Restores memory(). @throws std::invalid_argument if its size is not 2 × the sensors.
+  void set_memory(const std::vector<double>& m);
+
  private:
   std::vector<SensorSpec> specs_;
   std::vector<SensorContext> resolved_;
