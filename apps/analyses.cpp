@@ -326,17 +326,31 @@ int modes_command(const AnalysisOptions& o) {
     for (int i = 0; i < nb; ++i) L = std::max(L, (j.point - p0[static_cast<size_t>(i)]).norm());
   long rows = 0;
   std::vector<std::string> pose_files;
+  std::string state_csv;
   try {
     auto csv = open_csv(c.csv_path, cols.names);
     write_meta(c.csv_path, *c.model, ms.at_equilibrium ? "modes at the static equilibrium" : "modes at the initial state",
                cols);
     if (o.poses) {
-      io::write_scene(io::scene_path_for(c.csv_path),
-                      io::describe_scene(model, c.model->sensors, model.name.empty() ? c.model->file : model.name));
-      // The state linearised about, as a run of one frame, so that `mbdae view` finds its poses.
-      io::PoseRecorder still(c.csv_path, a.kinematics(), c.model->sensors,
+      // The state linearised about as a run of one frame (<results>.state.csv with the sensors
+      // there, its poses and the scene), which `mbdae view` shows with the mode shapes.
+      fs::path sp(c.csv_path);
+      sp.replace_extension(".state.csv");
+      state_csv = sp.string();
+      auto sensors = a.make_sensors({true, true});
+      Columns sc;
+      sc.add("time", "s", "time");
+      sc.add_sensors(*sensors);
+      io::CsvWriter w(state_csv, sc.names);
+      write_meta(state_csv, *c.model, "modes: the state linearised about", sc);
+      std::vector<double> srow(static_cast<size_t>(sensors->size()));
+      const StateView st{rep.t, rep.q, rep.v, rep.a, rep.lambda};
+      sensors->evaluate(st, srow);
+      srow.insert(srow.begin(), rep.t);
+      w.write_row(srow);
+      io::PoseRecorder still(state_csv, a.kinematics(), c.model->sensors,
                              model.name.empty() ? c.model->file : model.name);
-      still.record(StateView{0.0, rep.q, zero, zero, VecX()});
+      still.record(st);
       still.close();
     }
     std::vector<double> row;
@@ -420,13 +434,13 @@ int modes_command(const AnalysisOptions& o) {
   fmt::print("results      {} ({} rows, {} columns)\n", c.csv_path, rows, cols.names.size());
   if (!pose_files.empty()) {
     fmt::print("mode shapes  {} … {} (mbdae view {} --poses FILE… animates them)\n", pose_files.front(), pose_files.back(),
-               c.csv_path);
+               state_csv);
   }
   std::fflush(stdout);
   int code = kSuccess;
   if (o.animate && !pose_files.empty()) {
     ViewOptions vo;
-    vo.results = c.csv_path;
+    vo.results = state_csv;
     vo.three_js = o.three_js;
     vo.extra_poses = pose_files;
     code = view_command(vo);
