@@ -445,7 +445,7 @@ int modes_command(const AnalysisOptions& o) {
     vo.extra_poses = pose_files;
     code = view_command(vo);
   }
-  return code;
+  return c.plot(o, rows, code);
 }
 
 // ----------------------------------------------------------------- kinematics and inverse dynamics

@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
   modes_cmd->add_option("-n,--load-steps", modes.load_steps, "Load steps of the equilibrium (default 1)")
       ->check(CLI::Range(1, 100000));
   modes_cmd->add_flag("!--no-poses", modes.poses, "Do not write the mode shapes' pose files and the scene");
+  modes_cmd->add_flag("--plot", modes.plot, "Also plot the CSV (frequencies, damping ratios, shapes) against the mode number");
   modes_cmd->add_flag("--animate", modes.animate, "Also write <results>.html with the mode shapes to choose from");
   modes_cmd->add_option("--three", modes.three_js, "three.min.js to inline in the page (as for view)")->type_name("FILE");
   CLI::App* kinematics_cmd = analysis_cmd(
