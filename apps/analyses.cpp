@@ -248,7 +248,10 @@ int statics_command(const AnalysisOptions& o) {
   if (!rep.steps.empty()) {
     const io::StaticsStep& last = rep.steps.back();
     fmt::print("residual     force {} (N or N m), constraints {}\n", sci(last.force_residual), sci(last.constraint_residual));
-    if (last.unstable_directions == 0) fmt::print("stability    stable (the reduced stiffness is positive definite)\n");
+    if (!rep.stability_checked)
+      fmt::print("stability    not checked ({} coordinates: the dense eigenvalue test is left out)\n",
+                 sys.num_coordinates());
+    else if (last.unstable_directions == 0) fmt::print("stability    stable (the reduced stiffness is positive definite)\n");
     else if (last.unstable_directions > 0)
       fmt::print("stability    UNSTABLE in {} direction{} (negative eigenvalues of the reduced stiffness)\n",
                  last.unstable_directions, last.unstable_directions == 1 ? "" : "s");

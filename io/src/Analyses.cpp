@@ -91,10 +91,12 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
   rep.q = a.prepared().q0;
   rep.lambda = VecX::Zero(a.system().num_constraints());
   int prev_unstable = -1;
+  const bool check = settings.check_stability && a.system().num_coordinates() <= settings.max_stability_coordinates;
+  rep.stability_checked = check;
   // The start of the load path: the equilibrium without loads, where there is one (else the
   // assembled start, and the first step is not checked for a jump).
   bool have_prev = false;
-  if (settings.check_stability) {
+  if (check) {
     const std::unique_ptr<MultibodySystem> unloaded = a.scaled_system(0.0);
     const StaticsResult r0 = solve_static_equilibrium(*unloaded, rep.q, settings.newton);
     if (r0.converged) {
@@ -128,7 +130,7 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
     s.constraint_residual = r.constraint_residual;
     s.q = r.q;
     s.lambda = r.lambda;
-    if (settings.check_stability) {
+    if (check) {
       s.unstable_directions = unstable_directions(sys, t, r.q, r.lambda);
       if (prev_unstable >= 0 && s.unstable_directions != prev_unstable) {
         rep.message = "between load fractions " + num(rep.load_fraction) + " and " + num(f) +

@@ -78,9 +78,11 @@ class ModelAnalysis {
 struct StaticsSettings {
   int load_steps = 1;        ///< n ≥ 1: the loads are ramped over n equal steps
   StaticsOptions newton;     ///< tolerances and iterations of each step (t is the time, s)
-  /// Check the stability of each step's equilibrium (eigenvalues of the reduced stiffness, dense:
-  /// O(n³) in the number of coordinates); off for large models.
+  /// Check the stability of each step's equilibrium and the path between steps (eigenvalues of
+  /// the reduced stiffness, dense: O(n³) in the number of coordinates n); skipped above
+  /// max_stability_coordinates (StaticsReport::stability_checked says whether it was done).
   bool check_stability = true;
+  int max_stability_coordinates = 2000;
 };
 
 /// One converged load step.
@@ -101,6 +103,7 @@ struct StaticsReport {
   int iterations = 0;              ///< Newton iterations of all steps, the failed one included
   VecX q, lambda;                  ///< the last equilibrium found (the assembled start if none)
   std::string message;             ///< empty if converged; else why, with the load fraction reached
+  bool stability_checked = false;  ///< the stability checks ran (StaticsSettings::check_stability)
 };
 
 /// Static equilibrium under the model's loads, ramped over settings.load_steps steps (file
