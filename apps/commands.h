@@ -30,8 +30,33 @@ struct RunOptions {
   bool animate = false;           ///< also write <results>.html (mbdae view)
   std::string three_js;           ///< three.min.js for the page (empty: the default)
   bool output_anywhere = false;   ///< output.file of the model may leave the working and model folders
+  std::string save_state;         ///< write the run's state here (at the end, or at save_at)
+  double save_at = -1;            ///< s; ≥ 0: save at the first output time ≥ save_at instead
+  std::string restart;            ///< continue from this state file
 };
 int run_command(const RunOptions& o);
+
+/// Options of the analyses `statics`, `modes`, `kinematics` and `inverse` (analyses.cpp).
+struct AnalysisOptions {
+  std::string model;
+  std::vector<std::string> sets;  ///< "key=value"
+  std::string output;             ///< -o; empty: <model stem>.<analysis>.csv
+  bool plot = false;
+  bool quiet = false;             ///< no warnings
+  bool poses = true;              ///< kinematics, inverse: <results>.poses; modes: the mode shapes
+  bool animate = false;           ///< also write the 3D page (mbdae view)
+  std::string three_js;           ///< three.min.js for the page
+  int load_steps = 1;             ///< statics, modes --at-equilibrium: load steps
+  bool at_equilibrium = false;    ///< modes: about the static equilibrium
+};
+/// `mbdae statics`: static equilibrium with load steps (io::solve_statics).
+int statics_command(const AnalysisOptions& o);
+/// `mbdae modes`: frequencies, damping ratios and mode shapes (io::solve_modes).
+int modes_command(const AnalysisOptions& o);
+/// `mbdae kinematics`: kinematic analysis of a driven mechanism (io::solve_model_kinematics).
+int kinematics_command(const AnalysisOptions& o);
+/// `mbdae inverse`: drive efforts and joint reactions along the prescribed motion.
+int inverse_command(const AnalysisOptions& o);
 
 struct ViewOptions {
   std::string results;            ///< results CSV; the .poses, .scene.json, .meta.json beside it

@@ -1,7 +1,9 @@
 // mbdae — the command line: simulate a model file, check it without simulating, plot results.
 //
-//   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot]
+//   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot] [--save-state FILE] [--restart FILE]
 //   mbdae check MODEL [--set key=value ...]
+//   mbdae statics MODEL [--load-steps N]        mbdae modes MODEL [--at-equilibrium]
+//   mbdae kinematics MODEL                      mbdae inverse MODEL
 //   mbdae plot RESULTS.csv [-o PREFIX]
 //   mbdae view RESULTS.csv [-o PAGE.html] [--three three.min.js]
 //   mbdae validate [--full] [--case NAME...] [--markdown FILE] [--csv FILE] [--plots DIR]
@@ -61,6 +63,17 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   run_cmd->add_flag("--allow-output-anywhere", run.output_anywhere,
                     "Let the model's output.file point outside the working folder and the model's folder");
+  run_cmd->add_option("--save-state", run.save_state,
+                      "Write the run's state to FILE at the end (also after a failure or Ctrl-C), for --restart; "
+                      "docs/results-format.md")
+      ->type_name("FILE");
+  run_cmd->add_option("--save-at", run.save_at, "With --save-state: save at the first output time >= T instead")
+      ->type_name("T")
+      ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--restart", run.restart,
+                      "Continue the run from a state file of --save-state (same model and solver.type) to the "
+                      "model's end time; the first row repeats the saved time")
+      ->type_name("FILE");
   run_cmd->footer(kExitCodes);
 
   CheckOptions check;
@@ -71,6 +84,54 @@ int main(int argc, char** argv) {
   check_cmd->add_option("MODEL", check.model, "Model file")->required();
   check_cmd->add_option("--set", check.sets, "Override a key (as for run)")->type_name("KEY=VALUE");
   check_cmd->footer(kExitCodes);
+
+  // The analyses: the same options each, plus their own.
+  AnalysisOptions statics, modes, kinem, inverse;
+  auto analysis_cmd = [&](const char* name, const char* help, AnalysisOptions& o, bool motion) {
+    CLI::App* cmd = app.add_subcommand(name, help);
+    cmd->add_option("MODEL", o.model, "Model file (YAML or JSON; see docs/model-format.md)")->required();
+    cmd->add_option("--set", o.sets, "Override a key (as for run)")->type_name("KEY=VALUE");
+    cmd->add_option("-o,--output", o.output, std::string("Results CSV (default: <model name>.") + name + ".csv)")
+        ->type_name("FILE");
+    cmd->add_flag("-q,--quiet", o.quiet, "No warnings");
+    if (motion) {
+      cmd->add_flag("--plot", o.plot, "Also write <results>.png and <results>.svg (python3-matplotlib)");
+      cmd->add_flag("!--no-poses", o.poses, "Do not write <results>.poses and <results>.scene.json (for mbdae view)");
+      cmd->add_flag("--animate", o.animate, "Also write <results>.html, the motion in 3D (see mbdae view)");
+      cmd->add_option("--three", o.three_js, "three.min.js to inline in the page (as for view)")->type_name("FILE");
+    }
+    cmd->footer(kExitCodes);
+    return cmd;
+  };
+  CLI::App* statics_cmd = analysis_cmd(
+      "statics",
+      "Static equilibrium: gravity and loads ramped over load steps, Newton with line search; prints the "
+      "equilibrium positions, the joint reactions and the residual, and writes one CSV row per load step",
+      statics, false);
+  statics_cmd->add_option("-n,--load-steps", statics.load_steps, "Load steps (default 1)")->check(CLI::Range(1, 100000));
+  statics_cmd->add_flag("--plot", statics.plot, "Also plot the CSV against the load fraction");
+  CLI::App* modes_cmd = analysis_cmd(
+      "modes",
+      "Natural frequencies (Hz), damping ratios and mode shapes of the model linearised about its initial "
+      "state or its static equilibrium; writes one CSV row per mode and a pose file per mode shape",
+      modes, false);
+  modes_cmd->add_flag("--at-equilibrium", modes.at_equilibrium, "Linearise about the static equilibrium (mbdae statics)");
+  modes_cmd->add_option("-n,--load-steps", modes.load_steps, "Load steps of the equilibrium (default 1)")
+      ->check(CLI::Range(1, 100000));
+  modes_cmd->add_flag("!--no-poses", modes.poses, "Do not write the mode shapes' pose files and the scene");
+  modes_cmd->add_flag("--plot", modes.plot, "Also plot the CSV (frequencies, damping ratios, shapes) against the mode number");
+  modes_cmd->add_flag("--animate", modes.animate, "Also write <results>.html with the mode shapes to choose from");
+  modes_cmd->add_option("--three", modes.three_js, "three.min.js to inline in the page (as for view)")->type_name("FILE");
+  CLI::App* kinematics_cmd = analysis_cmd(
+      "kinematics",
+      "Kinematic analysis of a driven mechanism with no degree of freedom left: positions, velocities and "
+      "accelerations of every body over time from the constraints alone",
+      kinem, true);
+  CLI::App* inverse_cmd = analysis_cmd(
+      "inverse",
+      "Inverse dynamics of a driven mechanism: the drive efforts (force or torque) and every joint's reaction "
+      "along the prescribed motion",
+      inverse, true);
 
   std::string plot_csv, plot_prefix;
   CLI::App* plot_cmd = app.add_subcommand("plot", "Plot a results CSV of `mbdae run` (PNG and SVG)");
@@ -158,6 +219,10 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run_command(run);
     if (*check_cmd) return check_command(check);
+    if (*statics_cmd) return statics_command(statics);
+    if (*modes_cmd) return modes_command(modes);
+    if (*kinematics_cmd) return kinematics_command(kinem);
+    if (*inverse_cmd) return inverse_command(inverse);
     if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
     if (*view_cmd) return view_command(view);
     if (*validate_cmd) return validate_command(validate);

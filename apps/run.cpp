@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@
 #include <mbdae/io/CsvWriter.h>
 #include <mbdae/io/PoseRecorder.h>
 #include <mbdae/io/Run.h>
+#include <mbdae/io/StateFile.h>
 
 #include "commands.h"
 
@@ -207,8 +209,17 @@ int run_command(const RunOptions& o) {
 
   // Formulation, redundant constraints, consistent initial state, integrator and sensors.
   std::unique_ptr<io::ModelRun> run;
+  std::optional<io::RunState> restart;
+  if (!o.restart.empty()) {
+    try {
+      restart = io::read_state_file(o.restart);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "mbdae: %s\n", e.what());
+      return kBadInput;
+    }
+  }
   try {
-    run = std::make_unique<io::ModelRun>(m);
+    run = std::make_unique<io::ModelRun>(m, restart ? &*restart : nullptr);
   } catch (const std::exception& e) {
     print_setup_error(m, e);
     return kBadInput;
@@ -287,7 +298,18 @@ int run_command(const RunOptions& o) {
   // One CSV row per output time; stop on a write error. Ctrl-C is read between steps.
   std::vector<double> row(static_cast<size_t>(ncols + 1));
   std::string write_error;
-  Progress progress(0.0, m.settings.t_end, !o.quiet);
+  Progress progress(restart ? restart->t : 0.0, m.settings.t_end, !o.quiet);
+  // --save-state: at the first output time ≥ --save-at, or at the end.
+  std::string saved;
+  auto save = [&]() {
+    try {
+      io::write_state_file(o.save_state, run->save_state());
+      saved = fmt::format("saved at t = {:.10g} s to {}", run->integrator().time(), o.save_state);
+    } catch (const std::exception& e) {
+      write_error = e.what();
+    }
+  };
+  const double save_at = o.save_at - 1e-9 * std::abs(m.settings.output_every);
   g_interrupted = false;
   auto previous_handler = std::signal(SIGINT, on_sigint);
   auto previous_term_handler = std::signal(SIGTERM, on_sigint);
@@ -300,6 +322,10 @@ int run_command(const RunOptions& o) {
     } catch (const std::exception& e) {
       write_error = e.what();
       return false;
+    }
+    if (!o.save_state.empty() && o.save_at >= 0 && saved.empty() && s.t >= save_at) {
+      save();
+      if (!write_error.empty()) return false;
     }
     progress.update(s.t);
     return true;
@@ -327,6 +353,7 @@ int run_command(const RunOptions& o) {
   std::signal(SIGINT, previous_handler);
   std::signal(SIGTERM, previous_term_handler);
   progress.finish();
+  if (!o.save_state.empty() && saved.empty() && write_error.empty()) save();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const long rows = csv->rows();
   csv.reset();  // closes the file
@@ -379,6 +406,8 @@ int run_command(const RunOptions& o) {
                "constraints then hold to O(h^2) (here {}). solver.formulation: index2_ggl imposes both\n",
                sci(st.max_velocity_violation));
   fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
+  if (restart) fmt::print("restart      continued from {} at t = {:.10g} s\n", o.restart, restart->t);
+  if (!saved.empty()) fmt::print("state        {}\n", saved);
   fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
   if (poses)
     fmt::print("poses        {} ({} frames of {} bod{}, {} bytes a frame, {:.3g} MB)\n", io::pose_path_for(csv_path),

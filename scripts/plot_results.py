@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plots the results of `mbdae run` (a CSV with a time column and one column per sensor
-component) against time: one panel per sensor, axes labelled with names and units.
+component) against time (or another first column: the load fraction of `mbdae statics`): one panel per sensor, axes labelled with names and units.
 
 Usage: plot_results.py RESULTS.csv [--output PREFIX] [--quiet]
 Writes PREFIX.png and PREFIX.svg (PREFIX defaults to the CSV path without .csv). Units come
@@ -54,8 +54,8 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()
     header, cols = read_csv(a.csv)
-    if not header or header[0] != "time":
-        raise SystemExit(f"{a.csv}: the first column must be 'time'")
+    if not header:
+        raise SystemExit(f"{a.csv}: no header")
     meta = read_meta(a.csv)
     units, sensor_of, output_of = {}, {}, {}
     if meta:
@@ -90,7 +90,9 @@ def main():
             ax.legend(loc="upper right", fontsize=7, ncol=min(len(idx), 5))
     if not groups:
         axes[0, 0].text(0.5, 0.5, "no sensors", ha="center", transform=axes[0, 0].transAxes)
-    axes[-1, 0].set_xlabel("time [s]")
+    # The x axis is the first column: time for runs, the load fraction of mbdae statics, ...
+    xunit = units.get(header[0], "s" if header[0] == "time" else "")
+    axes[-1, 0].set_xlabel(header[0].replace("_", " ") + (f" [{xunit}]" if xunit else ""))
     fig.tight_layout()
     prefix = a.output or os.path.splitext(a.csv)[0]
     fig.savefig(prefix + ".png", dpi=80)

@@ -31,6 +31,9 @@ joints:
   - {name: crank_pin, type: revolute,  bodies: [crank, rod],    point: [0.2, 0, 0], axis: [0, 0, 1]}
   - {name: wrist_pin, type: generic,   bodies: [rod, slider],   point: [0.8, 0, 0], constrained: [1, 1, 0, 0, 0, 0]}
   - {name: guide,     type: prismatic, bodies: [ground, slider], point: [0.8, 0, 0], axis: [1, 0, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, slider], points: [[1.2, 0, 0], [0.8, 0, 0]],
+     stiffness: 50.0, damping: 1.0, length: 0.3}
 solver: {end_time: 0.5, step: 1.0e-3}
 output: {every: 0.05}
 )";
@@ -44,9 +47,11 @@ output: {every: 0.05}
 )";
 
 /// The sensor lines for a model: every output of the table, body outputs on `body` at a point off
-/// the reference point, joint outputs on `joint` (if any), those the states cannot carry left out
-/// unless `all`.
-std::string sensors_for(const std::string& body, const std::string& joint, const SolverSupport& s, bool all) {
+/// the reference point, joint outputs on `joint` (a revolute joint) or, for outputs that do not
+/// apply to it, on `prismatic`, force-element outputs on `force` (if any), momenta of the body
+/// and of the system; those the states cannot carry left out unless `all`.
+std::string sensors_for(const std::string& body, const std::string& joint, const SolverSupport& s, bool all,
+                        const std::string& prismatic = "", const std::string& force = "") {
   std::string out = "sensors:\n";
   for (const SensorOutputInfo& o : sensor_outputs()) {
     if (!all && ((o.needs_accelerations && !s.accelerations) || (o.needs_multipliers && !s.multipliers))) continue;
@@ -56,11 +61,20 @@ std::string sensors_for(const std::string& body, const std::string& joint, const
         out += "  - {name: s_" + n + ", body: " + body + (o.uses_point ? ", point: [0.05, 0.01, -0.02]" : "") +
                ", output: " + n + "}\n";
         break;
-      case SensorTarget::Joint:
-        if (joint.empty()) break;
-        out += "  - {name: s_" + n + ", joint: " + joint + ", output: " + n + ", frame: joint}\n";
+      case SensorTarget::Joint: {
+        const std::string& j = o.accepts_joint && !o.accepts_joint(JointType::Revolute) ? prismatic : joint;
+        if (j.empty()) break;
+        out += "  - {name: s_" + n + ", joint: " + j + ", output: " + n + (o.takes_frame ? ", frame: joint" : "") + "}\n";
         break;
+      }
       case SensorTarget::System: out += "  - {name: s_" + n + ", output: " + n + "}\n"; break;
+      case SensorTarget::Force:
+        if (!force.empty()) out += "  - {name: s_" + n + ", force: " + force + ", output: " + n + "}\n";
+        break;
+      case SensorTarget::BodyOrSystem:
+        out += "  - {name: s_" + n + ", output: " + n + "}\n";
+        out += "  - {name: s_" + n + "_body, body: " + body + ", output: " + n + "}\n";
+        break;
     }
   }
   return out;
@@ -133,7 +147,7 @@ TEST_CASE("Every solver gives every sensor it can over the whole run, equal to a
   const SolverSupport everything{true, true, true, true, true, true, true, true};
   const std::vector<Override> ida_tight{{"solver.type", "ida"},
                                         {"solver.tolerance", "{relative: 1.0e-11, absolute: 1.0e-12}"}};
-  const Table ref_crank = run(std::string(kCrank) + sensors_for("rod", "crank_pin", everything, true), ida_tight);
+  const Table ref_crank = run(std::string(kCrank) + sensors_for("rod", "crank_pin", everything, true, "guide", "spring"), ida_tight);
   const Table ref_free = run(std::string(kFree) + sensors_for("rod", "", everything, true), ida_tight);
   int solvers_run = 0;
   for (const SolverInfo& s : solvers()) {
@@ -143,7 +157,7 @@ TEST_CASE("Every solver gives every sensor it can over the whole run, equal to a
     // at a tolerance that makes them comparable at the level of the others.
     if (std::string(s.name) == "ida") sets.push_back({"solver.tolerance", "{relative: 1.0e-8, absolute: 1.0e-10}"});
     if (s.support.joints && s.support.driven_joints) {
-      compare(ref_crank, run(std::string(kCrank) + sensors_for("rod", "crank_pin", s.support, false), sets), s);
+      compare(ref_crank, run(std::string(kCrank) + sensors_for("rod", "crank_pin", s.support, false, "guide", "spring"), sets), s);
       ++solvers_run;
     }
     compare(ref_free, run(std::string(kFree) + sensors_for("rod", "", s.support, false), sets), s);

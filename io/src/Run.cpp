@@ -78,6 +78,15 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
   return eo;
 }
 
+void check_restart(const RunState& r, int n, int m) {
+  if (r.coordinates != n || r.q.size() != n)
+    throw std::invalid_argument("cannot restart from the state file: it has " + std::to_string(r.coordinates) +
+                                " coordinates, this model's formulation " + std::to_string(n));
+  if (r.constraints != m)
+    throw std::invalid_argument("cannot restart from the state file: it has " + std::to_string(r.constraints) +
+                                " constraint equations, this model's formulation " + std::to_string(m));
+}
+
 }  // namespace
 
 bool has_energy_source(const System& system) {
@@ -114,10 +123,24 @@ RunChecks run_checks(const LoadedModel& model) {
   return c;
 }
 
-ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_unique<Impl>()) {
+ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
+    : model_(model), impl_(std::make_unique<Impl>()) {
   const std::string name = model.solver_name();
   solver_ = find_solver(name);
   if (!solver_) throw SolverSettingsError("unknown solver '" + name + "' (expected one of " + solver_names() + ")");
+  if (restart) {
+    auto refuse = [&](const std::string& why) {
+      throw std::invalid_argument("cannot restart from the state file: " + why);
+    };
+    if (solver_->path == SolverPath::LieGroup || solver_->path == SolverPath::Impulse)
+      refuse("solver " + name + " cannot continue from a saved state (use an implicit solver, rk4 or dopri5)");
+    if (restart->solver != name)
+      refuse("it was written by solver " + restart->solver + ", this run uses " + name +
+             " (the solver's history differs; give the same solver.type)");
+    if (restart->bodies != static_cast<int>(model.system.bodies().size()))
+      refuse("it has " + std::to_string(restart->bodies) + " bodies, the model " +
+             std::to_string(model.system.bodies().size()));
+  }
   const SimulationSettings& ss = model.settings;
   Impl& I = *impl_;
   switch (solver_->path) {
@@ -127,7 +150,15 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
       warning_items_ = I.prepared.warning_items;
       kinematics_ = std::make_unique<MultibodyKinematics>(*I.prepared.system);
       monitor_ = std::make_unique<ConstrainedSystemMonitor>(*I.prepared.system);
-      integrator_ = make_integrator(*I.prepared.system, 0.0, I.prepared.q0, I.prepared.v0, ss);
+      if (restart) {
+        check_restart(*restart, I.prepared.system->num_coordinates(), I.prepared.system->num_constraints());
+        if (restart->v.size() != restart->q.size())
+          throw std::invalid_argument("cannot restart from the state file: state.v has the wrong size");
+        integrator_ = make_integrator(*I.prepared.system, restart->t, restart->q, restart->v, ss);
+        integrator_->restore_history(restart->history);
+      } else {
+        integrator_ = make_integrator(*I.prepared.system, 0.0, I.prepared.q0, I.prepared.v0, ss);
+      }
       break;
     }
     case SolverPath::NewtonEuler:
@@ -160,7 +191,15 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
                                                             needs_dynamics(model, *solver_));
       monitor_ = std::make_unique<NewtonEulerMonitor>(*I.ne);
       if (solver_->path == SolverPath::NewtonEuler) {
-        integrator_ = make_explicit(*I.ne, 0.0, I.q0, I.v0, explicit_options(model, *I.ne, solver_->adaptive));
+        if (restart) {
+          check_restart(*restart, static_cast<int>(I.q0.size()), 0);
+          if (restart->v.size() != I.v0.size()) throw std::invalid_argument("cannot restart: the velocities have the wrong size");
+          integrator_ = make_explicit(*I.ne, restart->t, restart->q, restart->v,
+                                      explicit_options(model, *I.ne, solver_->adaptive));
+          integrator_->restore_history(restart->history);
+        } else {
+          integrator_ = make_explicit(*I.ne, 0.0, I.q0, I.v0, explicit_options(model, *I.ne, solver_->adaptive));
+        }
       } else {
         ImpulseOptions io;
         io.t_end = ss.t_end;
@@ -196,8 +235,34 @@ ModelRun::ModelRun(const LoadedModel& model) : model_(model), impl_(std::make_un
   StateContents contents;
   contents.accelerations = solver_->support.accelerations;
   contents.multipliers = solver_->support.multipliers;
-  sensors_ = std::make_unique<SensorSet>(model.sensors, *kinematics_, integrator_->state(), contents);
+  // The sensors' reference (displacement) is the run's initial state, also when it is continued.
+  if (restart) {
+    const VecX& q0 = solver_->path == SolverPath::Implicit ? I.prepared.q0 : I.q0;
+    const VecX& v0 = solver_->path == SolverPath::Implicit ? I.prepared.v0 : I.v0;
+    sensors_ = std::make_unique<SensorSet>(model.sensors, *kinematics_, StateView{0.0, q0, v0, I.empty, I.empty}, contents);
+    sensors_->set_memory(restart->sensor_memory);
+  } else {
+    sensors_ = std::make_unique<SensorSet>(model.sensors, *kinematics_, integrator_->state(), contents);
+  }
   row_.resize(static_cast<size_t>(sensors_->size()));
+}
+
+RunState ModelRun::save_state() const {
+  RunState s;
+  s.model = model_.system.name;
+  s.solver = solver_->name;
+  s.bodies = static_cast<int>(model_.system.bodies().size());
+  const StateView st = integrator_->state();
+  s.t = st.t;
+  s.q = st.q;
+  s.v = st.v;
+  s.a = st.a;
+  s.lambda = st.lambda;
+  s.coordinates = static_cast<int>(s.q.size());
+  s.constraints = multibody() ? multibody()->num_constraints() : 0;
+  s.history = integrator_->history();
+  s.sensor_memory = sensors_->memory();
+  return s;
 }
 
 ModelRun::~ModelRun() = default;
@@ -220,8 +285,9 @@ SolveResult ModelRun::run(const RowObserver& obs, const std::atomic<bool>* inter
     }
     return true;
   };
+  // Output times on the grid from t = 0, also for a run continued from a state file.
   SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings.t_end, model_.settings.output_every, observer,
-                             run_checks(model_));
+                             run_checks(model_), 0.0);
   integrator_->set_interrupt_flag(nullptr);
   if (flag_seen && r.status == SolveStatus::StoppedByObserver) {
     r.status = SolveStatus::Interrupted;

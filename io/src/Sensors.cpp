@@ -1,7 +1,10 @@
 #include <mbdae/io/Sensors.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
+
+#include <mbdae/model/JointTypes.h>
 
 #include <mbdae/model/math/Rotation.h>
 
@@ -15,6 +18,58 @@ void put3(const Vec3& x, std::span<double> out) {
 
 using K = BodyKinematics;
 using S = SensorSpec;
+using C = SensorContext;
+
+/// The world poses and motions of a joint's or force element's two markers.
+struct Markers {
+  Vec3 p_a, p_b, v_a, v_b, w_a, w_b;  // marker points and their velocities, angular velocities (world)
+  Mat3 F_a, F_b;                      // marker frames (columns, world)
+};
+
+Markers markers(K& k, const C& c) {
+  Markers m;
+  auto one = [&](BodyIndex i, const Vec3& p, const Mat3& F, Vec3& pw, Vec3& vw, Vec3& ww, Mat3& Fw) {
+    if (i == kGround) {
+      pw = p;
+      vw.setZero();
+      ww.setZero();
+      Fw = F;
+      return;
+    }
+    pw = k.position(i, p);
+    vw = k.velocity(i, p);
+    ww = k.angular_velocity(i);
+    Fw = k.rotation(i) * F;
+  };
+  one(c.a, c.point_a, c.frame_a, m.p_a, m.v_a, m.w_a, m.F_a);
+  one(c.b, c.point_b, c.frame_b, m.p_b, m.v_b, m.w_b, m.F_b);
+  return m;
+}
+
+/// Inertia tensor about the centre of mass, body axes (parallel-axis theorem from the reference point).
+Mat3 inertia_about_com(const RigidBody& b) {
+  return b.inertia_tensor() - b.mass * (b.com.squaredNorm() * Mat3::Identity() - b.com * b.com.transpose());
+}
+
+/// f(i, body) for the sensor's body, or for every body when it names none.
+template <class F>
+void for_bodies(K& k, const C& c, F&& f) {
+  const auto& bodies = k.model().bodies();
+  if (c.body != kGround) {
+    f(c.body, bodies[static_cast<size_t>(c.body)]);
+    return;
+  }
+  for (size_t i = 0; i < bodies.size(); ++i) f(static_cast<BodyIndex>(i), bodies[i]);
+}
+
+double kinetic_energy(K& k) {
+  double T = 0;
+  for_bodies(k, C{}, [&](BodyIndex i, const RigidBody& rb) {
+    const Vec3 v = k.velocity(i, rb.com), w_B = k.rotation(i).transpose() * k.angular_velocity(i);
+    T += 0.5 * rb.mass * v.squaredNorm() + 0.5 * w_B.dot(inertia_about_com(rb) * w_B);
+  });
+  return T;
+}
 const std::vector<const char*> kXyz{".x", ".y", ".z"};
 
 // The table: one row per output, in the order of the enumerators (checked in sensor_outputs()).
@@ -22,80 +77,159 @@ std::vector<SensorOutputInfo> make_table() {
   using T = SensorTarget;
   return {
       {SensorOutput::Position, "position", "m", T::Body, true, kXyz, false, false, "position of the body point, world",
-       [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) { put3(k.position(b, s.point), o); }},
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const BodyIndex b = c.body; put3(k.position(b, s.point), o); }},
       {SensorOutput::Displacement, "displacement", "m", T::Body, true, kXyz, false, false,
        "position of the body point minus its initial position, world",
-       [](K& k, const S& s, BodyIndex b, int, const Vec3& p0, std::span<double> o) {
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
+         const Vec3& p0 = c.p0;
          put3(k.position(b, s.point) - p0, o);
        }},
       {SensorOutput::Velocity, "velocity", "m/s", T::Body, true, kXyz, false, false, "velocity of the body point, world",
-       [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) { put3(k.velocity(b, s.point), o); }},
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const BodyIndex b = c.body; put3(k.velocity(b, s.point), o); }},
       {SensorOutput::VelocityLocal, "velocity_local", "m/s", T::Body, true, kXyz, false, false,
        "velocity of the body point, body axes",
-       [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          put3(k.rotation(b).transpose() * k.velocity(b, s.point), o);
        }},
       {SensorOutput::RotationMatrix, "rotation_matrix", "", T::Body, false,
        {".r11", ".r12", ".r13", ".r21", ".r22", ".r23", ".r31", ".r32", ".r33"}, false, false,
        "R_WB row by row",
-       [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          const Mat3 R = k.rotation(b);
          for (int i = 0; i < 3; ++i)
            for (int j = 0; j < 3; ++j) o[static_cast<size_t>(3 * i + j)] = R(i, j);
        }},
       {SensorOutput::Rotation, "rotation", "rad", T::Body, false, kXyz, false, false, "xyz angles of R_WB = Rx Ry Rz",
-       [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          put3(math::matrix_to_rxyz(k.rotation(b)).angles, o);
        }},
       {SensorOutput::AngularVelocity, "angular_velocity", "rad/s", T::Body, false, kXyz, false, false,
        "angular velocity, world axes",
-       [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) { put3(k.angular_velocity(b), o); }},
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const BodyIndex b = c.body; put3(k.angular_velocity(b), o); }},
       {SensorOutput::AngularVelocityLocal, "angular_velocity_local", "rad/s", T::Body, false, kXyz, false, false,
        "angular velocity, body axes",
-       [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          put3(k.rotation(b).transpose() * k.angular_velocity(b), o);
        }},
       {SensorOutput::Acceleration, "acceleration", "m/s^2", T::Body, true, kXyz, true, false,
        "acceleration of the body point, world",
-       [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          put3(k.acceleration(b, s.point), o);
        }},
       {SensorOutput::AccelerationLocal, "acceleration_local", "m/s^2", T::Body, true, kXyz, true, false,
        "acceleration of the body point, body axes",
-       [](K& k, const S& s, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          put3(k.rotation(b).transpose() * k.acceleration(b, s.point), o);
        }},
       {SensorOutput::AngularAcceleration, "angular_acceleration", "rad/s^2", T::Body, false, kXyz, true, false,
        "angular acceleration, world axes",
-       [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          put3(k.angular_acceleration(b), o);
        }},
       {SensorOutput::AngularAccelerationLocal, "angular_acceleration_local", "rad/s^2", T::Body, false, kXyz, true, false,
        "angular acceleration, body axes",
-       [](K& k, const S&, BodyIndex b, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const BodyIndex b = c.body;
          put3(k.rotation(b).transpose() * k.angular_acceleration(b), o);
        }},
       {SensorOutput::ReactionForce, "reaction_force", "N", T::Joint, false, kXyz, false, true,
        "force of the joint on its second body, world or joint axes",
-       [](K& k, const S& s, BodyIndex, int j, const Vec3&, std::span<double> o) {
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const int j = c.joint;
          const JointReaction r = k.reaction(j);
          put3(s.frame == S::Frame::World ? r.force_W : r.force_J, o);
-       }},
+       },
+       {}, nullptr, "", nullptr, "", true},
       {SensorOutput::ReactionTorque, "reaction_torque", "N m", T::Joint, false, kXyz, false, true,
        "torque of the joint on its second body about the joint point, world or joint axes",
-       [](K& k, const S& s, BodyIndex, int j, const Vec3&, std::span<double> o) {
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const int j = c.joint;
          const JointReaction r = k.reaction(j);
          put3(s.frame == S::Frame::World ? r.torque_W : r.torque_J, o);
-       }},
+       },
+       {}, nullptr, "", nullptr, "", true},
       {SensorOutput::Energy, "energy", "J", T::System, false, {""}, false, false,
        "kinetic energy plus the potentials of gravity and the springs",
-       [](K& k, const S&, BodyIndex, int, const Vec3&, std::span<double> o) { o[0] = k.energy(); }},
+       [](K& k, const S&, C&, std::span<double> o) { o[0] = k.energy(); }},
       {SensorOutput::ConstraintViolation, "constraint_violation", "", T::System, false, {".position", ".velocity"}, false,
        false, "largest violation of the constraints at position and velocity level",
-       [](K& k, const S&, BodyIndex, int, const Vec3&, std::span<double> o) {
+       [](K& k, const S&, C&, std::span<double> o) {
          const ConstraintViolation c = k.constraint_violation();
          o[0] = c.position;
          o[1] = c.velocity;
+       }},
+      {SensorOutput::JointAngle, "joint_angle", "rad", T::Joint, false, {"", ".rate"}, false, false,
+       "rotation of the joint's second marker about its axis relative to the first, turns counted, and its rate",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const Markers m = markers(k, c);
+         const Mat3 rel = m.F_a.transpose() * m.F_b;
+         const double wrapped = std::atan2(rel(1, 0), rel(0, 0));
+         // Continue from the previous value: the nearest angle with this remainder modulo 2π.
+         const double angle = c.started ? c.last_angle + std::remainder(wrapped - c.last_angle, 2 * M_PI) : wrapped;
+         c.last_angle = angle;
+         c.started = true;
+         o[0] = angle;
+         o[1] = (m.w_b - m.w_a).dot(m.F_a.col(2));
+       },
+       {"rad", "rad/s"}, [](JointType t) { return t == JointType::Revolute || t == JointType::Cylindrical; },
+       "revolute or cylindrical"},
+      {SensorOutput::JointDisplacement, "joint_displacement", "m", T::Joint, false, {"", ".rate"}, false, false,
+       "displacement of the joint's second marker along its axis relative to the first, and its rate",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const Markers m = markers(k, c);
+         const Vec3 n = m.F_a.col(2), d = m.p_b - m.p_a;
+         o[0] = d.dot(n);
+         o[1] = (m.v_b - m.v_a).dot(n) + d.dot(m.w_a.cross(n));
+       },
+       {"m", "m/s"}, [](JointType t) { return t == JointType::Prismatic || t == JointType::Cylindrical; },
+       "prismatic or cylindrical"},
+      {SensorOutput::SpringDamper, "spring_damper", "", T::Force, false, {".force", ".length", ".speed"}, false, false,
+       "force (tension positive), length and lengthening speed of a point-to-point spring-damper",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const Markers m = markers(k, c);
+         const ForceElement& f = k.model().forces()[static_cast<size_t>(c.force)];
+         const Vec3 d = m.p_b - m.p_a;
+         const double L = d.norm();
+         const double Ld = L > 0 ? d.dot(m.v_b - m.v_a) / L : 0.0;
+         o[0] = f.stiffness * (L - c.rest_length) + f.damping * Ld;
+         o[1] = L;
+         o[2] = Ld;
+       },
+       {"N", "m", "m/s"}, nullptr, "", [](ForceType t) { return t == ForceType::SpringDamper; }, "spring_damper"},
+      {SensorOutput::KineticEnergy, "kinetic_energy", "J", T::System, false, {""}, false, false,
+       "kinetic energy of every body: ½ m v_C² + ½ ωᵀ J_C ω",
+       [](K& k, const S&, C&, std::span<double> o) { o[0] = kinetic_energy(k); }},
+      {SensorOutput::PotentialEnergy, "potential_energy", "J", T::System, false, {""}, false, false,
+       "potential of gravity (zero at the world origin) and of the springs: energy minus kinetic energy",
+       [](K& k, const S&, C&, std::span<double> o) { o[0] = k.energy() - kinetic_energy(k); }},
+      {SensorOutput::LinearMomentum, "linear_momentum", "kg m/s", T::BodyOrSystem, false, kXyz, false, false,
+       "m v_C of the body, or summed over every body, world",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         Vec3 p = Vec3::Zero();
+         for_bodies(k, c, [&](BodyIndex i, const RigidBody& rb) { p += rb.mass * k.velocity(i, rb.com); });
+         put3(p, o);
+       }},
+      {SensorOutput::AngularMomentum, "angular_momentum", "kg m^2/s", T::BodyOrSystem, false, kXyz, false, false,
+       "about the world origin, world axes: p_C × m v_C + R J_C Rᵀ ω of the body, or summed over every body",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         Vec3 h = Vec3::Zero();
+         for_bodies(k, c, [&](BodyIndex i, const RigidBody& rb) {
+           const Mat3 R = k.rotation(i);
+           h += k.position(i, rb.com).cross(rb.mass * k.velocity(i, rb.com)) +
+                R * inertia_about_com(rb) * R.transpose() * k.angular_velocity(i);
+         });
+         put3(h, o);
        }},
   };
 }
@@ -121,6 +255,26 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
     : specs_(std::move(specs)), kin_(kin) {
   const System& model = kin.model();
   kin_.update(initial);
+  // A body's initial pose as the model gives it (joint and force markers are fixed to the bodies
+  // from there, as in the formulations).
+  auto pose0 = [&](const std::string& name, BodyIndex& i, Mat3& R, Vec3& p) {
+    const auto b = model.find_body(name);
+    i = b ? *b : kGround;
+    R = i == kGround ? Mat3::Identity() : model.bodies()[static_cast<size_t>(i)].orientation;
+    p = i == kGround ? Vec3::Zero() : model.bodies()[static_cast<size_t>(i)].position;
+  };
+  // Markers at world point pa (on a) and pb (on b) with the world frame F, fixed to the bodies.
+  auto set_markers = [&](SensorContext& r, const std::string& a, const std::string& b, const Vec3& pa,
+                         const Vec3& pb, const Mat3& F) {
+    Mat3 Ra, Rb;
+    Vec3 xa, xb;
+    pose0(a, r.a, Ra, xa);
+    pose0(b, r.b, Rb, xb);
+    r.point_a = Ra.transpose() * (pa - xa);
+    r.point_b = Rb.transpose() * (pb - xb);
+    r.frame_a = Ra.transpose() * F;
+    r.frame_b = Rb.transpose() * F;
+  };
   for (size_t s = 0; s < specs_.size(); ++s) {
     const SensorSpec& sp = specs_[s];
     const SensorOutputInfo& info = sensor_output_info(sp.output);
@@ -128,17 +282,37 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
       throw std::invalid_argument("sensor '" + sp.name + "': output " + info.name + " needs " +
                                   (info.needs_accelerations ? "accelerations" : "Lagrange multipliers") +
                                   ", which this solver does not compute");
-    Resolved r;
+    SensorContext r;
+    const std::string who = "sensor '" + sp.name + "': ";
     switch (info.target) {
-      case SensorTarget::Joint:
+      case SensorTarget::Joint: {
         for (size_t j = 0; j < model.joints().size(); ++j)
           if (model.joints()[j].name == sp.joint) r.joint = static_cast<int>(j);
-        if (r.joint < 0) throw std::invalid_argument("sensor '" + sp.name + "': unknown joint '" + sp.joint + "'");
+        if (r.joint < 0) throw std::invalid_argument(who + "unknown joint '" + sp.joint + "'");
+        const Joint& jt = model.joints()[static_cast<size_t>(r.joint)];
+        if (info.accepts_joint && !info.accepts_joint(jt.type))
+          throw std::invalid_argument(who + "output " + info.name + " applies to " + info.joint_types +
+                                      " joints, not to joint '" + jt.name + "' (" + to_string(jt.type) + ")");
+        if (info.accepts_joint) set_markers(r, jt.bodies[0], jt.bodies[1], jt.point, jt.point, frame_from_axis(jt.axis, 2));
         break;
-      case SensorTarget::Body: {
+      }
+      case SensorTarget::Force: {
+        for (size_t f = 0; f < model.forces().size(); ++f)
+          if (model.forces()[f].name == sp.force) r.force = static_cast<int>(f);
+        if (r.force < 0) throw std::invalid_argument(who + "unknown force element '" + sp.force + "'");
+        const ForceElement& fe = model.forces()[static_cast<size_t>(r.force)];
+        if (info.accepts_force && !info.accepts_force(fe.type))
+          throw std::invalid_argument(who + "output " + info.name + " applies to " + info.force_types +
+                                      " elements, not to '" + fe.name + "' (" + to_string(fe.type) + ")");
+        set_markers(r, fe.bodies.at(0), fe.bodies.at(1), fe.point, fe.point_b, Mat3::Identity());
+        r.rest_length = fe.length ? *fe.length : (fe.point_b - fe.point).norm();
+        break;
+      }
+      case SensorTarget::Body:
+      case SensorTarget::BodyOrSystem: {
+        if (info.target == SensorTarget::BodyOrSystem && sp.body.empty()) break;
         const auto b = model.find_body(sp.body);
-        if (!b || *b == kGround)
-          throw std::invalid_argument("sensor '" + sp.name + "': unknown body '" + sp.body + "'");
+        if (!b || *b == kGround) throw std::invalid_argument(who + "unknown body '" + sp.body + "'");
         r.body = *b;
         r.p0 = kin_.position(r.body, sp.point);
         break;
@@ -146,13 +320,13 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
       case SensorTarget::System: break;
     }
     resolved_.push_back(r);
-    for (const char* suf : info.suffixes) {
-      const std::string col = sp.name + suf;
+    for (size_t k = 0; k < info.suffixes.size(); ++k) {
+      const std::string col = sp.name + info.suffixes[k];
       if (col == "time" || std::find(columns_.begin(), columns_.end(), col) != columns_.end())
         throw std::invalid_argument("sensor '" + sp.name + "': its column '" + col +
                                     "' is already a column of the results; every column needs its own name");
       columns_.push_back(col);
-      units_.push_back(info.unit);
+      units_.push_back(info.column_unit(k));
       column_sensor_.push_back(static_cast<int>(s));
     }
   }
@@ -163,10 +337,28 @@ void SensorSet::evaluate(const StateView& s, std::span<double> out) {
   size_t k = 0;
   for (size_t i = 0; i < specs_.size(); ++i) {
     const SensorOutputInfo& info = sensor_output_info(specs_[i].output);
-    const Resolved& r = resolved_[i];
     const size_t n = info.suffixes.size();
-    info.evaluate(kin_, specs_[i], r.body, r.joint, r.p0, out.subspan(k, n));
+    info.evaluate(kin_, specs_[i], resolved_[i], out.subspan(k, n));
     k += n;
+  }
+}
+
+std::vector<double> SensorSet::memory() const {
+  std::vector<double> m;
+  for (const SensorContext& c : resolved_) {
+    m.push_back(c.started ? 1.0 : 0.0);
+    m.push_back(c.last_angle);
+  }
+  return m;
+}
+
+void SensorSet::set_memory(const std::vector<double>& m) {
+  if (m.size() != 2 * resolved_.size())
+    throw std::invalid_argument("sensor memory: " + std::to_string(m.size()) + " values for " +
+                                std::to_string(resolved_.size()) + " sensors (expected two a sensor)");
+  for (size_t i = 0; i < resolved_.size(); ++i) {
+    resolved_[i].started = m[2 * i] != 0;
+    resolved_[i].last_angle = m[2 * i + 1];
   }
 }
 

@@ -248,27 +248,30 @@ class Model:
         """
         return dict(_mbdae.check(self._loaded))
 
-    def statics(self, *, set: dict | None = None, **settings) -> dict:
+    def statics(self, *, set: dict | None = None, load_steps: int = 1, **settings) -> dict:
         """Static equilibrium (v = 0, a = 0) from the consistent initial state, with the implicit
-        formulation (the model's solver must be an implicit one; ``solver=`` to choose one).
+        formulation (the model's solver must be an implicit one; ``solver=`` to choose one): the
+        same analysis as ``mbdae statics`` (docs/analyses.md), gravity and loads ramped over
+        ``load_steps`` steps.
 
         Returns a dict: ``q`` (equilibrium coordinates), ``lambda`` (multipliers), ``sensors``
         ({column: value} at the equilibrium; reactions from its multipliers), ``iterations``,
         ``force_residual`` (N or N m), ``constraint_residual``, ``converged``, ``message``.
         Raises :class:`SolverError` (with the dict as ``result``) if Newton does not converge.
         """
-        return self._statics(False, set, settings)
+        return self._statics(False, set, settings, load_steps)
 
-    def modes(self, *, set: dict | None = None, **settings) -> dict:
+    def modes(self, *, set: dict | None = None, load_steps: int = 1, **settings) -> dict:
         """Modes about the static equilibrium (:meth:`statics`): the dict of :meth:`statics` plus
         ``frequency_hz`` (undamped natural frequencies, Hz, ascending), ``damped_frequency_hz``,
         ``damping_ratio`` (numpy arrays, one entry per mode) and ``shapes`` (one coordinate vector
-        per mode, max-norm 1).
+        per mode, max-norm 1) and ``rigid_body_modes`` (directions without stiffness); the same
+        analysis as ``mbdae modes --at-equilibrium``.
         """
-        return self._statics(True, set, settings)
+        return self._statics(True, set, settings, load_steps)
 
-    def _statics(self, modes, set_, settings):
-        d = dict(_mbdae.statics(self._with(set_, settings), modes))
+    def _statics(self, modes, set_, settings, load_steps=1):
+        d = dict(_mbdae.statics(self._with(set_, settings), modes, load_steps))
         if not d["converged"]:
             raise SolverError(f"{self.file}: no static equilibrium found: {d['message']}", d)
         return d

@@ -31,6 +31,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <mbdae/io/Analyses.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Linearization.h>
@@ -360,26 +361,49 @@ py::array_t<double> to_array(const VecX& x) {
   return py::array_t<double>(static_cast<py::ssize_t>(x.size()), x.data());
 }
 
-/// Static equilibrium from the model's consistent initial state (implicit formulation), the sensor
-/// values there (v = 0, a = 0, the equilibrium multipliers) and, with `modes`, the modes about it.
-py::dict statics_and_modes(const ModelPtr& m, bool modes) {
-  std::unique_ptr<io::ModelRun> run = make_run(m);
-  const MultibodySystem* mb = run->multibody();
-  if (!mb)
+/// Static equilibrium from the model's consistent initial state (io::solve_statics, as `mbdae
+/// statics`: gravity and loads ramped over `load_steps`), the sensor values there (v = 0, a = 0,
+/// the equilibrium multipliers) and, with `modes`, the modes about it (io::solve_modes, as `mbdae
+/// modes --at-equilibrium`).
+py::dict statics_and_modes(const ModelPtr& m, bool modes, int load_steps) {
+  if (const SolverInfo* si = find_solver(m->solver_name()); !si || si->path != SolverPath::Implicit)
     throw py::value_error("statics and modes use the implicit formulation: give an implicit solver "
                           "(solver='generalized_alpha', 'ida' or 'trapezoidal_index2'), not '" +
                           m->solver_name() + "'");
+  if (load_steps < 1) throw py::value_error("load_steps must be at least 1");
   StaticsResult res;
-  std::vector<Mode> found;
-  std::vector<double> row(static_cast<std::size_t>(run->sensors().size()));
+  io::StaticsReport rep;
+  io::ModesReport found;
+  std::vector<double> row;
+  std::vector<std::string> columns;
   std::string failure;
   {
     py::gil_scoped_release nogil;
     try {
-      res = solve_static_equilibrium(*mb, run->integrator().state().q);
+      io::ModelAnalysis a(*m);
+      io::StaticsSettings st;
+      st.load_steps = load_steps;
+      rep = io::solve_statics(a, st);
+      res.converged = rep.converged;
+      res.q = rep.q;
+      res.lambda = rep.lambda;
+      res.iterations = rep.iterations;
+      res.message = rep.message;
+      if (!rep.steps.empty()) {
+        res.force_residual = rep.steps.back().force_residual;
+        res.constraint_residual = rep.steps.back().constraint_residual;
+      }
+      auto sensors = a.make_sensors({true, true});
+      row.resize(static_cast<std::size_t>(sensors->size()));
+      columns = sensors->columns();
       const VecX zero = VecX::Zero(res.q.size());
-      run->sensors().evaluate(StateView{0.0, res.q, zero, zero, res.lambda}, row);
-      if (modes && res.converged) found = modal_analysis(*mb, 0.0, res.q, res.lambda);
+      sensors->evaluate(StateView{0.0, res.q, zero, zero, res.lambda}, row);
+      if (modes && res.converged) {
+        io::ModesSettings ms;
+        ms.at_equilibrium = true;
+        ms.statics = st;
+        found = io::solve_modes(a, ms);
+      }
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -394,12 +418,12 @@ py::dict statics_and_modes(const ModelPtr& m, bool modes) {
   d["constraint_residual"] = res.constraint_residual;
   d["message"] = res.message;
   py::dict sensors;
-  for (std::size_t i = 0; i < row.size(); ++i) sensors[py::str(run->sensors().columns()[i])] = row[i];
+  for (std::size_t i = 0; i < row.size(); ++i) sensors[py::str(columns[i])] = row[i];
   d["sensors"] = sensors;
   if (modes) {
     std::vector<double> f, fd, zeta;
     py::list shapes;
-    for (const Mode& mode : found) {
+    for (const Mode& mode : found.modes) {
       f.push_back(mode.frequency_hz);
       fd.push_back(mode.damped_frequency_hz);
       zeta.push_back(mode.damping_ratio);
@@ -409,6 +433,7 @@ py::dict statics_and_modes(const ModelPtr& m, bool modes) {
     d["damped_frequency_hz"] = py::array_t<double>(static_cast<py::ssize_t>(fd.size()), fd.data());
     d["damping_ratio"] = py::array_t<double>(static_cast<py::ssize_t>(zeta.size()), zeta.data());
     d["shapes"] = shapes;
+    d["rigid_body_modes"] = found.rigid_body_modes;
   }
   return d;
 }
@@ -561,8 +586,11 @@ PYBIND11_MODULE(_mbdae, mod) {
       "check", [](const std::shared_ptr<io::LoadedModel>& m) { return check_model(m); }, py::arg("model"));
 
   mod.def(
-      "statics", [](const std::shared_ptr<io::LoadedModel>& m, bool modes) { return statics_and_modes(m, modes); },
-      py::arg("model"), py::arg("modes"));
+      "statics",
+      [](const std::shared_ptr<io::LoadedModel>& m, bool modes, int load_steps) {
+        return statics_and_modes(m, modes, load_steps);
+      },
+      py::arg("model"), py::arg("modes"), py::arg("load_steps") = 1);
 
   py::class_<Stepper>(mod, "Stepper")
       .def(py::init([](const std::shared_ptr<io::LoadedModel>& m, const py::dict& loads,

@@ -43,3 +43,15 @@ def test_modes_of_the_physical_pendulum(arm):
 def test_statics_needs_the_implicit_formulation(arm):
     with pytest.raises(ValueError, match="implicit"):
         arm.statics(solver="rk4")
+
+
+def test_statics_with_load_steps_and_rigid_modes(arm):
+    # Ramped over 5 load steps the same equilibrium as in one (the path is stable), and the same
+    # numbers as `mbdae statics`: both call io::solve_statics.
+    one = arm.statics(set={"forces[0].value": [0, 0, 1.0]})
+    five = arm.statics(set={"forces[0].value": [0, 0, 1.0]}, load_steps=5)
+    assert five["converged"]
+    assert five["sensors"]["angle.z"] == pytest.approx(one["sensors"]["angle.z"], abs=1e-12)
+    assert arm.modes()["rigid_body_modes"] == 0
+    with pytest.raises(ValueError, match="load_steps"):
+        arm.statics(load_steps=0)

@@ -51,7 +51,8 @@ class Newmark {
       : sys_(sys), p_(p), level_(level), opt_(opt), name_(name), n_(sys.num_coordinates()),
         m_(sys.num_constraints()), K_(sys) {
     for (VecX* x : {&q_, &v_, &qdd_, &a_, &qn_, &vn_, &qddn_, &an_, &qddp_, &r_}) x->setZero(n_);
-    for (VecX* x : {&lam_, &lamn_, &lamp_, &c_}) x->setZero(m_);
+    for (VecX* x : {&mat_q_, &mat_v_, &mat_qdd_}) x->setZero(n_);
+    for (VecX* x : {&lam_, &lamn_, &lamp_, &c_, &mat_lam_}) x->setZero(m_);
     rhs_.setZero(n_ + m_);
     if (level_ == Level::Ggl) {
       P_ = std::make_unique<detail::Kkt>(sys);
@@ -218,6 +219,100 @@ class Newmark {
 
   double time() const { return t_; }
   StateView state() const { return StateView{t_, qn_, vn_, qddn_, lamn_}; }
+
+  /// Everything advance() reads besides t, q, v: the accelerations q̈_n and multipliers λ_n of the
+  /// last step (not the consistent ones of a fresh start), the algorithmic accelerations a_n, the
+  /// predictor's previous q̈ and λ, the step sizes, the Newton contraction estimate, and the
+  /// point where the iteration matrix was formed (to form the same matrix again).
+  IntegratorHistory history() const {
+    IntegratorHistory h;
+    auto put = [&](const char* name, std::vector<double> x) { h.arrays.emplace_back(name, std::move(x)); };
+    auto vec = [](const VecX& x) { return std::vector<double>(x.data(), x.data() + x.size()); };
+    put("newmark.acceleration", vec(qddn_));
+    put("newmark.multipliers", vec(lamn_));
+    put("newmark.algorithmic_acceleration", vec(an_));
+    put("newmark.previous_acceleration", vec(qddp_));
+    put("newmark.previous_multipliers", vec(lamp_));
+    put("newmark.steps", {h_cur_, h_prev_, have_prev_ ? 1.0 : 0.0, double(good_), double(compliant_), eta_});
+    put("newmark.matrix", {have_factor_ ? 1.0 : 0.0, fresh_needed_ ? 1.0 : 0.0, h_factor_, mat_t1_, mat_bp_, mat_gp_,
+                           mat_compliant_ ? 1.0 : 0.0});
+    put("newmark.matrix_q", vec(mat_q_));
+    put("newmark.matrix_v", vec(mat_v_));
+    put("newmark.matrix_acceleration", vec(mat_qdd_));
+    put("newmark.matrix_multipliers", vec(mat_lam_));
+    if (have_factor_ && !piv_.empty()) {
+      put("newmark.pivots", piv_);
+      put("newmark.pivots_q", vec(piv_q_));
+      put("newmark.pivots_v", vec(piv_v_));
+      put("newmark.pivots_acceleration", vec(piv_qdd_));
+      put("newmark.pivots_multipliers", vec(piv_lam_));
+    }
+    return h;
+  }
+
+  /// Restores history() into an engine started (init()) at the saved t, q, v.
+  void restore(const IntegratorHistory& h) {
+    auto get = [&](const char* name, std::size_t size) -> const std::vector<double>& {
+      const std::vector<double>* x = h.find(name);
+      if (!x) throw std::invalid_argument(std::string(name_) + ": the history has no " + name);
+      if (x->size() != size)
+        throw std::invalid_argument(std::string(name_) + ": " + name + " has " + std::to_string(x->size()) +
+                                    " values, expected " + std::to_string(size));
+      return *x;
+    };
+    auto vec = [&](const char* name, VecX& x, int size) {
+      const std::vector<double>& v = get(name, static_cast<std::size_t>(size));
+      x = Eigen::Map<const VecX>(v.data(), size);
+    };
+    vec("newmark.acceleration", qddn_, n_);
+    vec("newmark.multipliers", lamn_, m_);
+    vec("newmark.algorithmic_acceleration", an_, n_);
+    vec("newmark.previous_acceleration", qddp_, n_);
+    vec("newmark.previous_multipliers", lamp_, m_);
+    const std::vector<double>& st = get("newmark.steps", 6);
+    h_cur_ = st[0];
+    h_prev_ = st[1];
+    have_prev_ = st[2] != 0;
+    good_ = static_cast<int>(st[3]);
+    compliant_ = static_cast<int>(st[4]);
+    eta_ = st[5];
+    const std::vector<double>& mt = get("newmark.matrix", 7);
+    vec("newmark.matrix_q", q_, n_);
+    vec("newmark.matrix_v", v_, n_);
+    vec("newmark.matrix_acceleration", qdd_, n_);
+    vec("newmark.matrix_multipliers", lam_, m_);
+    have_factor_ = false;
+    lu_.clear();
+    if (mt[0] != 0) {
+      // The same factors as the interrupted run's: the pivot sequence chosen from the same matrix,
+      // then the current matrix formed at the same point and factorised with it.
+      const int saved = compliant_;
+      auto form = [&](double t1, double h1, double bp, double gp, bool compliant) {
+        compliant_ = compliant ? 1 : 0;
+        const bool ok = refresh(t1, h1, bp, gp);
+        compliant_ = saved;
+        --stats_.jacobian_evaluations;
+        --stats_.factorizations;
+        if (!ok) throw std::invalid_argument(std::string(name_) + ": a saved iteration matrix is singular");
+      };
+      if (h.find("newmark.pivots")) {
+        const std::vector<double>& pv = get("newmark.pivots", 4);
+        vec("newmark.pivots_q", q_, n_);
+        vec("newmark.pivots_v", v_, n_);
+        vec("newmark.pivots_acceleration", qdd_, n_);
+        vec("newmark.pivots_multipliers", lam_, m_);
+        form(pv[0], mt[2], pv[1], pv[2], pv[3] != 0);
+      }
+      vec("newmark.matrix_q", q_, n_);
+      vec("newmark.matrix_v", v_, n_);
+      vec("newmark.matrix_acceleration", qdd_, n_);
+      vec("newmark.matrix_multipliers", lam_, m_);
+      form(mt[3], mt[2], mt[4], mt[5], mt[6] != 0);
+    }
+    fresh_needed_ = mt[1] != 0;
+    status_ = SolveStatus::Success;
+    message_.clear();
+  }
   const SolverStats& stats() const { return stats_; }
   SolveStatus status() const { return status_; }
   const std::string& message() const { return message_; }
@@ -371,6 +466,15 @@ class Newmark {
 
   bool refresh(double t1, double h, double bp, double gp) {
     ++stats_.jacobian_evaluations;
+    // Where the matrix is formed (history()).
+    mat_t1_ = t1;
+    mat_bp_ = bp;
+    mat_gp_ = gp;
+    mat_compliant_ = compliant_ > 0;
+    mat_q_ = q_;
+    mat_v_ = v_;
+    mat_qdd_ = qdd_;
+    mat_lam_ = lam_;
     sys_.assemble_tangent(t1, q_, v_, qdd_, lam_, 1.0 / bp, gp / bp, 1.0, K_.A);
     sys_.assemble_jacobian(t1, q_, K_.C);
     bool use_c2 = false;
@@ -393,6 +497,14 @@ class Newmark {
     eps_ = K_.fill(1.0, use_c2, compliant_ > 0 ? opt_.singular_regularization : 0.0);
     ++stats_.factorizations;
     have_factor_ = lu_.factorize(K_.S);
+    if (have_factor_ && lu_.chose_pivots()) {
+      // Later refactorisations reuse this matrix's pivot sequence (history()).
+      piv_ = {t1, bp, gp, compliant_ > 0 ? 1.0 : 0.0};
+      piv_q_ = q_;
+      piv_v_ = v_;
+      piv_qdd_ = qdd_;
+      piv_lam_ = lam_;
+    }
     if (have_factor_ && level_ == Level::Ggl && m_ > 0) {
       // The position projection [I, C_qᵀ; C_q, 0] (−ε I in the multiplier block on compliant
       // steps); velocity-level rows take no part in it.
@@ -466,6 +578,11 @@ class Newmark {
   SparseMatrix Cnow_;               // GGL: C_q at the current iterate             // GGL: C(q), the projection's Δq, its right-hand side
   bool have_factor_ = false, fresh_ = false, fresh_needed_ = false;
   double h_factor_ = 0;
+  double mat_t1_ = 0, mat_bp_ = 0, mat_gp_ = 0;  // where the iteration matrix was formed
+  bool mat_compliant_ = false;
+  VecX mat_q_, mat_v_, mat_qdd_, mat_lam_;
+  std::vector<double> piv_;  // where the current pivot sequence was chosen: t1, β', γ', compliant
+  VecX piv_q_, piv_v_, piv_qdd_, piv_lam_;
   int compliant_ = 0;   // steps left with compliant constraints (singular_regularization)
   int fallbacks_in_a_row_ = 0;  // compliant fallbacks since the last step with exact constraints
   double eps_ = 0;      // ε of the factorised matrix (0 unless compliant_ > 0)
@@ -506,6 +623,8 @@ class NewmarkIntegrator final : public Integrator {
   const SolverStats& stats() const override { return engine_.stats(); }
   SolveStatus status() const override { return engine_.status(); }
   const std::string& message() const override { return engine_.message(); }
+  IntegratorHistory history() const override { return engine_.history(); }
+  void restore_history(const IntegratorHistory& h) override { engine_.restore(h); }
 
  private:
   Newmark engine_;

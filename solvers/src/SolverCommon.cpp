@@ -55,7 +55,7 @@ ConstraintViolation ConstrainedSystemMonitor::constraint_violation(const StateVi
 }
 
 SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, double output_every,
-                       const Observer& obs, const RunChecks& checks) {
+                       const Observer& obs, const RunChecks& checks, double grid_origin) {
   SolveResult res;
   const double t0 = integ.time();
   res.t_reached = t0;
@@ -122,8 +122,13 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, d
     if (std::string why = measure(s0); !why.empty()) return finish(SolveStatus::CheckFailed, why);
     if (obs && !obs(s0)) return stopped(t0);
   }
-  const OutputGrid grid(t0, t_end, output_every);
-  for (int k = 1; k < grid.size(); ++k) {
+  const bool own_grid = !(grid_origin <= t0);
+  const OutputGrid grid(own_grid ? t0 : grid_origin, t_end, output_every);
+  int k = 1;
+  if (!own_grid)  // continue the grid after t0 (which is one of its times, or between two)
+    for (k = 0; k < grid.size() - 1 && grid.time(k) <= t0 + 1e-9 * std::abs(output_every); ++k) {
+    }
+  for (; k < grid.size(); ++k) {
     const bool ok = integ.advance_to(grid.time(k));
     if (!ok) {
       res.t_reached = integ.time();

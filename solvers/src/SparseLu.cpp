@@ -12,6 +12,7 @@ struct SparseLu::Impl {
   klu_symbolic* symbolic = nullptr;
   klu_numeric* numeric = nullptr;
   int n = 0;
+  bool chose_pivots = false;
   Impl() { klu_defaults(&common); }
   ~Impl() { release(); }
   void release() {
@@ -46,11 +47,14 @@ bool SparseLu::factorize(const SparseMatrix& A) {
   if (I.numeric) {
     // Same pivot sequence as before: cheap, but only safe while the pivots stay healthy.
     if (klu_refactor(Ap, Ai, Ax, I.symbolic, I.numeric, &I.common) &&
-        klu_rcond(I.symbolic, I.numeric, &I.common) && I.common.rcond > 1e-10)
+        klu_rcond(I.symbolic, I.numeric, &I.common) && I.common.rcond > 1e-10) {
+      I.chose_pivots = false;
       return true;
+    }
     klu_free_numeric(&I.numeric, &I.common);
   }
   I.numeric = klu_factor(Ap, Ai, Ax, I.symbolic, &I.common);
+  I.chose_pivots = true;
   if (!I.numeric || I.common.status == KLU_SINGULAR) {
     if (I.numeric) klu_free_numeric(&I.numeric, &I.common);
     return false;
@@ -65,5 +69,12 @@ void SparseLu::solve(Eigen::Ref<VecX> b) const {
 }
 
 double SparseLu::rcond() const { return impl_->common.rcond; }
+bool SparseLu::chose_pivots() const { return impl_->chose_pivots; }
+void SparseLu::clear() {
+  impl_->release();
+  impl_->symbolic = nullptr;
+  impl_->numeric = nullptr;
+  impl_->chose_pivots = false;
+}
 
 }  // namespace mbdae

@@ -16,7 +16,7 @@ void Loader::sensors(const YAML::Node& n) {
   for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("sensors", i);
-    Map s(*this, n[i], path, {"name", "body", "joint", "point", "output", "frame"});
+    Map s(*this, n[i], path, {"name", "body", "joint", "force", "point", "output", "frame"});
     SensorSpec sp;
     if (!s.valid()) {
       m_.sensor_locations.push_back(location(n[i], path, ""));
@@ -73,8 +73,7 @@ void Loader::sensors(const YAML::Node& n) {
         continue;
       }
     }
-    const bool joint_sensor = *out == SensorOutput::ReactionForce || *out == SensorOutput::ReactionTorque;
-    const bool system_sensor = *out == SensorOutput::Energy || *out == SensorOutput::ConstraintViolation;
+    const SensorOutputInfo& info = sensor_output_info(*out);
     const std::string o = to_string(*out);
     auto not_for = [&](const char* key, const std::string& why) {
       if (const Entry* e = s.find(key)) {
@@ -82,50 +81,95 @@ void Loader::sensors(const YAML::Node& n) {
         ok = false;
       }
     };
-    if (system_sensor) {
-      for (const char* k : {"body", "joint", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
-    } else if (joint_sensor) {
-      not_for("body", " (give the joint)");
-      not_for("point", " (reactions act at the joint point)");
-      if (const Entry* e = s.require("joint")) {
-        if (auto j = string(e->value, s.path("joint"))) {
-          if (!joint_names_.count(*j)) {
-            error(e->value, s.path("joint"), "unknown joint '" + *j + "'");
-            ok = false;
-          }
-          sp.joint = *j;
+    // The body named by `body` (required or optional), checked against the bodies section.
+    auto read_body = [&](bool required) {
+      const Entry* e = required ? s.require("body") : s.find("body");
+      if (!e) {
+        if (required) ok = false;
+        return;
+      }
+      if (auto b = string(e->value, s.path("body"))) {
+        if (*b == "ground") {
+          error(e->value, s.path("body"), "ground does not move; name a body");
+          ok = false;
+        } else if (!body_names_.count(*b)) {
+          error(e->value, s.path("body"), "unknown body '" + *b + "'");
+          ok = false;
         }
-      } else {
-        ok = false;
+        sp.body = *b;
       }
-      if (const Entry* e = s.find("frame")) {
-        if (auto f = choice(e->value, s.path("frame"), {"world", "joint"}))
-          sp.frame = *f == "world" ? SensorSpec::Frame::World : SensorSpec::Frame::Joint;
-      }
-    } else {
-      not_for("joint", " (give the body)");
-      not_for("frame", " (the _local outputs give body axes)");
-      const bool angular = *out == SensorOutput::RotationMatrix || *out == SensorOutput::Rotation ||
-                           *out == SensorOutput::AngularVelocity || *out == SensorOutput::AngularVelocityLocal ||
-                           *out == SensorOutput::AngularAcceleration ||
-                           *out == SensorOutput::AngularAccelerationLocal;
-      if (angular) not_for("point", " (the same for every point of the body)");
-      if (const Entry* e = s.require("body")) {
-        if (auto b = string(e->value, s.path("body"))) {
-          if (*b == "ground") {
-            error(e->value, s.path("body"), "ground does not move; name a body");
-            ok = false;
-          } else if (!body_names_.count(*b)) {
-            error(e->value, s.path("body"), "unknown body '" + *b + "'");
-            ok = false;
+    };
+    switch (info.target) {
+      case SensorTarget::System:
+        for (const char* k : {"body", "joint", "force", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
+        break;
+      case SensorTarget::BodyOrSystem:
+        for (const char* k : {"joint", "force", "point", "frame"}) not_for(k, " (give a body, or nothing for the whole system)");
+        read_body(false);
+        break;
+      case SensorTarget::Joint: {
+        not_for("body", " (give the joint)");
+        not_for("force", " (give the joint)");
+        not_for("point", info.takes_frame ? " (reactions act at the joint point)" : " (a joint coordinate)");
+        if (!info.takes_frame) not_for("frame", " (a joint coordinate)");
+        if (const Entry* e = s.require("joint")) {
+          if (auto j = string(e->value, s.path("joint"))) {
+            if (!joint_names_.count(*j)) {
+              error(e->value, s.path("joint"), "unknown joint '" + *j + "'");
+              ok = false;
+            } else if (info.accepts_joint) {
+              for (const Joint& jt : m_.system.joints())
+                if (jt.name == *j && !info.accepts_joint(jt.type)) {
+                  error(e->value, s.path("joint"),
+                        "output " + o + " applies to " + info.joint_types + " joints; joint '" + *j + "' is " +
+                            to_string(jt.type));
+                  ok = false;
+                }
+            }
+            sp.joint = *j;
           }
-          sp.body = *b;
+        } else {
+          ok = false;
         }
-      } else {
-        ok = false;
+        if (const Entry* e = s.find("frame"); e && info.takes_frame) {
+          if (auto f = choice(e->value, s.path("frame"), {"world", "joint"}))
+            sp.frame = *f == "world" ? SensorSpec::Frame::World : SensorSpec::Frame::Joint;
+        }
+        break;
       }
-      if (const Entry* e = s.find("point"); e && !angular) {
-        if (auto p = vec3(e->value, s.path("point"), coordinate())) sp.point = *p;
+      case SensorTarget::Force: {
+        for (const char* k : {"body", "joint", "point", "frame"}) not_for(k, " (give the force element)");
+        if (const Entry* e = s.require("force")) {
+          if (auto f = string(e->value, s.path("force"))) {
+            const ForceElement* fe = nullptr;
+            for (const ForceElement& x : m_.system.forces())
+              if (x.name == *f) fe = &x;
+            if (!fe) {
+              error(e->value, s.path("force"), "unknown force element '" + *f + "'");
+              ok = false;
+            } else if (info.accepts_force && !info.accepts_force(fe->type)) {
+              error(e->value, s.path("force"),
+                    "output " + o + " applies to " + info.force_types + " elements; '" + *f + "' is " +
+                        to_string(fe->type));
+              ok = false;
+            }
+            sp.force = *f;
+          }
+        } else {
+          ok = false;
+        }
+        break;
+      }
+      case SensorTarget::Body: {
+        not_for("joint", " (give the body)");
+        not_for("force", " (give the body)");
+        not_for("frame", " (the _local outputs give body axes)");
+        if (!info.uses_point) not_for("point", " (the same for every point of the body)");
+        read_body(true);
+        if (const Entry* e = s.find("point"); e && info.uses_point) {
+          if (auto p = vec3(e->value, s.path("point"), coordinate())) sp.point = *p;
+        }
+        break;
       }
     }
     // Every CSV column is named once: "time" is the time's, and a sensor named "bob.x" would

@@ -32,20 +32,23 @@ enum class SensorOutput {
   Position, Displacement, Velocity, VelocityLocal, RotationMatrix, Rotation,
   AngularVelocity, AngularVelocityLocal, Acceleration, AccelerationLocal,
   AngularAcceleration, AngularAccelerationLocal, ReactionForce, ReactionTorque,
-  Energy, ConstraintViolation,
+  Energy, ConstraintViolation, JointAngle, JointDisplacement, SpringDamper, KineticEnergy, PotentialEnergy,
+  LinearMomentum, AngularMomentum,
 };
 /// The key word of the model file ("angular_velocity_local", ...).
 const char* to_string(SensorOutput o);
 
 /// A sensor as the model file states it. Body sensors use `body` and `point` (body axes, m,
-/// relative to the reference point); joint sensors (reaction_force, reaction_torque) use `joint`
-/// and `frame`; system sensors (energy, constraint_violation) use neither.
+/// relative to the reference point); joint sensors (reactions, joint coordinates) use `joint`
+/// (and reactions `frame`); force-element sensors use `force`; system sensors (energy,
+/// constraint_violation) use none; momentum sensors use `body` or none (the whole system).
 struct SensorSpec {
   enum class Frame { World, Joint };
   std::string name;
   SensorOutput output = SensorOutput::Position;
   std::string body;
   std::string joint;
+  std::string force;            ///< force-element sensors: the element's name
   Vec3 point = Vec3::Zero();
   Frame frame = Frame::World;  ///< reactions: world axes or the joint's axes
 };

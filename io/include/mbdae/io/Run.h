@@ -23,6 +23,7 @@
 #include <mbdae/formulations/BodyKinematics.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Sensors.h>
+#include <mbdae/io/StateFile.h>
 #include <mbdae/solvers/ImpulseStepper.h>
 #include <mbdae/solvers/Simulation.h>
 #include <mbdae/solvers/SolverRegistry.h>
@@ -57,7 +58,13 @@ class ModelRun {
   ///         explicit path's projection cannot close the joints; std::invalid_argument for a
   ///         sensor that names an unknown item or an output the solver's states do not carry;
   ///         SolverSettingsError for invalid settings.
-  explicit ModelRun(const LoadedModel& model);
+  /// With `restart` (read_state_file()), the run continues from that state at its time: the
+  /// solver's history and the sensors' memory are restored, and the output grid stays that of
+  /// the run that wrote it (output times 0, every, 2 every, …).
+  /// @throws std::invalid_argument also if `restart` was written for another model or solver
+  ///         (body count, coordinates, solver.type), or for a solver that cannot continue from a
+  ///         state (lie_rk4, impulse).
+  explicit ModelRun(const LoadedModel& model, const RunState* restart = nullptr);
   ~ModelRun();
   ModelRun(const ModelRun&) = delete;
   ModelRun& operator=(const ModelRun&) = delete;
@@ -93,6 +100,10 @@ class ModelRun {
   /// `interrupt` (may be null) is read between steps: once true, the run stops with status
   /// Interrupted at the last accepted step. Failures are returned, not thrown.
   SolveResult run(const RowObserver& obs, const std::atomic<bool>* interrupt = nullptr);
+
+  /// The state of the run at the integrator's current time, with the solver's history and the
+  /// sensors' memory, for write_state_file().
+  RunState save_state() const;
 
   /// The solver line of a summary: "generalized_alpha, h = 0.001 s, rho_inf 0.8", ...
   std::string method_summary() const;

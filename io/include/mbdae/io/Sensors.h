@@ -19,8 +19,19 @@
 /// | reaction_torque             | .x .y .z            | N m       | world or joint (frame:)  |
 /// | energy                      | (name)              | J         | kinetic + potentials     |
 /// | constraint_violation        | .position .velocity | mixed     | ‖C‖∞, ‖C_q v + C_t‖∞     |
+/// | joint_angle                 | (name) .rate        | rad, rad/s| about the joint axis     |
+/// | joint_displacement          | (name) .rate        | m, m/s    | along the joint axis     |
+/// | spring_damper               | .force .length .speed | N, m, m/s | tension positive       |
+/// | kinetic_energy              | (name)              | J         | Σ ½ m v_C² + ½ ωᵀ J_C ω  |
+/// | potential_energy            | (name)              | J         | gravity + springs        |
+/// | linear_momentum             | .x .y .z            | kg m/s    | world; a body or all     |
+/// | angular_momentum            | .x .y .z            | kg m^2/s  | world, about the origin  |
 ///
 /// The reaction is the wrench the joint applies to its second body at the joint point.
+/// Joint coordinates are measured between the joint's two markers (fixed to its bodies, both at
+/// the joint point and along its axis at t0), so they are 0 at t0 and work on every solver; the
+/// angle counts turns: it is continued from the previous evaluation (the output interval must be
+/// short enough that the joint turns less than half a turn between two rows).
 
 #include <span>
 #include <string>
@@ -34,26 +45,56 @@ namespace mbdae::io {
 
 /// What a sensor output is attached to.
 enum class SensorTarget {
-  Body,    ///< `body` (and `point`)
-  Joint,   ///< `joint` (and `frame`)
-  System,  ///< the whole model
+  Body,          ///< `body` (and `point`)
+  Joint,         ///< `joint` (and `frame` for reactions)
+  System,        ///< the whole model
+  Force,         ///< `force`: a force element
+  BodyOrSystem,  ///< `body`, or without it the whole model
+};
+
+/// What a sensor's evaluation knows besides the state: its resolved item and what it keeps
+/// between evaluations. Built by SensorSet.
+struct SensorContext {
+  BodyIndex body = kGround;  ///< body outputs (kGround: the whole system for BodyOrSystem)
+  int joint = -1;            ///< joint outputs: index in model().joints()
+  int force = -1;            ///< force-element outputs: index in model().forces()
+  Vec3 p0 = Vec3::Zero();    ///< the body point's initial position (displacement)
+  /// Joint and force-element outputs: the two bodies (a, b), each one's marker point and marker
+  /// frame in its body axes (world for ground). The frames' z axis is the joint's axis.
+  BodyIndex a = kGround, b = kGround;
+  Vec3 point_a = Vec3::Zero(), point_b = Vec3::Zero();
+  Mat3 frame_a = Mat3::Identity(), frame_b = Mat3::Identity();
+  double rest_length = 0;    ///< spring_damper: L0, m
+  double last_angle = 0;     ///< joint_angle: the previous value (turn counting)
+  bool started = false;      ///< joint_angle: last_angle is set
 };
 
 /// Everything about one sensor output, in one place (sensor_outputs()).
 struct SensorOutputInfo {
   SensorOutput output;              ///< the enumerator
   const char* name;                 ///< model-file key word ("angular_velocity_local")
-  const char* unit;                 ///< of every column ("" where mixed or dimensionless)
-  SensorTarget target;              ///< body, joint or system
+  const char* unit;                 ///< of every column ("" where mixed or dimensionless), unless `units`
+  SensorTarget target;              ///< body, joint, force element, system
   bool uses_point;                  ///< body outputs: depends on the body point (`point` key)
   std::vector<const char*> suffixes;  ///< column suffixes after the sensor's name ("" for one column)
   bool needs_accelerations;         ///< the solver must hand out accelerations
   bool needs_multipliers;           ///< the solver must hand out Lagrange multipliers
   const char* description;          ///< one line for docs and messages
-  /// Writes suffixes.size() values: kin is updated with the state; p0 is the body point's initial
-  /// position (displacement), body/joint the resolved indices.
-  void (*evaluate)(BodyKinematics& kin, const SensorSpec& spec, BodyIndex body, int joint, const Vec3& p0,
-                   std::span<double> out);
+  /// Writes suffixes.size() values: kin is updated with the state; ctx holds the resolved item.
+  void (*evaluate)(BodyKinematics& kin, const SensorSpec& spec, SensorContext& ctx, std::span<double> out);
+  /// The unit of each column where they differ (same size as suffixes); empty: `unit` for all.
+  std::vector<const char*> units = {};
+  /// Joint outputs: whether the output applies to a joint of type t (nullptr: every type), and
+  /// which types it applies to, for messages ("revolute or cylindrical").
+  bool (*accepts_joint)(JointType t) = nullptr;
+  const char* joint_types = "";
+  /// Force-element outputs: whether it applies to an element of type t, and which, for messages.
+  bool (*accepts_force)(ForceType t) = nullptr;
+  const char* force_types = "";
+  /// Takes the `frame: world | joint` key (reactions).
+  bool takes_frame = false;
+  /// The unit of column k. No throw for k < suffixes.size().
+  const char* column_unit(size_t k) const { return units.empty() ? unit : units[k]; }
 };
 
 /// Every sensor output, in the order of the SensorOutput enumerators.
@@ -74,8 +115,9 @@ class SensorSet {
   /// @param kin      the run's body kinematics (kept by reference; the set updates it)
   /// @param initial  the initial (assembled) state: the reference of `displacement`
   /// @param contents what the solver's states carry; an output needing more is refused
-  /// @throws std::invalid_argument naming the sensor for an unknown body or joint, or for an
-  ///         output the states do not carry (e.g. reaction_force with rk4).
+  /// @throws std::invalid_argument naming the sensor for an unknown body, joint or force element,
+  ///         a joint or element of a type the output does not apply to, or an output the states do
+  ///         not carry (e.g. reaction_force with rk4).
   SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const StateView& initial,
             StateContents contents = {});
 
@@ -91,14 +133,15 @@ class SensorSet {
   /// Writes size() values for state s (updates the kinematics). Not thread-safe.
   void evaluate(const StateView& s, std::span<double> out);
 
+  /// What the sensors carry from one evaluation to the next (the turn count of joint angles): two
+  /// numbers a sensor, for restart files.
+  std::vector<double> memory() const;
+  /// Restores memory(). @throws std::invalid_argument if its size is not 2 × the sensors.
+  void set_memory(const std::vector<double>& m);
+
  private:
-  struct Resolved {
-    BodyIndex body = kGround;
-    int joint = -1;
-    Vec3 p0 = Vec3::Zero();  // displacement reference
-  };
   std::vector<SensorSpec> specs_;
-  std::vector<Resolved> resolved_;
+  std::vector<SensorContext> resolved_;
   BodyKinematics& kin_;
   std::vector<std::string> columns_, units_;
   std::vector<int> column_sensor_;

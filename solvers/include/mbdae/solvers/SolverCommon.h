@@ -9,6 +9,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <mbdae/formulations/ConstrainedSystem.h>
 #include <mbdae/formulations/State.h>
@@ -97,6 +99,19 @@ class OutputGrid {
   int n_;
 };
 
+/// What an integrator carries from step to step beyond its state (t, q, v, q̈, λ), for a restart
+/// file that continues a run as if it had not stopped: named arrays of numbers (scalars are
+/// arrays of one).
+struct IntegratorHistory {
+  std::vector<std::pair<std::string, std::vector<double>>> arrays;  ///< name, values
+  /// The array called `name`, or nullptr.
+  const std::vector<double>* find(const std::string& name) const {
+    for (const auto& [n, v] : arrays)
+      if (n == name) return &v;
+    return nullptr;
+  }
+};
+
 /// A time integrator a host program can advance step by step (e.g. to change loads between
 /// steps from a controller). Every solver is one: generalized-α, the trapezoidal index-2 rule
 /// and IDA (make_integrator() in Simulation.h), RK4 and Dormand–Prince (make_explicit()), the
@@ -119,6 +134,20 @@ class Integrator {
   virtual SolveStatus status() const = 0;
   /// Why the integrator stopped (empty while status() is Success).
   virtual const std::string& message() const = 0;
+
+  /// The history beyond state() that this integrator needs to take, from its current state, the
+  /// same steps as it would have taken had it not stopped (generalized-α: its algorithmic
+  /// accelerations, the last two steps' accelerations and multipliers, its step sizes and the
+  /// point where its iteration matrix was formed). Empty (the default) for integrators that
+  /// continue from the state alone: the one-step explicit methods exactly, IDA and the others by
+  /// starting their history anew (within their tolerance).
+  virtual IntegratorHistory history() const { return {}; }
+  /// Restores history() into an integrator of the same kind and formulation, started at the
+  /// saved state. The default takes an empty history.
+  /// @throws std::invalid_argument for a history of another kind or with arrays of the wrong size.
+  virtual void restore_history(const IntegratorHistory& h) {
+    if (!h.arrays.empty()) throw std::invalid_argument("this solver keeps no history; got " + h.arrays.front().first);
+  }
 
   /// A flag (e.g. set by a signal handler or another thread) that the integrator reads between
   /// its steps: once it is true, advance_to() stops at the last accepted step with status
@@ -213,8 +242,12 @@ struct RunChecks {
 /// @param obs          may be empty
 /// @throws SolverSettingsError if t_end < integ.time(); whatever `obs` or the monitor throws.
 /// @param checks       what each of those states must satisfy (RunChecks)
+/// @param grid_origin  the first time of the output grid (default: integ.time()); a run continued
+///                     from a restart file keeps the grid of the run it continues, so that it lands
+///                     on the same output times (and therefore takes the same steps)
 SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end,
-                       double output_every, const Observer& obs, const RunChecks& checks = {});
+                       double output_every, const Observer& obs, const RunChecks& checks = {},
+                       double grid_origin = std::numeric_limits<double>::quiet_NaN());
 
 /// run_to_end() with the ConstrainedSystemMonitor of `sys`.
 SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,

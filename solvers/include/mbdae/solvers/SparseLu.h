@@ -34,6 +34,12 @@ class SparseLu {
   /// KLU's cheap reciprocal condition estimate min|U_ii| / max|U_ii| of the last factorisation
   /// (klu_rcond; small means trouble). Not meaningful before the first successful factorize().
   double rcond() const;
+  /// True if the last factorize() chose a new pivot sequence (klu_factor) rather than reusing the
+  /// previous one (klu_refactor): the result of later refactorisations depends on the matrix it
+  /// chose them from (a restart that must reproduce them forms that matrix again first).
+  bool chose_pivots() const;
+  /// Forgets the analysis and the factors (the next factorize() starts afresh).
+  void clear();
   /// True once a symbolic analysis exists.
   bool analyzed() const;
 

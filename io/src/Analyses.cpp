@@ -1,0 +1,302 @@
+// The analyses of a loaded model; see Analyses.h.
+
+#include <mbdae/io/Analyses.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+
+#include <mbdae/solvers/Assembly.h>
+
+namespace mbdae::io {
+
+namespace {
+
+std::string num(double x) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", x);
+  return b;
+}
+
+/// Negative eigenvalues of the symmetric part of the reduced stiffness at an equilibrium
+/// (Lagrange–Dirichlet: a conservative system is stable where the reduced stiffness is positive
+/// definite; each negative eigenvalue is a direction in which the potential decreases).
+int unstable_directions(const MultibodySystem& sys, double t, const VecX& q, const VecX& lambda) {
+  const int n = sys.num_coordinates();
+  const LinearizedSystem lin = linearize(sys, t, q, VecX::Zero(n), VecX::Zero(n), lambda);
+  if (lin.K.rows() == 0) return 0;
+  const MatX Ks = 0.5 * (lin.K + lin.K.transpose());
+  Eigen::SelfAdjointEigenSolver<MatX> es(Ks, Eigen::EigenvaluesOnly);
+  const VecX ev = es.eigenvalues();
+  const double scale = ev.cwiseAbs().maxCoeff();
+  int k = 0;
+  for (int i = 0; i < ev.size(); ++i)
+    if (ev[i] < -1e-9 * scale) ++k;
+  return k;
+}
+
+}  // namespace
+
+ModelAnalysis::ModelAnalysis(const LoadedModel& model)
+    : model_(model), prepared_(prepare(model.system, 0.0)),
+      kinematics_(std::make_unique<MultibodyKinematics>(*prepared_.system)) {}
+
+ModelAnalysis::~ModelAnalysis() = default;
+
+std::unique_ptr<SensorSet> ModelAnalysis::make_sensors(StateContents contents, std::vector<std::string>* left_out) {
+  std::vector<SensorSpec> kept;
+  for (const SensorSpec& sp : model_.sensors) {
+    const SensorOutputInfo& info = sensor_output_info(sp.output);
+    const bool a_missing = info.needs_accelerations && !contents.accelerations;
+    const bool l_missing = info.needs_multipliers && !contents.multipliers;
+    if (a_missing || l_missing) {
+      if (left_out)
+        left_out->push_back("sensor '" + sp.name + "': " + info.name + " needs " +
+                            (a_missing ? "accelerations" : "Lagrange multipliers"));
+      continue;
+    }
+    kept.push_back(sp);
+  }
+  const VecX empty;
+  return std::make_unique<SensorSet>(std::move(kept), *kinematics_,
+                                     StateView{0.0, prepared_.q0, prepared_.v0, empty, empty}, contents);
+}
+
+std::unique_ptr<MultibodySystem> ModelAnalysis::scaled_system(double fraction) const {
+  System s = model_.system;
+  s.gravity *= fraction;
+  for (Load& l : s.loads()) {
+    l.value *= fraction;
+    if (l.value_of_t) {
+      auto f = l.value_of_t;
+      l.value_of_t = [f, fraction](double t) { return Vec3(fraction * f(t)); };
+    }
+  }
+  MultibodyOptions mo;
+  mo.disabled_rows = prepared_.redundancy.dependent_rows;
+  return std::make_unique<MultibodySystem>(s, mo);
+}
+
+StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& settings) {
+  if (settings.load_steps < 1)
+    throw std::invalid_argument("statics: load steps must be at least 1, got " + std::to_string(settings.load_steps));
+  StaticsReport rep;
+  const int n = settings.load_steps;
+  const double t = settings.newton.t;
+  rep.q = a.prepared().q0;
+  rep.lambda = VecX::Zero(a.system().num_constraints());
+  int prev_unstable = -1;
+  const bool check = settings.check_stability && a.system().num_coordinates() <= settings.max_stability_coordinates;
+  rep.stability_checked = check;
+  // The start of the load path: the equilibrium without loads, where there is one (else the
+  // assembled start, and the first step is not checked for a jump).
+  bool have_prev = false;
+  if (check) {
+    const std::unique_ptr<MultibodySystem> unloaded = a.scaled_system(0.0);
+    const StaticsResult r0 = solve_static_equilibrium(*unloaded, rep.q, settings.newton);
+    if (r0.converged) {
+      rep.q = r0.q;
+      rep.lambda = r0.lambda;
+      prev_unstable = unstable_directions(*unloaded, t, r0.q, r0.lambda);
+      have_prev = true;
+    }
+  }
+  for (int k = 1; k <= n; ++k) {
+    const double f = k == n ? 1.0 : static_cast<double>(k) / n;
+    std::unique_ptr<MultibodySystem> scaled;
+    if (f != 1.0) scaled = a.scaled_system(f);
+    const MultibodySystem& sys = scaled ? *scaled : a.system();
+    const StaticsResult r = solve_static_equilibrium(sys, rep.q, settings.newton);
+    rep.iterations += r.iterations;
+    const std::string step = "load fraction " + num(f) + " (step " + std::to_string(k) + " of " + std::to_string(n) + ")";
+    const std::string reached =
+        !rep.steps.empty() ? "the last equilibrium found is at load fraction " + num(rep.load_fraction)
+        : have_prev        ? std::string("the last equilibrium found is the one without loads (load fraction 0)")
+                           : std::string("no equilibrium was found at any load step");
+    if (!r.converged) {
+      rep.message = "no equilibrium found at " + step + ": " + r.message + "; " + reached +
+                    (n == 1 ? " (more load steps, --load-steps, may reach it)" : "");
+      break;
+    }
+    StaticsStep s;
+    s.load_fraction = f;
+    s.iterations = r.iterations;
+    s.force_residual = r.force_residual;
+    s.constraint_residual = r.constraint_residual;
+    s.q = r.q;
+    s.lambda = r.lambda;
+    if (check) {
+      s.unstable_directions = unstable_directions(sys, t, r.q, r.lambda);
+      if (prev_unstable >= 0 && s.unstable_directions != prev_unstable) {
+        rep.message = "between load fractions " + num(rep.load_fraction) + " and " + num(f) +
+                      " the number of unstable directions of the equilibrium changed from " +
+                      std::to_string(prev_unstable) + " to " + std::to_string(s.unstable_directions) +
+                      ": the load path crosses a limit or bifurcation point (snap-through or buckling), and "
+                      "the equilibrium found at " + num(f) + " is on another branch; " + reached;
+        break;
+      }
+      // A jump to another branch: between the two equilibria the straight path crosses a region
+      // less stable than both ends (the unstable middle of a snap-through).
+      if (have_prev) {
+        int worst = 0;
+        for (double x : {0.25, 0.5, 0.75})
+          worst = std::max(worst, unstable_directions(sys, t, rep.q + x * (s.q - rep.q),
+                                                      rep.lambda + x * (s.lambda - rep.lambda)));
+        if (worst > std::max(prev_unstable, s.unstable_directions)) {
+          rep.message = "between load fractions " + num(rep.load_fraction) + " and " + num(f) +
+                        " the equilibrium jumped across a region with " + std::to_string(worst) +
+                        " unstable direction" + (worst == 1 ? "" : "s") +
+                        ": the load passed a limit point (snap-through) and the equilibrium found at " + num(f) +
+                        " is on another branch; " + reached + (n == 1 ? " (more load steps, --load-steps, may show the limit)" : "");
+          break;
+        }
+      }
+      prev_unstable = s.unstable_directions;
+      have_prev = true;
+    }
+    rep.q = s.q;
+    rep.lambda = s.lambda;
+    rep.load_fraction = f;
+    rep.steps.push_back(std::move(s));
+  }
+  rep.converged = rep.message.empty() && rep.load_fraction == 1.0;
+  return rep;
+}
+
+ModesReport solve_modes(const ModelAnalysis& a, const ModesSettings& settings) {
+  ModesReport rep;
+  const MultibodySystem& sys = a.system();
+  const int n = sys.num_coordinates();
+  if (settings.at_equilibrium) {
+    rep.statics = solve_statics(a, settings.statics);
+    if (!rep.statics.converged) {
+      rep.message = "no static equilibrium to linearise about: " + rep.statics.message;
+      return rep;
+    }
+    rep.t = settings.statics.newton.t;
+    rep.q = rep.statics.q;
+    rep.lambda = rep.statics.lambda;
+    rep.v = VecX::Zero(n);
+    rep.a = VecX::Zero(n);
+  } else {
+    rep.q = a.prepared().q0;
+    rep.v = a.prepared().v0;
+    initial_accelerations(sys, rep.t, rep.q, rep.v, rep.a, rep.lambda);
+  }
+  const LinearizedSystem lin = linearize(sys, rep.t, rep.q, rep.v, rep.a, rep.lambda);
+  rep.dof = static_cast<int>(lin.K.rows());
+  rep.modes = modal_analysis(lin);
+  if (rep.dof > 0) {
+    Eigen::JacobiSVD<MatX> svd(lin.K, Eigen::ComputeFullV);
+    const VecX sv = svd.singularValues();
+    const double smax = sv.maxCoeff();
+    const double tol = smax > 0 ? settings.rigid_tolerance * smax : 1e-12;
+    for (int i = 0; i < sv.size(); ++i) {
+      if (sv[i] > tol) continue;
+      ++rep.rigid_body_modes;
+      const VecX dq = lin.N * svd.matrixV().col(i);
+      int c = 0;
+      dq.cwiseAbs().maxCoeff(&c);
+      rep.rigid_body_coordinates.push_back(sys.coordinate_label(c));
+    }
+  }
+  rep.ok = true;
+  return rep;
+}
+
+std::vector<std::string> free_coordinates(const MultibodySystem& sys, double t, const VecX& q) {
+  const int n = sys.num_coordinates();
+  const LinearizedSystem lin = linearize(sys, t, q, VecX::Zero(n), VecX::Zero(n),
+                                         VecX::Zero(sys.num_constraints()));
+  const int k = static_cast<int>(lin.N.cols());
+  std::vector<std::string> names;
+  if (k == 0) return names;
+  // First the relative coordinates of joints (angle, displacement): the rates of each along the
+  // free directions; column-pivoting QR picks the joints whose coordinates are independent.
+  const auto& joints = sys.model().joints();
+  std::vector<int> cand;
+  std::vector<VecX> rates;
+  for (int j = 0; j < static_cast<int>(joints.size()); ++j) {
+    if (joints[static_cast<size_t>(j)].motion) continue;
+    VecX r(k);
+    try {
+      for (int c = 0; c < k; ++c) r[c] = sys.joint_coordinate(j, t, q, lin.N.col(c)).rate;
+    } catch (const std::invalid_argument&) {
+      continue;  // a type without a relative coordinate
+    }
+    cand.push_back(j);
+    rates.push_back(r);
+  }
+  int picked = 0;
+  MatX rest = lin.N;  // free directions not yet named
+  if (!cand.empty()) {
+    MatX R(k, static_cast<int>(cand.size()));
+    for (size_t i = 0; i < cand.size(); ++i) R.col(static_cast<int>(i)) = rates[i];
+    const double scale = R.cwiseAbs().maxCoeff();
+    if (scale > 0) {
+      Eigen::ColPivHouseholderQR<MatX> qr(R / scale);
+      qr.setThreshold(1e-8);
+      picked = static_cast<int>(qr.rank());
+      for (int i = 0; i < picked; ++i) {
+        const int j = cand[static_cast<size_t>(qr.colsPermutation().indices()[i])];
+        const Joint& jt = joints[static_cast<size_t>(j)];
+        names.push_back(std::string(jt.type == JointType::Prismatic ? "the displacement" : "the coordinate") +
+                        " of joint '" + jt.name + "' (" + to_string(jt.type) + ")");
+      }
+      // The directions that leave the picked joints' coordinates unchanged remain.
+      MatX Rp(k, picked);
+      for (int i = 0; i < picked; ++i) Rp.col(i) = R.col(qr.colsPermutation().indices()[i]);
+      Eigen::FullPivLU<MatX> lu(Rp.transpose());
+      lu.setThreshold(1e-8);
+      rest = lin.N * lu.kernel();
+      if (picked == k) rest.resize(n, 0);
+    }
+  }
+  if (names.size() < static_cast<size_t>(k) && rest.cols() > 0) {
+    Eigen::ColPivHouseholderQR<MatX> qr(MatX(rest.transpose()));
+    const int more = std::min<int>(k - picked, static_cast<int>(rest.cols()));
+    for (int i = 0; i < more; ++i) names.push_back(sys.coordinate_label(qr.colsPermutation().indices()[i]));
+  }
+  return names;
+}
+
+KinematicsOptions kinematics_options(const LoadedModel& m) {
+  KinematicsOptions o;
+  o.t_end = m.settings.t_end;
+  o.output_every = m.settings.output_every;
+  return o;
+}
+
+void require_driven(const ModelAnalysis& a) {
+  const MultibodySystem& sys = a.system();
+  const int n = sys.num_coordinates(), m = sys.num_constraints();
+  if (m >= n) return;  // square (or over-determined: solve_kinematics says so)
+  const std::vector<std::string> free = free_coordinates(sys, 0.0, a.prepared().q0);
+  std::ostringstream s;
+  s << "kinematic analysis needs a mechanism with no degree of freedom left, but " << (n - m)
+    << (n - m == 1 ? " degree of freedom is" : " degrees of freedom are") << " not driven: ";
+  for (size_t i = 0; i < free.size(); ++i) s << (i ? ", " : "") << free[i];
+  s << ". Drive them (motion: on a revolute or prismatic joint), or simulate with mbdae run";
+  throw std::invalid_argument(s.str());
+}
+
+SolveResult solve_model_kinematics(const ModelAnalysis& a, const KinematicsOptions& opt, const AnalysisObserver& obs) {
+  require_driven(a);
+  return solve_kinematics(a.system(), 0.0, a.prepared().q0, opt,
+                          [&](const StateView& s) { return obs ? obs(s, nullptr) : true; });
+}
+
+SolveResult solve_model_inverse(const ModelAnalysis& a, const KinematicsOptions& opt, const AnalysisObserver& obs) {
+  require_driven(a);
+  return solve_inverse_dynamics(a.system(), 0.0, a.prepared().q0, opt,
+                                [&](const StateView& s, const InverseDynamicsResult& r) {
+                                  return obs ? obs(s, &r) : true;
+                                });
+}
+
+}  // namespace mbdae::io
