@@ -84,7 +84,7 @@ TEST_CASE("docs: every force element type of the model file and each of its keys
   for (const ForceTypeInfo& t : force_types()) {
     if (!t.in_model_file) continue;
     INFO("force type " << t.name);
-    const auto rows = rows_of(lines, t.name);
+    const auto rows = rows_of(table(lines, "| type | keys | force |"), t.name);
     REQUIRE(rows.size() == 1);
     for (const ForceKey& k : t.keys) {
       INFO("key " << k.key);

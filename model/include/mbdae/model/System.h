@@ -417,10 +417,10 @@ class System {
   /// Writable force elements.
   std::vector<ForceElement>& forces() { return forces_; }
 
-  /// Index of the body with this name, kGround for "ground"; std::nullopt if there is none.
   /// Every body's name (and "ground") with its index, built now: for many look-ups at once
   /// (find_body() searches the list each time).
   std::unordered_map<std::string, BodyIndex> body_indices() const;
+  /// Index of the body with this name, kGround for "ground"; std::nullopt if there is none.
   std::optional<BodyIndex> find_body(const std::string& name) const;
   /// Same, throws ModelError naming the body if it does not exist.
   BodyIndex body_index(const std::string& name) const;

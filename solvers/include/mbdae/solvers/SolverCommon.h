@@ -224,10 +224,10 @@ struct RunChecks {
   /// |E(t0)| (J) stops the run. Meant for models with no source of energy (no driven joint, no
   /// applied load, no user force). Infinite: not checked.
   double max_energy_growth = std::numeric_limits<double>::infinity();
-  double max_energy_growth_relative = 0;
+  double max_energy_growth_relative = 0;  ///< the part of the growth limit relative to |E(t0)|
   /// Bounds on ‖C‖∞ (m or rad) and ‖C_q v + C_t‖∞ (m/s or rad/s). Infinite: not checked.
   double max_position_violation = std::numeric_limits<double>::infinity();
-  double max_velocity_violation = std::numeric_limits<double>::infinity();
+  double max_velocity_violation = std::numeric_limits<double>::infinity();  ///< see max_position_violation
 };
 
 /// The one run loop: advances `integ` from its current time to t_end, handing the state to
