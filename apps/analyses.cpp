@@ -28,21 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o.push_back('\\');
-      o.push_back(static_cast<char>(c));
-    } else if (c < 0x20) {
-      o += fmt::format("\\u{:04x}", c);
-    } else {
-      o.push_back(static_cast<char>(c));
-    }
-  }
-  return o + "\"";
-}
-
 /// Column names with their unit and the sensor (or group) they belong to, for the CSV and its
 /// .meta.json (the plots group columns by `group`).
 struct Columns {

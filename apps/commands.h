@@ -85,6 +85,8 @@ void print_problem(const io::LoadedModel& m, const ModelProblem& p, const std::s
 /// Prints what building a run of `m` threw (ModelError: every problem; ItemError: at its item;
 /// anything else: at the file).
 void print_setup_error(const io::LoadedModel& m, const std::exception& e);
+/// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+std::string json_string(const std::string& s);
 
 struct ValidateOptions {
   bool full = false;                ///< also the slow cases

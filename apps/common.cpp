@@ -1,9 +1,28 @@
 #include <cstdio>
 #include <sstream>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "commands.h"
 
 namespace mbdae::cli {
+
+/// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      o.push_back('\\');
+      o.push_back(static_cast<char>(c));
+    } else if (c < 0x20) {
+      o += fmt::format("\\u{:04x}", c);
+    } else {
+      o.push_back(static_cast<char>(c));
+    }
+  }
+  return o + "\"";
+}
 
 std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets) {
   try {

@@ -37,22 +37,6 @@ std::atomic<bool> g_interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 extern "C" void on_sigint(int) { g_interrupted = true; }  // SIGINT and SIGTERM
 
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o.push_back('\\');
-      o.push_back(static_cast<char>(c));
-    } else if (c < 0x20) {
-      o += fmt::format("\\u{:04x}", c);
-    } else {
-      o.push_back(static_cast<char>(c));
-    }
-  }
-  o.push_back('"');
-  return o;
-}
-
 /// Beside results.csv: results.meta.json with the units of every column, for the plots.
 void write_meta(const std::string& csv, const io::LoadedModel& m, const io::SensorSet& sensors) {
   std::filesystem::path p(csv);
