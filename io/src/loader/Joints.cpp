@@ -71,11 +71,11 @@ void Loader::joints(const YAML::Node& n) {
   std::string drivable_text;
   for (size_t k = 0; k < drivable.size(); ++k)
     drivable_text += (k == 0 ? "" : k + 1 == drivable.size() ? " and " : ", ") + drivable[k];
+  std::vector<std::string> allowed = {"name", "type", "bodies", "point"};
+  allowed.insert(allowed.end(), all_keys.begin(), all_keys.end());
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("joints", i);
     const size_t errors_before = problem_count();
-    std::vector<std::string> allowed = {"name", "type", "bodies", "point"};
-    allowed.insert(allowed.end(), all_keys.begin(), all_keys.end());
     Map jm(*this, n[i], path, allowed);
     Joint j;
     j.name = "#" + std::to_string(i);
