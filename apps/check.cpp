@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Assembly.h>
 #include <mbdae/solvers/Mobility.h>
@@ -102,6 +103,17 @@ int check_command(const CheckOptions& o) {
     if (sys.contact_penalty)
       fmt::print("  contact_penalty {}, stiffness {:g}\n", to_string(sys.contact_penalty->law),
                  sys.contact_penalty->stiffness);
+    // Deep overlaps at the given poses: every run refuses them (io::ModelRun).
+    try {
+      const NewtonEulerSystem given(sys);
+      VecX q, v;
+      given.initial_state(q, v);
+      std::vector<ModelProblem> overlaps = initial_overlap_problems(given, q);
+      if (!overlaps.empty()) throw ModelError(std::move(overlaps));
+    } catch (const ModelError& e) {
+      print_setup_error(m, e);
+      return kBadInput;
+    }
   }
 
   // ---- coordinates, Grübler, rank -------------------------------------------------------------

@@ -496,3 +496,42 @@ TEST_CASE("Convex meshes are refused by name", "[contact][io]") {
     CHECK(w.find("contact type 'convex_mesh' is not supported yet") != std::string::npos);
   }
 }
+
+TEST_CASE("Shapes that overlap deeply at the start are refused; resting contact is not",
+          "[contact][io]") {
+  // A box of 0.2 x 0.2 x 0.1 m (smallest half extent 0.05 m: 5 mm of overlap allowed) on a ball
+  // of radius 0.08 m (8 mm allowed): the pair allows a tenth of the thinner, 5 mm. The box's
+  // centre is put at the ball's top plus its half height minus the overlap d.
+  auto model = [](double d, const std::string& solver) {
+    const double z = 0.08 + 0.05 - d;
+    return "name: overlap\ngravity: [0, 0, -9.81]\nbodies:\n"
+           "  - {name: ball, mass: 1, shape: {sphere: 0.08}, position: [0, 0, 0]}\n"
+           "  - {name: box, mass: 1, shape: {box: [0.2, 0.2, 0.1]}, position: [0, 0, " + std::to_string(z) + "]}\n"
+           "joints:\n  - {name: hold, type: fixed, bodies: [ground, ball], point: [0, 0, 0]}\n"
+           "contacts:\n"
+           "  - {name: ball, type: sphere, body: ball, radius: 0.08}\n"
+           "  - {name: box, type: box, body: box, size: [0.2, 0.2, 0.1]}\n"
+           "contact_penalty: {law: linear, stiffness: 1.0e5, damping: 300}\n"
+           "solver: {type: " + solver + ", end_time: 0.01, step: 1.0e-3}\n";
+  };
+  const std::string solver = GENERATE("impulse", "generalized_alpha");
+  CAPTURE(solver);
+  // 4.5 mm and resting contact (1e-5 m): a run is set up.
+  for (double d : {1e-5, 4.5e-3}) {
+    const io::LoadedModel m = io::load_model_text(model(d, solver), "overlap.yaml");
+    CHECK_NOTHROW(io::ModelRun(m));
+  }
+  // 5.5 mm: refused, naming both shapes, the depth and the allowed depth, at the box's line.
+  const io::LoadedModel m = io::load_model_text(model(5.5e-3, solver), "overlap.yaml");
+  try {
+    io::ModelRun run(m);
+    FAIL("an overlap of 5.5 mm must be refused");
+  } catch (const ModelError& e) {
+    REQUIRE(e.details().size() == 1);
+    CHECK(e.details()[0].item == ItemRef::contact(1));
+    CHECK_THAT(e.details()[0].message,
+               Catch::StartsWith("contact shapes 'ball' and 'box' overlap by 0.0055 m at the start (resting "
+                                 "contact allows 0.005 m"));
+    CHECK(m.locate(e.details()[0]).line == 10);  // the box shape
+  }
+}

@@ -4,8 +4,11 @@
 #include <mbdae/formulations/ContactGeometry.h>
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <utility>
 
 namespace mbdae {
 
@@ -225,6 +228,53 @@ void ContactDetector::narrow(const Shape& s1, const Shape& s2, double margin,
     fill_material(m, m.contacts()[static_cast<size_t>(A.index)], m.contacts()[static_cast<size_t>(B.index)], cp);
     out.push_back(cp);
   }
+}
+
+
+namespace {
+/// The thickness initial_overlap_problems() measures an overlap against (its doc), m.
+double thickness(const Contact& c) {
+  switch (c.shape) {
+    case ShapeType::Plane: return std::numeric_limits<double>::infinity();
+    case ShapeType::Sphere:
+    case ShapeType::Capsule: return c.radius;
+    case ShapeType::Cylinder: return std::min(c.radius, c.half_length);
+    case ShapeType::Box: return c.half_extents.minCoeff();
+  }
+  return 0;
+}
+}  // namespace
+
+std::vector<ModelProblem> initial_overlap_problems(const NewtonEulerSystem& sys, const VecX& q) {
+  std::vector<ModelProblem> problems;
+  const auto& contacts = sys.model().contacts();
+  if (contacts.size() < 2) return problems;
+  ContactDetector detector(sys);
+  std::vector<ContactPoint> points;
+  detector.detect(q, 0.0, points);
+  std::map<std::pair<int, int>, double> deepest;  // pair -> largest penetration, m
+  for (const ContactPoint& cp : points) {
+    const auto key = std::minmax(cp.shape_a, cp.shape_b);
+    double& d = deepest[key];
+    d = std::max(d, -cp.depth);
+  }
+  for (const auto& [pair, depth] : deepest) {
+    const Contact& a = contacts[static_cast<size_t>(pair.first)];
+    const Contact& b = contacts[static_cast<size_t>(pair.second)];
+    const double allowed = kInitialOverlapFraction * std::min(thickness(a), thickness(b));
+    if (!(depth > allowed)) continue;
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "contact shapes '%s' and '%s' overlap by %.3g m at the start (resting contact allows %.3g m, a "
+                  "tenth of the thinner shape's radius or half thickness); the contacts would push them apart "
+                  "with energy that no force supplies: move the bodies apart or change the shapes",
+                  a.name.c_str(), b.name.c_str(), depth, allowed);
+    // About the second shape (as a pair that is not handled), unless it is on ground.
+    const auto body_b = sys.model().find_body(b.body);
+    const int item = body_b && *body_b == kGround ? pair.first : pair.second;
+    problems.push_back({text, ItemRef::contact(item)});
+  }
+  return problems;
 }
 
 }  // namespace mbdae

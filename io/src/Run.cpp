@@ -7,6 +7,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/solvers/Explicit.h>
@@ -231,6 +232,20 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
                                                             needs_dynamics(model, *solver_));
       break;
     }
+  }
+  // Shapes that overlap deeply at the start would be pushed apart with energy from nowhere, by
+  // impulses or penalty forces alike: refused on every path (ContactGeometry.h).
+  if (model.system.contacts().size() > 1 && !restart) {
+    std::vector<ModelProblem> overlaps;
+    if (I.ne && solver_->path != SolverPath::LieGroup) {
+      overlaps = initial_overlap_problems(*I.ne, I.q0);
+    } else {
+      const NewtonEulerSystem given(model.system);
+      VecX q, v;
+      given.initial_state(q, v);
+      overlaps = initial_overlap_problems(given, q);
+    }
+    if (!overlaps.empty()) throw ModelError(std::move(overlaps));
   }
   StateContents contents;
   contents.accelerations = solver_->support.accelerations;

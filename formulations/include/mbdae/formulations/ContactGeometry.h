@@ -159,4 +159,17 @@ class ContactDetector {
   long pairs_ = 0;
 };
 
+/// Fraction of the thinner shape of a pair (sphere, capsule: radius; cylinder: the smaller of its
+/// radius and half length; box: its smallest half extent; a plane has no thickness) by which two
+/// shapes may overlap at the start of a run: deeper, the contacts would push them apart with
+/// energy that no force supplies (initial_overlap_problems()).
+inline constexpr double kInitialOverlapFraction = 0.1;
+
+/// The pairs of shapes that overlap by more than kInitialOverlapFraction of the thinner shape at
+/// the positions q (NewtonEuler layout), one problem per pair, naming both shapes, the depth and
+/// the allowed depth, about the second shape of the pair, or the first if the second is on ground
+/// (ItemRef::contact). Empty if none.
+/// @throws ModelError as ContactDetector's constructor.
+std::vector<ModelProblem> initial_overlap_problems(const NewtonEulerSystem& sys, const VecX& q);
+
 }  // namespace mbdae
