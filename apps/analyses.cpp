@@ -446,47 +446,23 @@ int motion_command(const AnalysisOptions& o, bool inverse) {
   io::ModelAnalysis& a = *c.analysis;
   const MultibodySystem& sys = a.system();
   const System& model = sys.model();
-  std::vector<std::string> left_out;
-  std::unique_ptr<io::SensorSet> sensors;
   try {
     io::require_driven(a);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: %s\n", c.model->file.c_str(), e.what());
     return kBadInput;
   }
+  std::unique_ptr<io::MotionTable> table;
   try {
-    sensors = a.make_sensors({true, inverse}, &left_out);
+    table = std::make_unique<io::MotionTable>(a, inverse);
   } catch (const std::exception& e) {
     print_setup_error(*c.model, e);
     return kBadInput;
   }
-  std::vector<int> driven;
-  for (int j = 0; j < static_cast<int>(model.joints().size()); ++j)
-    if (model.joints()[static_cast<size_t>(j)].motion) driven.push_back(j);
-
+  const std::vector<std::string>& left_out = table->left_out();
+  const std::vector<int>& driven = table->driven();
   Columns cols;
-  cols.add("time", "s", "time");
-  if (inverse) {
-    for (int j : driven) {
-      const Joint& jt = model.joints()[static_cast<size_t>(j)];
-      cols.add(jt.name + ".effort", is_rotational(jt) ? "N m" : "N", jt.name + ".effort", "drive effort");
-    }
-    for (const Joint& j : model.joints()) {
-      cols.add3(j.name, kF, "N", "reaction_force");
-      cols.add3(j.name, kT, "N m", "reaction_torque");
-    }
-    cols.add("residual", "", "residual");
-  } else {
-    for (const RigidBody& b : model.bodies()) {
-      cols.add3(b.name, kXyz, "m", "position");
-      cols.add3(b.name, kRxyz, "rad", "rotation");
-      cols.add3(b.name, kV, "m/s", "velocity");
-      cols.add3(b.name, kW, "rad/s", "angular_velocity");
-      cols.add3(b.name, kA, "m/s^2", "acceleration");
-      cols.add3(b.name, kAl, "rad/s^2", "angular_acceleration");
-    }
-  }
-  cols.add_sensors(*sensors);
+  for (const io::MotionColumn& mc : table->columns()) cols.add(mc.name, mc.unit, mc.group, mc.output);
   std::unique_ptr<io::CsvWriter> csv;
   std::unique_ptr<io::PoseRecorder> poses;
   try {
@@ -500,38 +476,17 @@ int motion_command(const AnalysisOptions& o, bool inverse) {
     std::fprintf(stderr, "mbdae: %s\n", e.what());
     return kOtherError;
   }
-  std::vector<double> row, srow(static_cast<size_t>(sensors->size()));
+  std::vector<double> row;
   std::vector<double> effort_max(driven.size(), 0.0);
   double residual_max = 0;
   std::string write_error;
   const io::AnalysisObserver obs = [&](const StateView& s, const InverseDynamicsResult* r) {
-    row.clear();
-    row.push_back(s.t);
-    sensors->evaluate(s, srow);
-    BodyKinematics& kin = a.kinematics();
+    table->row(s, r, row);
     if (r) {
-      for (size_t k = 0; k < r->drive_forces.size(); ++k) {
-        row.push_back(r->drive_forces[k]);
+      for (size_t k = 0; k < r->drive_forces.size(); ++k)
         effort_max[k] = std::max(effort_max[k], std::abs(r->drive_forces[k]));
-      }
-      for (const JointReaction& jr : r->reactions) {
-        put3(row, jr.force_J);
-        put3(row, jr.torque_J);
-      }
-      row.push_back(r->residual);
       residual_max = std::max(residual_max, r->residual);
-    } else {
-      kin.update(s);
-      for (int i = 0; i < static_cast<int>(model.bodies().size()); ++i) {
-        put3(row, kin.position(i));
-        put3(row, math::matrix_to_rxyz(kin.rotation(i)).angles);
-        put3(row, kin.velocity(i));
-        put3(row, kin.angular_velocity(i));
-        put3(row, kin.acceleration(i));
-        put3(row, kin.angular_acceleration(i));
-      }
     }
-    row.insert(row.end(), srow.begin(), srow.end());
     try {
       csv->write_row(row);
       if (poses) poses->record(s);

@@ -11,6 +11,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 
+#include <mbdae/model/math/Rotation.h>
 #include <mbdae/solvers/Assembly.h>
 
 namespace mbdae::io {
@@ -297,6 +298,83 @@ SolveResult solve_model_inverse(const ModelAnalysis& a, const KinematicsOptions&
                                 [&](const StateView& s, const InverseDynamicsResult& r) {
                                   return obs ? obs(s, &r) : true;
                                 });
+}
+
+
+MotionTable::MotionTable(ModelAnalysis& a, bool inverse) : a_(a), inverse_(inverse) {
+  const System& model = a.system().model();
+  sensors_ = a.make_sensors({true, inverse}, &left_out_);
+  auto add = [&](std::string name, std::string unit, std::string group, std::string output) {
+    columns_.push_back({std::move(name), std::move(unit), std::move(group), std::move(output)});
+  };
+  auto add3 = [&](const std::string& group, const char* const (&suffix)[3], const char* unit, const char* output) {
+    for (const char* s : suffix) add(group + s, unit, group, output);
+  };
+  static const char* const kXyz[3] = {".x", ".y", ".z"};
+  static const char* const kRxyz[3] = {".rx", ".ry", ".rz"};
+  static const char* const kV[3] = {".vx", ".vy", ".vz"};
+  static const char* const kW[3] = {".wx", ".wy", ".wz"};
+  static const char* const kA[3] = {".ax", ".ay", ".az"};
+  static const char* const kAl[3] = {".alphax", ".alphay", ".alphaz"};
+  static const char* const kF[3] = {".fx", ".fy", ".fz"};
+  static const char* const kT[3] = {".tx", ".ty", ".tz"};
+  add("time", "s", "time", "");
+  if (inverse) {
+    for (int j = 0; j < static_cast<int>(model.joints().size()); ++j) {
+      const Joint& jt = model.joints()[static_cast<size_t>(j)];
+      if (!jt.motion) continue;
+      driven_.push_back(j);
+      add(jt.name + ".effort", jt.type == JointType::Prismatic ? "N" : "N m", jt.name + ".effort", "drive effort");
+    }
+    for (const Joint& j : model.joints()) {
+      add3(j.name, kF, "N", "reaction_force");
+      add3(j.name, kT, "N m", "reaction_torque");
+    }
+    add("residual", "", "residual", "");
+  } else {
+    for (const RigidBody& b : model.bodies()) {
+      add3(b.name, kXyz, "m", "position");
+      add3(b.name, kRxyz, "rad", "rotation");
+      add3(b.name, kV, "m/s", "velocity");
+      add3(b.name, kW, "rad/s", "angular_velocity");
+      add3(b.name, kA, "m/s^2", "acceleration");
+      add3(b.name, kAl, "rad/s^2", "angular_acceleration");
+    }
+  }
+  for (int c = 0; c < sensors_->size(); ++c) {
+    const SensorSpec& sp = sensors_->specs()[static_cast<size_t>(sensors_->column_sensor()[static_cast<size_t>(c)])];
+    add(sensors_->columns()[static_cast<size_t>(c)], sensors_->units()[static_cast<size_t>(c)], sp.name,
+        to_string(sp.output));
+  }
+  sensor_row_.resize(static_cast<size_t>(sensors_->size()));
+}
+
+void MotionTable::row(const StateView& s, const InverseDynamicsResult* r, std::vector<double>& row) {
+  row.clear();
+  row.push_back(s.t);
+  auto put3 = [&row](const Vec3& x) { row.insert(row.end(), {x.x(), x.y(), x.z()}); };
+  sensors_->evaluate(s, sensor_row_);
+  if (inverse_) {
+    if (!r) throw std::invalid_argument("MotionTable::row: an inverse-dynamics row needs its result");
+    row.insert(row.end(), r->drive_forces.begin(), r->drive_forces.end());
+    for (const JointReaction& jr : r->reactions) {
+      put3(jr.force_J);
+      put3(jr.torque_J);
+    }
+    row.push_back(r->residual);
+  } else {
+    BodyKinematics& kin = a_.kinematics();
+    kin.update(s);
+    for (int i = 0; i < static_cast<int>(a_.system().model().bodies().size()); ++i) {
+      put3(kin.position(i));
+      put3(math::matrix_to_rxyz(kin.rotation(i)).angles);
+      put3(kin.velocity(i));
+      put3(kin.angular_velocity(i));
+      put3(kin.acceleration(i));
+      put3(kin.angular_acceleration(i));
+    }
+  }
+  row.insert(row.end(), sensor_row_.begin(), sensor_row_.end());
 }
 
 }  // namespace mbdae::io

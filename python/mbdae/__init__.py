@@ -195,6 +195,14 @@ class ModelBuilder:
         """:meth:`Model.modes` of the built model."""
         return self.build().modes(**kwargs)
 
+    def kinematics(self, **kwargs) -> Result:
+        """:meth:`Model.kinematics` of the built model."""
+        return self.build().kinematics(**kwargs)
+
+    def inverse(self, **kwargs) -> Result:
+        """:meth:`Model.inverse` of the built model."""
+        return self.build().inverse(**kwargs)
+
     def integrator(self, **kwargs) -> "Integrator":
         """:meth:`Model.integrator` of the built model."""
         return self.build().integrator(**kwargs)
@@ -275,6 +283,37 @@ class Model:
         if not d["converged"]:
             raise SolverError(f"{self.file}: no static equilibrium found: {d['message']}", d)
         return d
+
+    def kinematics(self, *, set: dict | None = None, **settings) -> Result:
+        """Kinematic analysis of a driven mechanism with no degree of freedom left (every one fixed
+        by a joint's ``motion``): positions, velocities and accelerations from the constraints
+        alone at t = 0, output_every, ..., end_time, as ``mbdae kinematics`` (docs/analyses.md).
+
+        Returns a :class:`Result` with, per body, ``body.x/y/z`` (m), ``.rx/ry/rz`` (Tait-Bryan
+        x-y-z angles, rad), ``.vx/vy/vz`` (m/s), ``.wx/wy/wz`` (rad/s), ``.ax/ay/az`` (m/s²),
+        ``.alphax/alphay/alphaz`` (rad/s²), world axes, then the model's sensors that need no
+        multipliers (``left_out`` names the others). Raises ValueError naming the free
+        coordinates if the mechanism can move without its drives, :class:`SolverError` (with
+        ``.result``) if the constraints cannot be solved along the motion (a lock-up).
+        """
+        return self._motion(False, set, settings)
+
+    def inverse(self, *, set: dict | None = None, **settings) -> Result:
+        """Inverse dynamics along the prescribed motion (:meth:`kinematics`): ``joint.effort``
+        (N m or N along the axis) of every driven joint, every joint's reaction ``joint.fx/fy/fz``
+        (N) and ``joint.tx/ty/tz`` (N m) in its joint frame on body b, ``residual``
+        (‖C_qᵀλ − (f − M a)‖∞) and the model's sensors; as ``mbdae inverse``.
+        """
+        return self._motion(True, set, settings)
+
+    def _motion(self, inverse, set_, settings):
+        raw = dict(_mbdae.motion(self._with(set_, settings), inverse))
+        result = Result(raw)
+        if not result.ok:
+            what = "inverse dynamics" if inverse else "kinematics"
+            raise SolverError(f"{self.file}: {what} failure ({result.status_text}) at "
+                              f"t = {result.t_reached:g} s: {result.message}", result)
+        return result
 
     def run(self, *, set: dict | None = None, loads: dict | None = None, **settings) -> Result:
         """Simulates from t = 0 to the end time with the model file's solver settings.

@@ -34,6 +34,8 @@ class Result:
         self.warnings: list[str] = list(raw["warnings"])
         #: the solver and its settings, as the ``mbdae`` command prints them
         self.solver: str = raw["solver"]
+        #: sensors an analysis could not evaluate (kinematics: those that need multipliers)
+        self.left_out: list[str] = list(raw.get("left_out", []))
         self._index = {c: i for i, c in enumerate(self.columns)}
 
     @property

@@ -438,6 +438,70 @@ py::dict statics_and_modes(const ModelPtr& m, bool modes, int load_steps) {
   return d;
 }
 
+// ---------------------------------------------------------------- kinematics and inverse dynamics
+
+/// Kinematic analysis (inverse = false) or kinematics with inverse dynamics of a driven mechanism
+/// with zero mobility, as `mbdae kinematics` and `mbdae inverse` (io::MotionTable's columns).
+/// Returns the dict of run_model() (data, columns, units, status, ...) plus left_out.
+py::dict motion_model(const ModelPtr& m, bool inverse) {
+  const KinematicsOptions ko = io::kinematics_options(*m);
+  auto data = std::make_unique<std::vector<double>>();
+  std::vector<io::MotionColumn> columns;
+  std::vector<std::string> left_out, warnings;
+  SolveResult res;
+  std::string refused, failure;
+  {
+    py::gil_scoped_release nogil;
+    try {
+      io::ModelAnalysis a(*m);
+      warnings = a.warnings();
+      io::require_driven(a);
+      io::MotionTable table(a, inverse);
+      columns = table.columns();
+      left_out = table.left_out();
+      std::vector<double> row;
+      std::vector<double>& buffer = *data;
+      const io::AnalysisObserver obs = [&](const StateView& st, const InverseDynamicsResult* r) {
+        table.row(st, r, row);
+        buffer.insert(buffer.end(), row.begin(), row.end());
+        return true;
+      };
+      res = inverse ? io::solve_model_inverse(a, ko, obs) : io::solve_model_kinematics(a, ko, obs);
+    } catch (const std::invalid_argument& e) {
+      refused = e.what();
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  if (!refused.empty()) throw py::value_error(m->file + ": " + refused);
+  if (!failure.empty() && columns.empty()) throw std::runtime_error(failure);
+  if (!failure.empty()) {
+    res.status = SolveStatus::OtherFailure;
+    res.message = failure;
+  }
+  const std::size_t cols = columns.size();
+  if (cols && data->size() >= cols) res.t_reached = (*data)[data->size() - cols];
+  std::vector<std::string> names, units;
+  for (const io::MotionColumn& c : columns) {
+    names.push_back(c.name);
+    units.push_back(c.unit);
+  }
+  py::dict out;
+  out["data"] = owning_array(std::move(data), cols);
+  out["columns"] = string_list(names);
+  out["units"] = string_list(units);
+  out["status"] = status_name(res.status);
+  out["status_text"] = to_string(res.status);
+  out["message"] = res.message;
+  out["t_reached"] = res.t_reached;
+  out["stats"] = stats_dict(res.stats);
+  out["warnings"] = string_list(warnings);
+  out["solver"] = inverse ? "kinematics and inverse dynamics" : "kinematics";
+  out["interrupted"] = false;
+  out["left_out"] = string_list(left_out);
+  return out;
+}
+
 // ------------------------------------------------------------------------------------- stepping
 
 /// A run stepped from Python (ModelRun::integrator()). Calls are serialised by a mutex, so that
@@ -591,6 +655,10 @@ PYBIND11_MODULE(_mbdae, mod) {
         return statics_and_modes(m, modes, load_steps);
       },
       py::arg("model"), py::arg("modes"), py::arg("load_steps") = 1);
+
+  mod.def(
+      "motion", [](const std::shared_ptr<io::LoadedModel>& m, bool inverse) { return motion_model(m, inverse); },
+      py::arg("model"), py::arg("inverse"));
 
   py::class_<Stepper>(mod, "Stepper")
       .def(py::init([](const std::shared_ptr<io::LoadedModel>& m, const py::dict& loads,

@@ -166,4 +166,44 @@ SolveResult solve_model_kinematics(const ModelAnalysis& a, const KinematicsOptio
 /// @throws as solve_model_kinematics().
 SolveResult solve_model_inverse(const ModelAnalysis& a, const KinematicsOptions& opt, const AnalysisObserver& obs);
 
+
+/// One column of a MotionTable: name, unit, the sensor or group it belongs to, and what it is.
+struct MotionColumn {
+  std::string name;    ///< "crank.x", "drive.effort", "pivot.fx", or a sensor column
+  std::string unit;    ///< SI: "m", "rad", "N m", ...
+  std::string group;   ///< body, joint or sensor name ("time", "residual" for those)
+  std::string output;  ///< "position", "drive effort", "reaction_force", a sensor output, or ""
+};
+
+/// The rows of a kinematic analysis or an inverse-dynamics analysis, as `mbdae kinematics` and
+/// `mbdae inverse` write them and the Python module returns them: time first; then for
+/// kinematics each body's position (m), rotation (Tait–Bryan x-y-z angles, rad), velocity,
+/// angular velocity, acceleration and angular acceleration (world axes); for inverse dynamics each
+/// driven joint's effort (N m or N, along its axis: the drive's multiplier), every joint's
+/// reaction force and torque (joint frame, on body b) and the residual ‖C_qᵀλ − (f − M a)‖∞;
+/// then the model's sensors that the states carry (the others are named in left_out()).
+class MotionTable {
+ public:
+  /// @throws as ModelAnalysis::make_sensors().
+  MotionTable(ModelAnalysis& a, bool inverse);
+  const std::vector<MotionColumn>& columns() const { return columns_; }
+  /// Sensors left out ("sensor 'x': reaction_torque needs Lagrange multipliers").
+  const std::vector<std::string>& left_out() const { return left_out_; }
+  /// The driven joints (indices into the model's joints), in the order of their effort columns.
+  const std::vector<int>& driven() const { return driven_; }
+  const SensorSet& sensors() const { return *sensors_; }
+  /// The row of state s (and of r for inverse dynamics; nullptr for kinematics) into `row`
+  /// (resized to columns().size()).
+  void row(const StateView& s, const InverseDynamicsResult* r, std::vector<double>& row);
+
+ private:
+  ModelAnalysis& a_;
+  bool inverse_;
+  std::vector<MotionColumn> columns_;
+  std::vector<std::string> left_out_;
+  std::vector<int> driven_;
+  std::unique_ptr<SensorSet> sensors_;
+  std::vector<double> sensor_row_;
+};
+
 }  // namespace mbdae::io
