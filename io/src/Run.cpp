@@ -10,6 +10,7 @@
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/model/ForceTypes.h>
+#include <mbdae/solvers/Assembly.h>
 #include <mbdae/solvers/Explicit.h>
 
 namespace mbdae::io {
@@ -77,6 +78,19 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
   eo.project_positions = project;
   eo.project_velocities = project;
   return eo;
+}
+
+ImpulseOptions impulse_options(const LoadedModel& m) {
+  const SimulationSettings& ss = m.settings;
+  ImpulseOptions io;
+  io.t_end = ss.t_end;
+  io.step = ss.step;
+  io.output_every = ss.output_every;
+  io.pgs_max_iterations = m.explicit_settings.pgs_iterations;
+  io.pgs_tolerance = m.explicit_settings.pgs_tolerance;
+  io.friction = m.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
+  io.record_per_step = false;
+  return io;
 }
 
 void check_restart(const RunState& r, int n, int m) {
@@ -202,15 +216,7 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
           integrator_ = make_explicit(*I.ne, 0.0, I.q0, I.v0, explicit_options(model, *I.ne, solver_->adaptive));
         }
       } else {
-        ImpulseOptions io;
-        io.t_end = ss.t_end;
-        io.step = ss.step;
-        io.output_every = ss.output_every;
-        io.pgs_max_iterations = model.explicit_settings.pgs_iterations;
-        io.pgs_tolerance = model.explicit_settings.pgs_tolerance;
-        io.friction = model.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
-        io.record_per_step = false;
-        auto integ = make_impulse(*I.ne, 0.0, I.q0, I.v0, io);
+        auto integ = make_impulse(*I.ne, 0.0, I.q0, I.v0, impulse_options(model));
         I.impulse = integ.get();
         integrator_ = std::move(integ);
       }
@@ -260,6 +266,48 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
     sensors_ = std::make_unique<SensorSet>(model.sensors, *kinematics_, integrator_->state(), contents);
   }
   row_.resize(static_cast<size_t>(sensors_->size()));
+}
+
+std::pair<double, double> ModelRun::set_state(const VecX& q_in, const VecX& v_in) {
+  Impl& I = *impl_;
+  if (solver_->path == SolverPath::LieGroup)
+    throw std::invalid_argument(std::string("the state of solver ") + solver_->name +
+                                " (rotations on the Lie group) cannot be set as coordinates q, v");
+  const StateView now = integrator_->state();
+  const double t = now.t;
+  if (q_in.size() != now.q.size() || v_in.size() != now.v.size())
+    throw std::invalid_argument(format("set_state: expected %ld positions and %ld velocities, got %ld and %ld",
+                                       static_cast<long>(now.q.size()), static_cast<long>(now.v.size()),
+                                       static_cast<long>(q_in.size()), static_cast<long>(v_in.size())));
+  if (!q_in.allFinite() || !v_in.allFinite()) throw std::invalid_argument("set_state: non-finite positions or velocities");
+  VecX q = q_in, v = v_in;
+  std::unique_ptr<Integrator> next;
+  if (solver_->path == SolverPath::Implicit) {
+    const MultibodySystem& sys = *I.prepared.system;
+    const AssemblyReport r = assemble_initial_state(sys, t, q, v);
+    if (!r.converged)
+      throw ItemError("set_state: the state cannot satisfy the constraints: " + r.message,
+                      r.worst_row >= 0 ? sys.constraint_item(r.worst_row) : ItemRef{});
+    next = make_integrator(sys, t, q, v, model_.settings);
+  } else {
+    I.ne->normalize_quaternions(q);
+    if (I.ne->num_joint_rows() > 0) {
+      const double after = I.ne->project_positions(q, 1e-12, 50);
+      if (!(after <= 1e-8))
+        throw std::runtime_error(format("set_state: the positions cannot satisfy the joints (max |C| %.3g after projection)",
+                                        after));
+      I.ne->project_velocities(q, v);
+    }
+    if (solver_->path == SolverPath::NewtonEuler) {
+      next = make_explicit(*I.ne, t, q, v, explicit_options(model_, *I.ne, solver_->adaptive));
+    } else {
+      auto integ = make_impulse(*I.ne, t, q, v, impulse_options(model_));
+      I.impulse = integ.get();
+      next = std::move(integ);
+    }
+  }
+  integrator_ = std::move(next);
+  return {(q - q_in).norm(), (v - v_in).norm()};
 }
 
 RunState ModelRun::save_state() const {

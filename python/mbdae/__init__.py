@@ -393,6 +393,19 @@ class Integrator:
     status = property(lambda self: self._s.status)
     solver = property(lambda self: self._s.solver)
 
+    def set_state(self, q, v) -> tuple[float, float]:
+        """Replaces the state at the current time by ``q``, ``v`` (the layout of :attr:`q` and
+        :attr:`v`), made consistent as at the start of a run: implicit solvers assemble it onto
+        the constraints (velocities by the mass-weighted projection), the explicit and impulse
+        solvers project it onto the joints. The solver then starts afresh from it (its history is
+        recomputed, its counters restart). Returns ``(|dq|, |dv|)``, the change the consistency
+        made. Raises ValueError for wrong sizes, non-finite values or ``lie_rk4`` (whose state is
+        not ``q``, ``v``), RuntimeError if the state cannot satisfy the constraints (the previous
+        state is kept).
+        """
+        dq, dv = self._s.set_state([float(x) for x in q], [float(x) for x in v])
+        return dq, dv
+
     def set_input(self, name: str, value) -> None:
         """Sets input ``name`` (see :meth:`Model.integrator`) to ``value``: 3 numbers, N or N m in
         the load's frame, held until the next call."""

@@ -533,6 +533,15 @@ class Stepper {
     const auto guard = lock();
     return run_->integrator().time();
   }
+  /// Replaces the state at the current time (io::ModelRun::set_state): {‖Δq‖, ‖Δv‖} of the
+  /// consistency step.
+  std::pair<double, double> set_state(const std::vector<double>& q, const std::vector<double>& v) {
+    const VecX Q = Eigen::Map<const VecX>(q.data(), static_cast<Eigen::Index>(q.size()));
+    const VecX V = Eigen::Map<const VecX>(v.data(), static_cast<Eigen::Index>(v.size()));
+    py::gil_scoped_release nogil;
+    std::lock_guard guard(mutex_);
+    return run_->set_state(Q, V);
+  }
   py::array_t<double> q() {
     const auto guard = lock();
     const VecX& q = run_->integrator().state().q;
@@ -666,6 +675,7 @@ PYBIND11_MODULE(_mbdae, mod) {
            py::arg("model"), py::arg("loads"), py::arg("inputs"))
       .def("set_input", &Stepper::set_input, py::arg("name"), py::arg("value"))
       .def("advance_to", &Stepper::advance_to, py::arg("t"))
+      .def("set_state", &Stepper::set_state, py::arg("q"), py::arg("v"))
       .def_property_readonly("time", &Stepper::time)
       .def_property_readonly("q", &Stepper::q)
       .def_property_readonly("v", &Stepper::v)

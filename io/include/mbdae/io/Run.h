@@ -18,6 +18,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <mbdae/formulations/BodyKinematics.h>
@@ -101,6 +102,18 @@ class ModelRun {
   /// Interrupted at the last accepted step. Failures are returned, not thrown.
   SolveResult run(const RowObserver& obs, const std::atomic<bool>* interrupt = nullptr);
 
+  /// Replaces the state at the integrator's current time by (q, v), in the solver's coordinates
+  /// (as integrator().state() has them), made consistent as at the start of a run: on the
+  /// implicit path by assembly (positions by Gauss–Newton, velocities by the mass-weighted
+  /// projection), on the explicit and impulse paths by projection onto the joints (and unit
+  /// Euler parameters); then the solver starts afresh from it (its history, e.g.
+  /// generalized-α's accelerations, is recomputed; its statistics count from zero). For a
+  /// controller or a co-simulation that sets the state between advance_to() calls. Returns the
+  /// change the consistency made, {‖Δq‖, ‖Δv‖}.
+  /// @throws std::invalid_argument for sizes other than the state's, non-finite values, or the
+  ///         Lie-group solver (its state is not (q, v)); ItemError or std::runtime_error if the
+  ///         state cannot be made consistent (the run keeps its previous state then).
+  std::pair<double, double> set_state(const VecX& q, const VecX& v);
   /// The state of the run at the integrator's current time, with the solver's history and the
   /// sensors' memory, for write_state_file().
   RunState save_state() const;
