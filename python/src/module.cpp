@@ -257,6 +257,26 @@ py::list string_list(const std::vector<std::string>& v) {
   return l;
 }
 
+/// The dict a Result is made from: data (rows × columns, time first, owning `data`), columns,
+/// units, status, status_text, message, t_reached, stats, warnings, solver, interrupted.
+py::dict result_dict(std::unique_ptr<std::vector<double>> data, const std::vector<std::string>& columns,
+                     const std::vector<std::string>& units, const SolveResult& res,
+                     const std::vector<std::string>& warnings, const std::string& solver, bool interrupted) {
+  py::dict out;
+  out["data"] = owning_array(std::move(data), columns.size());
+  out["columns"] = string_list(columns);
+  out["units"] = string_list(units);
+  out["status"] = status_name(res.status);
+  out["status_text"] = to_string(res.status);
+  out["message"] = res.message;
+  out["t_reached"] = res.t_reached;
+  out["stats"] = stats_dict(res.stats);
+  out["warnings"] = string_list(warnings);
+  out["solver"] = solver;
+  out["interrupted"] = interrupted;
+  return out;
+}
+
 /// Runs `m` to its end time. Returns a dict with data (rows × (1 + sensor columns), time first),
 /// columns, units, status, status_text, message, t_reached, stats, warnings, solver, interrupted.
 py::dict run_model(const ModelPtr& m, bool handle_sigint) {
@@ -296,19 +316,7 @@ py::dict run_model(const ModelPtr& m, bool handle_sigint) {
   columns.insert(columns.end(), run->sensors().columns().begin(), run->sensors().columns().end());
   std::vector<std::string> units{"s"};
   units.insert(units.end(), run->sensors().units().begin(), run->sensors().units().end());
-  py::dict out;
-  out["data"] = owning_array(std::move(data), cols);
-  out["columns"] = string_list(columns);
-  out["units"] = string_list(units);
-  out["status"] = status_name(res.status);
-  out["status_text"] = to_string(res.status);
-  out["message"] = res.message;
-  out["t_reached"] = res.t_reached;
-  out["stats"] = stats_dict(res.stats);
-  out["warnings"] = string_list(run->warnings());
-  out["solver"] = run->method_summary();
-  out["interrupted"] = interrupted;
-  return out;
+  return result_dict(std::move(data), columns, units, res, run->warnings(), run->method_summary(), interrupted);
 }
 
 // ------------------------------------------------------------------------------------- check
@@ -486,18 +494,8 @@ py::dict motion_model(const ModelPtr& m, bool inverse) {
     names.push_back(c.name);
     units.push_back(c.unit);
   }
-  py::dict out;
-  out["data"] = owning_array(std::move(data), cols);
-  out["columns"] = string_list(names);
-  out["units"] = string_list(units);
-  out["status"] = status_name(res.status);
-  out["status_text"] = to_string(res.status);
-  out["message"] = res.message;
-  out["t_reached"] = res.t_reached;
-  out["stats"] = stats_dict(res.stats);
-  out["warnings"] = string_list(warnings);
-  out["solver"] = inverse ? "kinematics and inverse dynamics" : "kinematics";
-  out["interrupted"] = false;
+  py::dict out = result_dict(std::move(data), names, units, res, warnings,
+                             inverse ? "kinematics and inverse dynamics" : "kinematics", false);
   out["left_out"] = string_list(left_out);
   return out;
 }
