@@ -254,7 +254,7 @@ std::vector<ModelProblem> initial_overlap_problems(const NewtonEulerSystem& sys,
   detector.detect(q, 0.0, points);
   std::map<std::pair<int, int>, double> deepest;  // pair -> largest penetration, m
   for (const ContactPoint& cp : points) {
-    const auto key = std::minmax(cp.shape_a, cp.shape_b);
+    const std::pair<int, int> key = std::minmax(cp.shape_a, cp.shape_b);
     double& d = deepest[key];
     d = std::max(d, -cp.depth);
   }

@@ -343,8 +343,9 @@ std::vector<ModelProblem> System::problems() const {
       const Contact& b = contacts_[j];
       const auto ia = find_body(a.body), ib = find_body(b.body);
       if (!ia || !ib || *ia == *ib || contact_pair_handled(a.shape, b.shape)) continue;
-      const auto key = std::minmax(static_cast<int>(a.shape), static_cast<int>(b.shape));
-      if (!reported.insert({key.first, key.second}).second) continue;
+      // A pair of values, not std::minmax's pair of references to the two temporaries.
+      const std::pair<int, int> key = std::minmax(static_cast<int>(a.shape), static_cast<int>(b.shape));
+      if (!reported.insert(key).second) continue;
       item = ItemRef::contact(static_cast<int>(j));
       add("contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
           to_string(b.shape) + " on " + b.body + "): the contact geometry does not handle the pair " +
