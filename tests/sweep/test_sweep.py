@@ -22,6 +22,7 @@ Usage: test_sweep.py MBDAE OUT_DIR TEST
 import csv
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -42,8 +43,26 @@ def check(ok, message):
     return ok
 
 
+def study_path(study):
+    """The study file. Under the sanitizers (MBDAE_SANITIZED, set by the build) every case runs
+    several times slower, so slow.yaml is used through a copy whose time limit is five times its
+    own (the tests that stop a worker wait that long for its timeout)."""
+    path = os.path.join(STUDIES, study)
+    if study != "slow.yaml" or not os.environ.get("MBDAE_SANITIZED"):
+        return path
+    os.makedirs(OUT, exist_ok=True)
+    copy = os.path.join(OUT, "slow.yaml")
+    with open(path) as f:
+        text = f.read()
+    limit = re.search(r"^time_limit: *([0-9.]+)$", text, re.M)
+    text = text.replace(limit.group(0), f"time_limit: {5 * float(limit.group(1)):g}")
+    with open(copy, "w") as f:
+        f.write(text.replace("../../../examples", os.path.join(HERE, "../../examples")))
+    return copy
+
+
 def sweep(study, table, *args, expect=0, env=None, launcher=()):
-    cmd = list(launcher) + [MBDAE, "sweep", os.path.join(STUDIES, study), "-o", table, "-q"] + list(args)
+    cmd = list(launcher) + [MBDAE, "sweep", study_path(study), "-o", table, "-q"] + list(args)
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     print("$", " ".join(cmd), "->", p.returncode, flush=True)
     print(p.stdout + p.stderr, flush=True)
@@ -220,7 +239,7 @@ def test_faults():
 
 def test_crash():
     table = os.path.join(OUT, "crash.csv")
-    cmd = [MBDAE, "sweep", os.path.join(STUDIES, "slow.yaml"), "-o", table, "-q", "-j", "2", "--force"]
+    cmd = [MBDAE, "sweep", study_path("slow.yaml"), "-o", table, "-q", "-j", "2", "--force"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # Case 2 crashes (a segmentation fault from outside), case 5 hangs (stopped): found by the
     # names the workers give themselves.
@@ -245,7 +264,7 @@ def test_resume():
     table = os.path.join(OUT, "resume.csv")
     if os.path.exists(table):
         os.remove(table)
-    cmd = [MBDAE, "sweep", os.path.join(STUDIES, "slow.yaml"), "-o", table, "-q", "-j", "1"]
+    cmd = [MBDAE, "sweep", study_path("slow.yaml"), "-o", table, "-q", "-j", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for("4 rows", lambda: os.path.exists(table) and len(table_lines(table)) >= 4)
     workers = list(children(proc.pid))
@@ -274,7 +293,7 @@ def test_resume():
         f.write(text)
     p = subprocess.run([MBDAE, "sweep", changed, "-o", table, "--resume"], capture_output=True, text=True)
     check(p.returncode == 2 and "in the study (the study changed" in p.stderr, f"changed study: {p.stderr}")
-    p = subprocess.run([MBDAE, "sweep", os.path.join(STUDIES, "slow.yaml"), "-o", table], capture_output=True, text=True)
+    p = subprocess.run([MBDAE, "sweep", study_path("slow.yaml"), "-o", table], capture_output=True, text=True)
     check(p.returncode == 2 and "--resume" in p.stderr, "an existing table was overwritten without --force")
 
 
@@ -366,7 +385,7 @@ def test_mpi_lost_rank():
     if os.path.exists(table):
         os.remove(table)
     launcher, env = mpirun(2)
-    cmd = launcher + [MBDAE, "sweep", os.path.join(STUDIES, "slow.yaml"), "-o", table, "-q"]
+    cmd = launcher + [MBDAE, "sweep", study_path("slow.yaml"), "-o", table, "-q"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
 
     def rank1():
