@@ -669,6 +669,29 @@ TEST_CASE("Box stack with penalty contacts: each face carries the boxes above it
   CHECK(Vec3(last[4], last[5], last[6]).norm() < 1e-6);
 }
 
+TEST_CASE("Example cylinders with penalty contacts: each contact carries what rests on it", "[contact][examples]") {
+  // Generalized-α with a linear penalty (k = 1e6 N/m): the crate (5 kg) rests on the ground box on
+  // its four bottom corners, the drum (2 kg) on the crate on eight points of its rim, the log
+  // (0.5 kg) across the drum's top on the two ends of its generator's chord. By symmetry each
+  // contact's points share its load: the crate's corners are compressed by 7.5 g / (4 k), the
+  // drum's rim by 2.5 g / (8 k), the log's two points by 0.5 g / (2 k); the drum sinks by
+  // (7.5/4 + 2.5/8) g / k = 2.1875 g / k, the log by (7.5/4 + 2.5/8 + 0.5/2) g / k = 2.4375 g / k.
+  const double k = 1e6, g = 9.81;
+  const auto rows = run_example("cylinders", {{"solver.type", "generalized_alpha"},
+                                              {"solver.end_time", "0.5"},
+                                              {"contact_penalty.stiffness", "1.0e6"},
+                                              {"contact_penalty.damping", "2000"}});
+  const auto& last = rows.back();
+  const double drum = 0.35 - last[9], log = 0.55 - last[12];
+  INFO("drum sank " << drum << " m (exact " << 2.1875 * g / k << "), log " << log << " m (exact "
+                    << 2.4375 * g / k << "); sideways " << std::hypot(last[7] - 3, last[8]) << ", "
+                    << std::hypot(last[10] - 3, last[11]) << " m");
+  CHECK(drum == Approx(2.1875 * g / k).epsilon(1e-3));
+  CHECK(log == Approx(2.4375 * g / k).epsilon(1e-3));
+  CHECK(std::hypot(last[7] - 3, last[8]) < 1e-9);
+  CHECK(std::hypot(last[10] - 3, last[11]) < 1e-9);
+}
+
 TEST_CASE("Convex meshes are refused by name", "[contact][io]") {
   const std::string text = "bodies:\n  - {name: a, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0]}\n"
                            "contacts:\n  - {name: part, type: convex_mesh, body: a}\n"
