@@ -775,7 +775,7 @@ void box_cylinder(Emitter& emit, const PlacedShape& box, const PlacedShape& cyl,
   else axis_point(emit, box, cyl, L_other, s_other, margin, scale);
 }
 
-void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_pt,
+void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_pt, double s_pt,
                      const std::array<Vec3, 5>& pt, const Vec3& c1, const Vec3& c2, bool parallel, double margin);
 
 /// Two cylinders. Separating axes (from a to b): each end axis, the direction between the closest
@@ -852,13 +852,13 @@ void cylinder_cylinder(Emitter& emit, const PlacedShape& A, const PlacedShape& B
       return;
     emit.count = 0;
   }
-  cylinder_points(emit, A, B, best_pt, pt, c1, c2, parallel, margin);
+  cylinder_points(emit, A, B, best_pt, s_pt, pt, c1, c2, parallel, margin);
   if (s_face >= s_pt) axis_point(emit, A, B, toward(b_face ? ub : ua), s_face, margin, scale);
   else axis_point(emit, A, B, L_pt, s_pt, margin, scale);
 }
 
 /// The point contacts of cylinder_cylinder(): the sides (best_pt 0) or a rim (1–4).
-void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_pt,
+void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_pt, double s_pt,
                      const std::array<Vec3, 5>& pt, const Vec3& c1, const Vec3& c2, bool parallel, double margin) {
   const Vec3 ua = A.R_WS.col(2), ub = B.R_WS.col(2);
   const Vec3 b0 = B.c_W - ub * B.half_length, b1 = B.c_W + ub * B.half_length;
@@ -879,7 +879,15 @@ void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, 
         return;
       }
     }
-    sphere_sphere(emit, c1, A.radius, c2, B.radius, margin, 242, orthogonal_to(ua));
+    // Along c2 − c1 the cylinders reach no farther than the capsules around their axes, and as
+    // far when the closest points are inside both segments: the depth is the larger (shallower)
+    // of the capsules' distance and the cylinders' separation s_pt along that line.
+    const Vec3 dc = c2 - c1;
+    const double dist = dc.norm();
+    if (dist <= 0) return;
+    const Vec3 n = dc / dist;
+    const double depth = std::max(dist - A.radius - B.radius, s_pt);
+    if (depth < margin) emit(c1 + n * (A.radius + 0.5 * depth), n, depth, 242, A.radius * B.radius / (A.radius + B.radius));
     return;
   }
   const Vec3 x = pt[static_cast<size_t>(best_pt)];
