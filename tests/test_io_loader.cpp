@@ -486,7 +486,7 @@ TEST_CASE("io: sensors of a hanging pendulum; CSV rows are written as they come"
 TEST_CASE("io: every example model loads and passes the model checks", "[io]") {
   for (const char* name : {"simple_pendulum", "double_pendulum", "slider_crank", "four_bar", "heavy_top",
                            "bricard", "spatial_slider_crank", "driven_crank", "torque_free", "rolling_coin",
-                           "flyball_governor", "box_on_incline", "box_stack", "conveyor"}) {
+                           "flyball_governor", "box_on_incline", "box_stack", "conveyor", "cylinders"}) {
     INFO(name);
     const LoadedModel m =
         load_model_file(std::string(MBDAE_TEST_SOURCE_DIR) + "/examples/models/" + name + ".yaml");

@@ -12,7 +12,15 @@
 //    distance to the box (a convex function of the point, so unimodal along the segment), and the
 //    two cap ends;
 //  - cylinder–plane: the lowest points of the two end discs (the whole rim, sampled at four
-//    points, when an end lies flat); cylinder–sphere: the closest point of the solid cylinder.
+//    points, when an end lies flat); cylinder–sphere: the closest point of the solid cylinder;
+//    cylinder–capsule: as capsule–box on the cylinder's signed distance;
+//  - box–cylinder and cylinder–cylinder: the separating-axis test (Ericson §4.4.1) with
+//    separations exact from the support functions (for two convex shapes the largest separation
+//    over all axes is their signed distance); the candidate axes are the faces' normals, the
+//    cylinder axis, axis × the box edges, and the other shape's surface normal at the deepest
+//    point of each box corner and edge (convex signed distance: golden-section search) and of
+//    each cylinder rim (sampled, then refined); then the incident feature clipped to a reference
+//    face (as for box–box) or the feature points inside the other shape.
 
 #include <mbdae/formulations/ContactGeometry.h>
 
@@ -148,7 +156,9 @@ void box_sphere(Emitter& emit, const PlacedShape& box, const Vec3& c, double r, 
 // ---- box–box ------------------------------------------------------------------------------------
 
 /// Clips the convex polygon `in` (n points) to the half-space a·x ≤ b; returns the new count.
-int clip(const std::array<Vec3, 16>& in, int n, const Vec3& a, double b, std::array<Vec3, 16>& out) {
+using Poly = std::array<Vec3, 32>;
+
+int clip(const Poly& in, int n, const Vec3& a, double b, Poly& out) {
   int m = 0;
   for (int i = 0; i < n; ++i) {
     const Vec3& p = in[static_cast<size_t>(i)];
@@ -156,7 +166,7 @@ int clip(const std::array<Vec3, 16>& in, int n, const Vec3& a, double b, std::ar
     const double dp = a.dot(p) - b, dq = a.dot(q) - b;
     if (dp <= 0) out[static_cast<size_t>(m++)] = p;
     if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) out[static_cast<size_t>(m++)] = p + (q - p) * (dp / (dp - dq));
-    if (m >= 15) break;
+    if (m >= 31) break;
   }
   return m;
 }
@@ -245,7 +255,7 @@ void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double m
   const int u = (g + 1) % 3, v = (g + 2) % 3;
   const Vec3 fc = inc.c_W + inc.R_WS.col(g) * (sg * inc.half[g]);
   const Vec3 eu = inc.R_WS.col(u) * inc.half[u], ev = inc.R_WS.col(v) * inc.half[v];
-  std::array<Vec3, 16> poly{}, tmp{};
+  Poly poly{}, tmp{};
   poly[0] = fc + eu + ev;
   poly[1] = fc - eu + ev;
   poly[2] = fc - eu - ev;
@@ -265,7 +275,7 @@ void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double m
   const Vec3 n_ab = ref_is_a ? n : Vec3(-n);
   const int face_id = (ref_is_a ? 0 : 6) + 2 * f + (sgn > 0 ? 1 : 0);  // 0–11
   // At most kMaxPairPoints points: the deepest ones if clipping left more.
-  std::array<std::pair<double, int>, 16> cand{};
+  std::array<std::pair<double, int>, 32> cand{};
   int nc = 0;
   // Faces of equal size stacked almost exactly clip to pairs of points a rounding or a tiny turn
   // apart (an octagon of near-duplicate corners): keep one of each pair (1e-4 of the box size).
@@ -325,39 +335,59 @@ void capsule_sphere(Emitter& emit, const PlacedShape& A, const PlacedShape& B, d
   sphere_sphere(emit, A.c_W + u * t, A.radius, B.c_W, B.radius, margin, 0, orthogonal_to(u));
 }
 
-void box_capsule(Emitter& emit, const PlacedShape& box, const PlacedShape& cap, double margin) {
-  const Vec3 u = cap.R_WS.col(2);
-  const double L = cap.half_length;
-  auto at = [&](double s) { return Vec3(cap.c_W + u * s); };
-  // Golden-section search for the segment point deepest in the box (signed distance is convex).
-  double lo = -L, hi = L;
+/// Argument of the minimum of f on [lo, hi] by golden-section search (f unimodal there).
+template <class F>
+double golden_min(const F& f, double lo, double hi) {
   const double gr = 0.5 * (std::sqrt(5.0) - 1);
   double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
-  double f1 = box_sd(box, at(x1)), f2 = box_sd(box, at(x2));
-  const double tol = 1e-12 * std::max(1.0, L);
+  double f1 = f(x1), f2 = f(x2);
+  const double tol = 1e-12 * std::max({1.0, std::abs(lo), std::abs(hi)});
   for (int it = 0; it < 200 && hi - lo > tol; ++it) {
     if (f1 <= f2) {
       hi = x2;
       x2 = x1;
       f2 = f1;
       x1 = hi - gr * (hi - lo);
-      f1 = box_sd(box, at(x1));
+      f1 = f(x1);
     } else {
       lo = x1;
       x1 = x2;
       f1 = f2;
       x2 = lo + gr * (hi - lo);
-      f2 = box_sd(box, at(x2));
+      f2 = f(x2);
     }
   }
-  const double sm = 0.5 * (lo + hi);
-  const double fm = box_sd(box, at(sm)), fe0 = box_sd(box, at(-L)), fe1 = box_sd(box, at(L));
-  // The cap ends (a capsule lying on a face rests on both), and the deepest point if it is inside
-  // the segment and deeper than both ends.
-  const double eps = 1e-9 * std::max(1.0, box.half.maxCoeff());
-  box_sphere(emit, box, at(-L), cap.radius, margin, 0);
-  if (L > 0) box_sphere(emit, box, at(L), cap.radius, margin, 1);
-  if (L > 0 && fm < std::min(fe0, fe1) - eps) box_sphere(emit, box, at(sm), cap.radius, margin, 2);
+  return 0.5 * (lo + hi);
+}
+
+/// A convex shape a (its signed distance sd(x), and sdn(x, s, n) with the closest surface point s
+/// and outward normal n) against a capsule b: the two cap ends (a capsule lying on a face rests on
+/// both), and the segment point deepest in a (golden-section search: the signed distance of a
+/// convex set is convex, so unimodal along the segment) if it is deeper than both ends.
+template <class Sd, class SdN>
+void convex_capsule(Emitter& emit, const Sd& sd, const SdN& sdn, double scale, const PlacedShape& cap,
+                    double margin) {
+  const Vec3 u = cap.R_WS.col(2);
+  const double L = cap.half_length;
+  auto at = [&](double s) { return Vec3(cap.c_W + u * s); };
+  auto ball = [&](const Vec3& c, int feature) {
+    Vec3 s_W, n;
+    const double d = sdn(c, s_W, n) - cap.radius;
+    if (d < margin) emit(s_W + n * (0.5 * d), n, d, feature, cap.radius);
+  };
+  const double sm = golden_min([&](double s) { return sd(at(s)); }, -L, L);
+  const double fm = sd(at(sm)), fe0 = sd(at(-L)), fe1 = sd(at(L));
+  const double eps = 1e-9 * std::max(1.0, scale);
+  ball(at(-L), 0);
+  if (L > 0) ball(at(L), 1);
+  if (L > 0 && fm < std::min(fe0, fe1) - eps) ball(at(sm), 2);
+}
+
+void box_capsule(Emitter& emit, const PlacedShape& box, const PlacedShape& cap, double margin) {
+  convex_capsule(
+      emit, [&](const Vec3& x) { return box_sd(box, x); },
+      [&](const Vec3& x, Vec3& s, Vec3& n) { return box_signed_distance(box, x, s, n); }, box.half.maxCoeff(), cap,
+      margin);
 }
 
 // ---- cylinder pairs -----------------------------------------------------------------------------
@@ -386,36 +416,489 @@ void cylinder_plane(Emitter& emit, const Vec3& n, double off, const PlacedShape&
   }
 }
 
-void cylinder_sphere(Emitter& emit, const PlacedShape& cyl, const Vec3& c, double r, double margin) {
+/// Signed distance of the point x (world) to a solid cylinder, with the closest surface point s and
+/// the outward unit normal there. In the (radial, axial) half-plane the cylinder is the rectangle
+/// [0, R] × [−H, H], so outside the closest point clamps both coordinates; inside, the nearer of
+/// the side and the end faces.
+double cylinder_signed_distance(const PlacedShape& cyl, const Vec3& x, Vec3& s_W, Vec3& n) {
   const Vec3 u = cyl.R_WS.col(2);
-  const Vec3 x = c - cyl.c_W;
-  const double a = u.dot(x);
-  Vec3 radial = x - u * a;
+  const Vec3 xr = x - cyl.c_W;
+  const double a = u.dot(xr);
+  const Vec3 radial = xr - u * a;
   const double rho = radial.norm();
   const Vec3 e = rho > 1e-300 ? Vec3(radial / rho) : Vec3(cyl.R_WS.col(0));
   const double H = cyl.half_length, R = cyl.radius;
-  Vec3 s_W, n;
-  double sd;
   if (std::abs(a) <= H && rho <= R) {
-    // Centre inside: leave through the nearer of the side and the end faces.
     const double side = R - rho, cap = H - std::abs(a);
     if (side < cap) {
       n = e;
       s_W = cyl.c_W + u * a + e * R;
-      sd = -side;
-    } else {
-      n = a >= 0 ? u : Vec3(-u);
-      s_W = cyl.c_W + u * (a >= 0 ? H : -H) + e * rho;
-      sd = -cap;
+      return -side;
     }
-  } else {
-    s_W = cyl.c_W + u * std::clamp(a, -H, H) + e * std::min(rho, R);
-    const Vec3 diff = c - s_W;
-    sd = diff.norm();
-    n = diff / sd;
+    n = a >= 0 ? u : Vec3(-u);
+    s_W = cyl.c_W + u * (a >= 0 ? H : -H) + e * rho;
+    return -cap;
   }
-  const double d = sd - r;
+  s_W = cyl.c_W + u * std::clamp(a, -H, H) + e * std::min(rho, R);
+  const Vec3 diff = x - s_W;
+  const double sd = diff.norm();
+  n = diff / sd;
+  return sd;
+}
+
+/// Signed distance only.
+double cylinder_sd(const PlacedShape& cyl, const Vec3& x) {
+  const Vec3 u = cyl.R_WS.col(2);
+  const Vec3 xr = x - cyl.c_W;
+  const double a = u.dot(xr);
+  const double rho = (xr - u * a).norm();
+  const double qr = rho - cyl.radius, qa = std::abs(a) - cyl.half_length;
+  return std::hypot(std::max(qr, 0.0), std::max(qa, 0.0)) + std::min(std::max(qr, qa), 0.0);
+}
+
+void cylinder_sphere(Emitter& emit, const PlacedShape& cyl, const Vec3& c, double r, double margin) {
+  Vec3 s_W, n;
+  const double d = cylinder_signed_distance(cyl, c, s_W, n) - r;
   if (d < margin) emit(s_W + n * (0.5 * d), n, d, 0, r);
+}
+
+void cylinder_capsule(Emitter& emit, const PlacedShape& cyl, const PlacedShape& cap, double margin) {
+  convex_capsule(
+      emit, [&](const Vec3& x) { return cylinder_sd(cyl, x); },
+      [&](const Vec3& x, Vec3& s, Vec3& n) { return cylinder_signed_distance(cyl, x, s, n); },
+      std::max(cyl.radius, cyl.half_length), cap, margin);
+}
+
+/// Half-width of a box or a cylinder along the unit direction L: max L·(x − c) over the shape
+/// (the support function about its origin).
+double extent(const PlacedShape& s, const Vec3& L) {
+  if (s.type == ShapeType::Box) {
+    double h = 0;
+    for (int i = 0; i < 3; ++i) h += s.half[i] * std::abs(L.dot(s.R_WS.col(i)));
+    return h;
+  }
+  const double c = L.dot(s.R_WS.col(2));
+  return s.half_length * std::abs(c) + s.radius * std::sqrt(std::max(0.0, 1 - c * c));
+}
+
+/// Separation of shapes a and b (box or cylinder) along the unit axis L oriented from a to b
+/// (> 0: apart by at least that much; the largest over all L is the signed distance).
+double separation(const PlacedShape& a, const PlacedShape& b, const Vec3& L) {
+  return L.dot(b.c_W - a.c_W) - extent(a, L) - extent(b, L);
+}
+
+/// The point of a box or a cylinder farthest along L (the middle of a face, edge or end disc
+/// perpendicular to L).
+Vec3 support_point(const PlacedShape& s, const Vec3& L) {
+  auto sign = [](double x) { return x > 1e-12 ? 1.0 : x < -1e-12 ? -1.0 : 0.0; };
+  if (s.type == ShapeType::Box) {
+    Vec3 p = s.c_W;
+    for (int i = 0; i < 3; ++i) p += s.R_WS.col(i) * (sign(L.dot(s.R_WS.col(i))) * s.half[i]);
+    return p;
+  }
+  const Vec3 u = s.R_WS.col(2);
+  const double c = u.dot(L);
+  const Vec3 w = L - u * c;
+  const double wn = w.norm();
+  return s.c_W + u * (sign(c) * s.half_length) + (wn > 1e-12 ? Vec3(w / wn * s.radius) : Vec3::Zero());
+}
+
+/// When the feature points found none, or none nearly as deep as the overlap along every axis
+/// tried (a shape passing through the other's faces with its corners, edges and rims barely or
+/// not inside): one more point on the axis L of largest separation s (≤ the signed distance, so
+/// at least as deep as the true overlap), midway between the two supporting points.
+void axis_point(Emitter& emit, const PlacedShape& a, const PlacedShape& b, const Vec3& L, double s, double margin,
+                double scale) {
+  double deepest = 1e300;
+  int shallowest = 0;
+  for (int k = 0; k < emit.count; ++k) {
+    deepest = std::min(deepest, emit.out[k].depth);
+    if (emit.out[k].depth > emit.out[shallowest].depth) shallowest = k;
+  }
+  if (s >= margin || (emit.count > 0 && deepest <= s + 1e-3 * scale)) return;
+  const PairPoint p{0.5 * (support_point(a, L) + support_point(b, -L)), L, s, 255, 0};
+  if (emit.count < kMaxPairPoints) emit.out[emit.count++] = p;
+  else emit.out[shallowest] = p;  // all taken: the axis point replaces the shallowest
+}
+
+/// The points of a cylinder that meet a reference face whose outward normal is −d: the end disc
+/// facing d if it is within 0.05 rad of flat (eight rim points, and the rim point farthest along d
+/// in between), else the generator farthest along d (its two end points), in polygon order.
+/// Returns the count.
+int cylinder_incident(const PlacedShape& cyl, const Vec3& d, Poly& poly) {
+  const Vec3 u = cyl.R_WS.col(2);
+  const double c = u.dot(d);
+  const Vec3 w = d - u * c;
+  const double wn = w.norm();
+  const Vec3 e1 = cyl.R_WS.col(0), e2 = cyl.R_WS.col(1);
+  if (wn < 0.05) {
+    const Vec3 ce = cyl.c_W + u * (c >= 0 ? cyl.half_length : -cyl.half_length);
+    std::array<double, 9> ang{};
+    int n = 0;
+    for (int k = 0; k < 8; ++k) ang[static_cast<size_t>(n++)] = k * M_PI / 4;
+    // The exact deepest rim point in between, unless the disc is within 1e-3 rad of flat (then
+    // the eight are within 0.08 r · 1e-3 of it, and the points keep their numbers for warm starts).
+    if (wn > 1e-3) {
+      double phi = std::atan2(w.dot(e2), w.dot(e1));
+      if (phi < 0) phi += 2 * M_PI;
+      ang[static_cast<size_t>(n++)] = phi;
+      std::sort(ang.begin(), ang.begin() + n);
+    }
+    for (int k = 0; k < n; ++k)
+      poly[static_cast<size_t>(k)] =
+          ce + cyl.radius * (std::cos(ang[static_cast<size_t>(k)]) * e1 + std::sin(ang[static_cast<size_t>(k)]) * e2);
+    return n;
+  }
+  const Vec3 r = w / wn * cyl.radius;
+  poly[0] = cyl.c_W - u * cyl.half_length + r;
+  poly[1] = cyl.c_W + u * cyl.half_length + r;
+  return 2;
+}
+
+/// A reference face (plane n·x = off, n outward towards the other shape; side planes
+/// side[k].first · x ≤ side[k].second) and the incident points `poly` of the other shape: the
+/// polygon clipped to the side planes (Sutherland–Hodgman), its points below margin, the deepest
+/// first and then, if more than kMaxPairPoints, the ones farthest from those taken. The normal is
+/// n if the reference shape is a (ref_is_a), else −n; feature 32 face_id + vertex. Returns the
+/// count, and the depth of the deepest point in `deepest`.
+int clip_to_face(Emitter& emit, Poly poly, int np, const Vec3& n, double off,
+                 const std::array<std::pair<Vec3, double>, 16>& side, int ns, bool ref_is_a, int face_id,
+                 double scale, double margin, double& deepest) {
+  Poly tmp{};
+  for (int k = 0; k < ns && np > 0; ++k) {
+    np = clip(poly, np, side[static_cast<size_t>(k)].first, side[static_cast<size_t>(k)].second, tmp);
+    poly = tmp;
+  }
+  const double same = 1e-6 * scale;
+  std::array<int, 32> idx{};
+  std::array<double, 32> dep{};
+  int nc = 0;
+  for (int k = 0; k < np; ++k) {
+    const Vec3& pk = poly[static_cast<size_t>(k)];
+    const double depth = n.dot(pk) - off;
+    bool dup = false;
+    for (int c = 0; c < nc && !dup; ++c) dup = (poly[static_cast<size_t>(idx[static_cast<size_t>(c)])] - pk).norm() <= same;
+    if (depth < margin && !dup) {
+      idx[static_cast<size_t>(nc)] = k;
+      dep[static_cast<size_t>(nc++)] = depth;
+    }
+  }
+  // Pick at most kMaxPairPoints: the deepest, then each time the point farthest from those taken.
+  std::array<bool, 32> taken{};
+  int first = 0;
+  for (int c = 1; c < nc; ++c)
+    if (dep[static_cast<size_t>(c)] < dep[static_cast<size_t>(first)]) first = c;
+  const int count = std::min(nc, kMaxPairPoints);
+  deepest = nc > 0 ? dep[static_cast<size_t>(first)] : 1e300;
+  const Vec3 n_ab = ref_is_a ? n : Vec3(-n);
+  for (int m = 0; m < count; ++m) {
+    int pick = first;
+    if (m > 0) {
+      double best = -1;
+      for (int c = 0; c < nc; ++c) {
+        if (taken[static_cast<size_t>(c)]) continue;
+        double dmin = 1e300;
+        for (int t = 0; t < nc; ++t)
+          if (taken[static_cast<size_t>(t)])
+            dmin = std::min(dmin, (poly[static_cast<size_t>(idx[static_cast<size_t>(c)])] -
+                                   poly[static_cast<size_t>(idx[static_cast<size_t>(t)])]).norm());
+        if (dmin > best) {
+          best = dmin;
+          pick = c;
+        }
+      }
+    }
+    taken[static_cast<size_t>(pick)] = true;
+    const int k = idx[static_cast<size_t>(pick)];
+    const double depth = dep[static_cast<size_t>(pick)];
+    emit(poly[static_cast<size_t>(k)] - n * (0.5 * depth), n_ab, depth, 32 * face_id + k, 0);
+  }
+  return count;
+}
+
+/// Side planes of the 16-gon inscribed in an end disc of a cylinder (vertices on the rim at angles
+/// k π/8 from the shape x axis): a point of the disc's plane within them is within the disc.
+int disc_sides(const PlacedShape& cyl, std::array<std::pair<Vec3, double>, 16>& side) {
+  const Vec3 e1 = cyl.R_WS.col(0), e2 = cyl.R_WS.col(1);
+  for (int k = 0; k < 16; ++k) {
+    const double t = (2 * k + 1) * M_PI / 16;
+    const Vec3 a = std::cos(t) * e1 + std::sin(t) * e2;
+    side[static_cast<size_t>(k)] = {a, a.dot(cyl.c_W) + cyl.radius * std::cos(M_PI / 16)};
+  }
+  return 16;
+}
+
+/// Whether an axis of separation s is clearly better (less penetrating) than a face axis of
+/// separation s_face (Box2D's relative tolerance, as in box_box()).
+bool clearly_better(double s, double s_face, double scale) {
+  return s > 0.95 * s_face + 1e-3 * scale && s > s_face + 1e-9 * scale;
+}
+
+/// The point of a rim (centre ce, axes e1, e2, radius R) deepest in a convex shape of signed
+/// distance sd: 32 samples, then golden-section search between the neighbours of the best.
+template <class Sd>
+Vec3 deepest_rim_point(const Sd& sd, const Vec3& ce, const Vec3& e1, const Vec3& e2, double R) {
+  auto at = [&](double t) { return Vec3(ce + R * (std::cos(t) * e1 + std::sin(t) * e2)); };
+  constexpr int N = 32;
+  int best = 0;
+  double fb = 1e300;
+  for (int k = 0; k < N; ++k) {
+    const double f = sd(at(2 * M_PI * k / N));
+    if (f < fb) {
+      fb = f;
+      best = k;
+    }
+  }
+  const double h = 2 * M_PI / N;
+  return at(golden_min([&](double t) { return sd(at(t)); }, best * h - h, best * h + h));
+}
+
+/// Box (a) against a cylinder (b). Separating axes: the three face normals of the box, the
+/// cylinder axis, the cylinder axis × each box edge, and the cylinder's surface normal at the
+/// deepest point of each box corner and edge (golden-section search along the edge on the
+/// cylinder's signed distance, convex), and the box's normal at the deepest point of each rim of
+/// the cylinder (32 samples, then golden-section search); all separations are exact (support functions), so any
+/// axis with separation ≥ margin proves the pair apart. If a box face is the best axis (or not
+/// clearly worse than the best), its face is the reference and the cylinder's incident feature
+/// (an end disc lying on it, or a generator) is clipped to it; otherwise the box corners and edge
+/// points inside the cylinder are the contacts, each with the cylinder's normal there, and the
+/// rim points inside the box, with the box's normal.
+void box_cylinder(Emitter& emit, const PlacedShape& box, const PlacedShape& cyl, double margin) {
+  const Vec3 d = cyl.c_W - box.c_W;
+  const double scale = std::max({box.half.maxCoeff(), cyl.radius, cyl.half_length});
+  auto toward = [&](Vec3 L) { return L.dot(d) < 0 ? Vec3(-L) : L; };
+  int best_face = 0;
+  double s_face = -1e300;
+  for (int f = 0; f < 3; ++f) {
+    const double s = separation(box, cyl, toward(box.R_WS.col(f)));
+    if (s >= margin) return;
+    if (s > s_face) {
+      s_face = s;
+      best_face = f;
+    }
+  }
+  double s_other = -1e300;
+  Vec3 L_other = Vec3::Zero();
+  const Vec3 u = cyl.R_WS.col(2);
+  auto consider = [&](const Vec3& L) {
+    const double s = separation(box, cyl, L);
+    if (s > s_other) {
+      s_other = s;
+      L_other = L;
+    }
+    return s < margin;
+  };
+  if (!consider(toward(u))) return;
+  for (int i = 0; i < 3; ++i) {
+    const Vec3 L = u.cross(box.R_WS.col(i));
+    if (L.norm() > 1e-6 && !consider(toward(L.normalized()))) return;
+  }
+  // Box corners and the deepest point of each edge (kept when deeper than both its corners).
+  std::array<Vec3, 8> corner;
+  std::array<double, 8> corner_sd{};
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 cs((k & 1 ? 1 : -1) * box.half.x(), (k & 2 ? 1 : -1) * box.half.y(), (k & 4 ? 1 : -1) * box.half.z());
+    corner[static_cast<size_t>(k)] = box.c_W + box.R_WS * cs;
+    Vec3 s_W, n;
+    corner_sd[static_cast<size_t>(k)] = cylinder_signed_distance(cyl, corner[static_cast<size_t>(k)], s_W, n);
+    if (!consider(-n)) return;
+  }
+  std::array<Vec3, 12> edge_pt;
+  std::array<bool, 12> edge_in{};
+  const double eps = 1e-9 * std::max(1.0, scale);
+  int e = 0;
+  for (int k = 0; k < 8; ++k)
+    for (int axis = 0; axis < 3; ++axis) {
+      if (k & (1 << axis)) continue;
+      const int k2 = k | (1 << axis);
+      const Vec3 p0 = corner[static_cast<size_t>(k)], p1 = corner[static_cast<size_t>(k2)];
+      const double t = golden_min([&](double s) { return cylinder_sd(cyl, p0 + (p1 - p0) * s); }, 0.0, 1.0);
+      const Vec3 x = p0 + (p1 - p0) * t;
+      Vec3 s_W, n;
+      const double sd = cylinder_signed_distance(cyl, x, s_W, n);
+      edge_pt[static_cast<size_t>(e)] = x;
+      edge_in[static_cast<size_t>(e)] =
+          sd < std::min(corner_sd[static_cast<size_t>(k)], corner_sd[static_cast<size_t>(k2)]) - eps;
+      if (edge_in[static_cast<size_t>(e)] && !consider(-n)) return;
+      ++e;
+    }
+  // The deepest point of each rim of the cylinder in the box, with the box's normal there.
+  std::array<Vec3, 2> rim_pt;
+  for (int end = 0; end < 2; ++end) {
+    const Vec3 ce = cyl.c_W + u * (end ? cyl.half_length : -cyl.half_length);
+    rim_pt[static_cast<size_t>(end)] = deepest_rim_point([&](const Vec3& x) { return box_sd(box, x); }, ce,
+                                                         cyl.R_WS.col(0), cyl.R_WS.col(1), cyl.radius);
+    Vec3 s_W, n;
+    box_signed_distance(box, rim_pt[static_cast<size_t>(end)], s_W, n);
+    if (!consider(n)) return;
+  }
+  if (!clearly_better(s_other, s_face, scale)) {
+    const double sgn = box.R_WS.col(best_face).dot(d) >= 0 ? 1.0 : -1.0;
+    const Vec3 n = sgn * box.R_WS.col(best_face);
+    std::array<std::pair<Vec3, double>, 16> side{};
+    int ns = 0;
+    for (int k = 0; k < 3; ++k) {
+      if (k == best_face) continue;
+      const Vec3 ax = box.R_WS.col(k);
+      side[static_cast<size_t>(ns++)] = {ax, ax.dot(box.c_W) + box.half[k]};
+      side[static_cast<size_t>(ns++)] = {-ax, -ax.dot(box.c_W) + box.half[k]};
+    }
+    Poly poly{};
+    const int np = cylinder_incident(cyl, -n, poly);
+    const int face_id = 2 * best_face + (sgn > 0 ? 1 : 0);
+    // The face is the contact if the cylinder's deepest point along it is on it (then the deepest
+    // point kept is s_face deep); else an edge of the face meets the cylinder: the features below.
+    double deepest;
+    if (clip_to_face(emit, poly, np, n, n.dot(box.c_W) + box.half[best_face], side, ns, true, face_id, scale,
+                     margin, deepest) > 0 &&
+        deepest <= s_face + 1e-3 * scale)
+      return;
+    emit.count = 0;
+  }
+  for (int k = 0; k < 8; ++k) {
+    Vec3 s_W, n;
+    const double sd = cylinder_signed_distance(cyl, corner[static_cast<size_t>(k)], s_W, n);
+    if (sd < margin) emit(s_W + n * (0.5 * sd), -n, sd, 200 + k, 0);
+  }
+  for (int k = 0; k < 12; ++k) {
+    if (!edge_in[static_cast<size_t>(k)]) continue;
+    Vec3 s_W, n;
+    const double sd = cylinder_signed_distance(cyl, edge_pt[static_cast<size_t>(k)], s_W, n);
+    if (sd < margin) emit(s_W + n * (0.5 * sd), -n, sd, 210 + k, 0);
+  }
+  for (int end = 0; end < 2; ++end) {
+    Vec3 s_W, n;
+    const double sd = box_signed_distance(box, rim_pt[static_cast<size_t>(end)], s_W, n);
+    if (sd < margin) emit(s_W + n * (0.5 * sd), n, sd, 230 + end, 0);
+  }
+  if (s_face >= s_other) axis_point(emit, box, cyl, toward(box.R_WS.col(best_face)), s_face, margin, scale);
+  else axis_point(emit, box, cyl, L_other, s_other, margin, scale);
+}
+
+void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_pt, double s_pt,
+                     const std::array<Vec3, 5>& pt, const Vec3& c1, const Vec3& c2, bool parallel, double margin);
+
+/// Two cylinders. Separating axes (from a to b): each end axis, the direction between the closest
+/// points of the two axis segments, and the other's surface normal at the deepest point of each
+/// rim (sampled, then refined). An end axis that is the best (or not clearly worse) makes its end
+/// disc the reference face (the 16-gon inscribed in it) against which the other's incident feature
+/// is clipped; else the sides touch (closest points of the axes; two points at the ends of the
+/// overlap if the axes are parallel) or a rim does (its deepest point).
+void cylinder_cylinder(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double margin) {
+  const Vec3 d = B.c_W - A.c_W;
+  const double scale = std::max({A.radius, A.half_length, B.radius, B.half_length});
+  auto toward = [&](Vec3 L) { return L.dot(d) < 0 ? Vec3(-L) : L; };
+  const Vec3 ua = A.R_WS.col(2), ub = B.R_WS.col(2);
+  const double s_a = separation(A, B, toward(ua)), s_b = separation(A, B, toward(ub));
+  if (s_a >= margin || s_b >= margin) return;
+  // Point features: 0 side–side, 1–2 rims of a in b, 3–4 rims of b in a.
+  double s_pt = -1e300;
+  int best_pt = -1;
+  Vec3 L_pt = Vec3::Zero();
+  std::array<Vec3, 5> pt{};
+  // A rim only if clearly better than the sides (a rim touching a side the sides touch too).
+  auto consider = [&](int k, const Vec3& L) {
+    const double s = separation(A, B, L);
+    if (s > s_pt + (k > 0 && best_pt == 0 ? 1e-9 * scale : 0.0)) {
+      s_pt = s;
+      best_pt = k;
+      L_pt = L;
+    }
+    return s < margin;
+  };
+  const Vec3 a0 = A.c_W - ua * A.half_length, a1 = A.c_W + ua * A.half_length;
+  const Vec3 b0 = B.c_W - ub * B.half_length, b1 = B.c_W + ub * B.half_length;
+  double sa, tb;
+  Vec3 c1, c2;
+  closest_segments(a0, a1, b0, b1, sa, tb, c1, c2);
+  const bool parallel = ua.cross(ub).norm() < 1e-6;
+  const double dist = (c2 - c1).norm();
+  if (dist > 1e-12 * scale) {
+    pt[0] = c1;
+    if (!consider(0, (c2 - c1) / dist)) return;
+  }
+  for (int end = 0; end < 2; ++end) {
+    const Vec3 cea = A.c_W + ua * (end ? A.half_length : -A.half_length);
+    pt[static_cast<size_t>(1 + end)] = deepest_rim_point([&](const Vec3& x) { return cylinder_sd(B, x); }, cea,
+                                                          A.R_WS.col(0), A.R_WS.col(1), A.radius);
+    Vec3 s_W, n;
+    cylinder_signed_distance(B, pt[static_cast<size_t>(1 + end)], s_W, n);
+    if (!consider(1 + end, -n)) return;
+    const Vec3 ceb = B.c_W + ub * (end ? B.half_length : -B.half_length);
+    pt[static_cast<size_t>(3 + end)] = deepest_rim_point([&](const Vec3& x) { return cylinder_sd(A, x); }, ceb,
+                                                          B.R_WS.col(0), B.R_WS.col(1), B.radius);
+    cylinder_signed_distance(A, pt[static_cast<size_t>(3 + end)], s_W, n);
+    if (!consider(3 + end, n)) return;
+  }
+  const bool b_face = s_b > s_a + 1e-9 * scale;
+  const double s_face = b_face ? s_b : s_a;
+  if (!clearly_better(s_pt, s_face, scale)) {
+    // Reference: an end disc of `ref`, normal n outward towards the other cylinder.
+    const PlacedShape& ref = b_face ? B : A;
+    const PlacedShape& inc = b_face ? A : B;
+    const Vec3 u = ref.R_WS.col(2);
+    const double sgn = u.dot(inc.c_W - ref.c_W) >= 0 ? 1.0 : -1.0;
+    const Vec3 n = sgn * u;
+    PlacedShape disc = ref;
+    disc.c_W = ref.c_W + n * ref.half_length;
+    std::array<std::pair<Vec3, double>, 16> side{};
+    const int ns = disc_sides(disc, side);
+    Poly poly{};
+    const int np = cylinder_incident(inc, -n, poly);
+    const int face_id = 2 * (b_face ? 1 : 0) + (sgn > 0 ? 1 : 0);
+    double deepest;
+    if (clip_to_face(emit, poly, np, n, n.dot(disc.c_W), side, ns, !b_face, face_id, scale, margin, deepest) > 0 &&
+        deepest <= s_face + 1e-3 * scale)
+      return;
+    emit.count = 0;
+  }
+  cylinder_points(emit, A, B, best_pt, s_pt, pt, c1, c2, parallel, margin);
+  if (s_face >= s_pt) axis_point(emit, A, B, toward(b_face ? ub : ua), s_face, margin, scale);
+  else axis_point(emit, A, B, L_pt, s_pt, margin, scale);
+}
+
+/// The point contacts of cylinder_cylinder(): the sides (best_pt 0) or a rim (1–4).
+void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_pt, double s_pt,
+                     const std::array<Vec3, 5>& pt, const Vec3& c1, const Vec3& c2, bool parallel, double margin) {
+  const Vec3 ua = A.R_WS.col(2), ub = B.R_WS.col(2);
+  const Vec3 b0 = B.c_W - ub * B.half_length, b1 = B.c_W + ub * B.half_length;
+  if (best_pt < 0) return;
+  if (best_pt == 0) {
+    // Sides: a line contact for parallel axes (the two ends of the overlap), else one point.
+    if (parallel) {
+      const double s0 = ua.dot(b0 - A.c_W), s1 = ua.dot(b1 - A.c_W);
+      const double lo = std::max(-A.half_length, std::min(s0, s1)), hi = std::min(A.half_length, std::max(s0, s1));
+      if (lo <= hi) {
+        int feature = 0;
+        for (const double s : {lo, hi}) {
+          const Vec3 pa = A.c_W + ua * s;
+          const double t = std::clamp(ub.dot(pa - B.c_W), -B.half_length, B.half_length);
+          sphere_sphere(emit, pa, A.radius, B.c_W + ub * t, B.radius, margin, 240 + feature++, orthogonal_to(ua));
+          if (hi - lo <= 1e-12 * std::max(1.0, A.half_length)) break;
+        }
+        return;
+      }
+    }
+    // Along c2 − c1 the cylinders reach no farther than the capsules around their axes, and as
+    // far when the closest points are inside both segments: the depth is the larger (shallower)
+    // of the capsules' distance and the cylinders' separation s_pt along that line.
+    const Vec3 dc = c2 - c1;
+    const double dist = dc.norm();
+    if (dist <= 0) return;
+    const Vec3 n = dc / dist;
+    const double depth = std::max(dist - A.radius - B.radius, s_pt);
+    if (depth < margin) emit(c1 + n * (A.radius + 0.5 * depth), n, depth, 242, A.radius * B.radius / (A.radius + B.radius));
+    return;
+  }
+  const Vec3 x = pt[static_cast<size_t>(best_pt)];
+  Vec3 s_W, n;
+  if (best_pt <= 2) {
+    const double sd = cylinder_signed_distance(B, x, s_W, n);
+    if (sd < margin) emit(s_W + n * (0.5 * sd), -n, sd, 243 + best_pt, 0);
+  } else {
+    const double sd = cylinder_signed_distance(A, x, s_W, n);
+    if (sd < margin) emit(s_W + n * (0.5 * sd), n, sd, 243 + best_pt, 0);
+  }
 }
 
 }  // namespace
@@ -484,9 +967,12 @@ int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, Pa
       if (B.type == ShapeType::Box) box_box(emit, A, B, margin);
       else if (B.type == ShapeType::Capsule) box_capsule(emit, A, B, margin);
       else if (B.type == ShapeType::Sphere) box_sphere(emit, A, B.c_W, B.radius, margin, 0);
+      else if (B.type == ShapeType::Cylinder) box_cylinder(emit, A, B, margin);
       break;
     case ShapeType::Cylinder:
       if (B.type == ShapeType::Sphere) cylinder_sphere(emit, A, B.c_W, B.radius, margin);
+      else if (B.type == ShapeType::Capsule) cylinder_capsule(emit, A, B, margin);
+      else if (B.type == ShapeType::Cylinder) cylinder_cylinder(emit, A, B, margin);
       break;
     case ShapeType::Capsule:
       if (B.type == ShapeType::Capsule) capsule_capsule(emit, A, B, margin);

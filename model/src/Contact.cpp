@@ -19,11 +19,8 @@ const char* to_string(ShapeType t) {
 }
 
 bool contact_pair_handled(ShapeType x, ShapeType y) {
-  using S = ShapeType;
-  auto is = [&](S a, S b) { return (x == a && y == b) || (x == b && y == a); };
-  if (x == S::Plane || y == S::Plane) return !(x == S::Plane && y == S::Plane);
-  return is(S::Sphere, S::Sphere) || is(S::Box, S::Sphere) || is(S::Box, S::Box) || is(S::Box, S::Capsule) ||
-         is(S::Capsule, S::Capsule) || is(S::Capsule, S::Sphere) || is(S::Cylinder, S::Sphere);
+  // Every pair of finite shapes; a plane with every finite shape; not two planes.
+  return !(x == ShapeType::Plane && y == ShapeType::Plane);
 }
 
 const char* to_string(CombineRule r) {

@@ -350,9 +350,8 @@ std::vector<ModelProblem> System::problems() const {
       add("contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
           to_string(b.shape) + " on " + b.body + "): the contact geometry does not handle the pair " +
           to_string(a.shape) + "-" + to_string(b.shape) +
-          " (handled with a plane: sphere, box, capsule, cylinder; and sphere-sphere, box-sphere, box-box, "
-          "box-capsule, capsule-capsule, capsule-sphere, cylinder-sphere); put the two shapes on the same "
-          "body or use other shapes");
+          " (handled: every pair of spheres, boxes, capsules and cylinders, and a plane with each of them); "
+          "put the two shapes on the same body or use other shapes");
     }
   return out;
 }

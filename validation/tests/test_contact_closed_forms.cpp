@@ -211,44 +211,106 @@ TEST_CASE("Sliding block: stops after v0^2/(2 mu g) and stays at rest, cone and 
   CHECK(order(err[0], err[2]) / 2 > 0.7);
 }
 
-TEST_CASE("Cylinder rolls down an incline at (2/3) g sin(alpha)", "[validation][contact][impulse]") {
+TEST_CASE("Cylinder rolls down an incline at (2/3) g sin(alpha), on a plane and on a box's inclined face",
+          "[validation][contact][impulse]") {
   // A solid cylinder (I = m r²/2) lying across the slope rolls without slipping if μ ≥ tan α / 3;
   // its centre then accelerates at (2/3) g sin α (a line contact: the two ends of the lowest
-  // generator). The plane stays horizontal; gravity is tilted by α.
+  // generator). On a plane, the plane stays horizontal and gravity is tilted by α; on a box, the
+  // ground box is turned by α about y (its top face through the origin, normal n = (sin α, 0,
+  // cos α), downhill t = (cos α, 0, −sin α)) under vertical gravity.
   const double alpha = 0.3, r = 0.1, len = 0.4, m = 2.0, mu = 0.5, T = 1.0;
   const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
-  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid");
+  const bool on_box = GENERATE(false, true);
+  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid", on_box ? "on a box" : "on a plane");
   const double a_exact = 2.0 / 3.0 * g * std::sin(alpha);
+  const Vec3 n = on_box ? Vec3(std::sin(alpha), 0, std::cos(alpha)) : Vec3::UnitZ();
+  const Vec3 t = on_box ? Vec3(std::cos(alpha), 0, -std::sin(alpha)) : Vec3::UnitX();
   std::array<double, 3> err{};
   const double steps[3] = {2e-3, 1e-3, 5e-4};
   for (int k = 0; k < 3; ++k) {
     System s;
-    s.gravity = g * Vec3(std::sin(alpha), 0, -std::cos(alpha));
+    s.gravity = on_box ? Vec3(0, 0, -g) : Vec3(g * Vec3(std::sin(alpha), 0, -std::cos(alpha)));
     RigidBody b;
     b.name = "roller";
     b.mass = m;
     const double Ia = 0.5 * m * r * r, It = m * (3 * r * r + len * len) / 12;
     b.inertia << It, Ia, It, 0, 0, 0;  // axis along y
-    b.position = Vec3(0, 0, r);
+    b.position = r * n;
     s.add_body(b);
     Contact c = make_cylinder("roller", "roller", r, len, mu);
     c.orientation = math::rot_x(M_PI / 2);  // the shape's z axis along the body's y axis
     s.add_contact(c);
-    s.add_contact(make_plane("slope", Vec3::UnitZ(), 0.0, mu));
+    if (on_box) {
+      Contact slope = make_box("slope", "ground", Vec3(3, 1, 0.5), mu);
+      slope.orientation = math::rot_y(alpha);
+      slope.position = -0.5 * n;
+      s.add_contact(slope);
+    } else {
+      s.add_contact(make_plane("slope", Vec3::UnitZ(), 0.0, mu));
+    }
     ImpulseOptions o;
     o.friction = fm;
     const Run R = run(s, steps[k], T, o);
-    const double x = R.q.back()[0] - R.q.front()[0];
-    const double w = R.v.back()[4], v = R.v.back()[0];
+    const double x = t.dot(R.q.back().head<3>() - R.q.front().head<3>());
+    const double w = R.v.back()[4], v = t.dot(R.v.back().head<3>());
+    const double off = n.dot(R.q.back().head<3>()) - r;  // the centre's height above the surface − r
     err[static_cast<size_t>(k)] = std::abs(x - 0.5 * a_exact * T * T);
     INFO("h = " << steps[k] << ": distance " << x << " m (exact " << 0.5 * a_exact * T * T << "), speed " << v
-                << " (exact " << a_exact * T << "), rolling slip v − ω r = " << v - w * r);
+                << " (exact " << a_exact * T << "), rolling slip v − ω r = " << v - w * r << ", off the surface "
+                << off << " m");
     CHECK(err[static_cast<size_t>(k)] < 2 * a_exact * steps[k]);
     CHECK(std::abs(v - w * r) < 1e-6);
+    CHECK(std::abs(off) < 1e-4);
   }
   INFO("errors " << err[0] << " " << err[1] << " " << err[2] << ", observed orders " << order(err[0], err[1])
                  << " " << order(err[1], err[2]));
   CHECK(err[2] < err[0]);
+}
+
+TEST_CASE("A cylinder lying or standing on a box that rests on the floor stays at rest", "[validation][contact][impulse]") {
+  // Box (half 0.3, 0.3, 0.1, 5 kg) on the floor; a cylinder (r 0.1, length 0.4, 2 kg) on its top
+  // face (z = 0.2), lying (axis along y: a line contact, two points) or standing (its bottom rim).
+  const bool lying = GENERATE(true, false);
+  const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
+  CAPTURE(lying ? "lying" : "standing", fm == FrictionModel::Cone ? "cone" : "pyramid");
+  const double r = 0.1, len = 0.4, m = 2.0;
+  const Vec3 half(0.3, 0.3, 0.1);
+  System s;
+  s.gravity = Vec3(0, 0, -g);
+  s.add_body(box_body("box", 5.0, half, Vec3(0.05, 0, half.z()), Vec3::Zero()));
+  RigidBody b;
+  b.name = "cylinder";
+  b.mass = m;
+  const double Ia = 0.5 * m * r * r, It = m * (3 * r * r + len * len) / 12;
+  b.inertia << It, It, Ia, 0, 0, 0;  // axis along body z
+  b.position = Vec3(0, 0.05, 2 * half.z() + (lying ? r : len / 2));
+  if (lying) b.orientation = math::rot_x(M_PI / 2);
+  s.add_body(b);
+  s.add_contact(make_box("box", "box", half, 0.6));
+  s.add_contact(make_cylinder("cylinder", "cylinder", r, len, 0.6));
+  s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.6));
+  NewtonEulerSystem ne(s);
+  VecX q0, v0;
+  ne.initial_state(q0, v0);
+  ImpulseOptions o;
+  o.step = 1e-3;
+  o.t_end = 1;
+  o.output_every = 1e-3;
+  o.friction = fm;
+  double drift = 0, drift_box = 0, rot = 0;
+  const ImpulseResult res = solve_impulse(ne, 0, q0, v0, o, [&](const StateView& st) {
+    drift_box = std::max(drift_box, (st.q.segment<3>(0) - q0.segment<3>(0)).norm());
+    drift = std::max(drift, (st.q.segment<3>(7) - q0.segment<3>(7)).norm());
+    rot = std::max(rot, (ne.rotation(1, st.q) - b.orientation).cwiseAbs().maxCoeff());
+    return true;
+  });
+  REQUIRE(res.ok());
+  INFO("over 1 s: cylinder moved " << drift << " m, turned " << rot << "; box moved " << drift_box
+                                   << " m; contacts max " << res.pgs.max_contacts);
+  CHECK(drift < 1e-4);
+  CHECK(drift_box < 1e-4);
+  CHECK(rot < 1e-4);
+  CHECK(res.pgs.max_contacts == 4 + (lying ? 2 : 8));
 }
 
 TEST_CASE("Block on an incline: sticks iff tan(alpha) <= mu, else slides with g(sin - mu cos)",

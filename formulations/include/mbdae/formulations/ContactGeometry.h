@@ -18,7 +18,11 @@
 /// end lying flat); sphere–sphere; box–sphere; box–box (separating axes, then the incident face
 /// clipped against the reference face: up to 8 points; or one edge–edge point); box–capsule (the
 /// two cap ends and the deepest point of the segment); capsule–capsule (closest points of the
-/// segments; two points for parallel segments); capsule–sphere; cylinder–sphere.
+/// segments; two points for parallel segments); capsule–sphere; cylinder–sphere; cylinder–capsule
+/// (as box–capsule); box–cylinder and cylinder–cylinder (separating axes with exact separations
+/// from the support functions; then the incident feature — a cylinder's end disc or generator —
+/// clipped to the reference face: a box face or a cylinder's end disc, or the corner, edge, side or
+/// rim points inside the other shape). Only plane–plane is not handled.
 ///
 /// A contact point has a unit normal n pointing from body a to body b (a may be ground), a signed
 /// distance `depth` (< 0: penetration) and the world point p midway between the two surfaces.

@@ -33,11 +33,10 @@ enum class ShapeType {
 /// Name of `t` as in the model file ("sphere", "box", "capsule", "plane", "cylinder"). No throw.
 const char* to_string(ShapeType t);
 
-/// Whether the contact geometry handles shapes x and y touching, in either order. Handled: a plane
-/// with a sphere, box, capsule or cylinder; sphere–sphere, box–sphere, box–box, box–capsule,
-/// capsule–capsule, capsule–sphere, cylinder–sphere. Not handled (refused by System::problems()
-/// when the two shapes are on different bodies): plane–plane, cylinder–box, cylinder–capsule,
-/// cylinder–cylinder. No throw.
+/// Whether the contact geometry handles shapes x and y touching, in either order. Handled: every
+/// pair of spheres, boxes, capsules and cylinders, and a plane with each of them. Not handled
+/// (refused by System::problems() when the two shapes are on different bodies): plane–plane.
+/// No throw.
 bool contact_pair_handled(ShapeType x, ShapeType y);
 
 /// How the friction μ or the restitution e of a pair combines the values of its two shapes.
