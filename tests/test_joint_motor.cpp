@@ -320,3 +320,34 @@ TEST_CASE("joint_motor: bad inputs are refused at file:line:col with the key", "
   REQUIRE(d.size() == 1);
   CHECK(d[0].key_path == "forces[0].value[2]");
 }
+
+TEST_CASE("joint_motor: a run continues from a saved state; a motor reading angle() is refused", "[forces][joint_motor][restart]") {
+  // The torque-speed motor (no angle()) split at t = 1 s: generalized-α carries its whole history,
+  // so the continued run equals the unsplit one bit for bit.
+  const std::string flywheel = rotor("2*(1 - rate(shaft)/100)", "0", "{type: generalized_alpha, end_time: 2.0, step: 1.0e-3}");
+  const Trace full = run(flywheel);
+  RunState saved;
+  {
+    const LoadedModel first = load_model_text(flywheel, "motor.yaml", {{"solver.end_time", "1.0"}});
+    ModelRun r(first);
+    REQUIRE(r.run([](const StateView&, std::span<const double>) { return true; }).ok());
+    saved = r.save_state();
+  }
+  const LoadedModel lm = load_model_text(flywheel, "motor.yaml");
+  ModelRun cont(lm, &saved);
+  std::vector<std::vector<double>> rows;
+  REQUIRE(cont.run([&](const StateView&, std::span<const double> row) {
+                rows.emplace_back(row.begin(), row.end());
+                return true;
+              }).ok());
+  const size_t half = full.t.size() / 2;  // the row of t = 1 s
+  REQUIRE(rows.size() == half + 1);
+  int differing = 0;
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (rows[k] != full.rows[half + k]) ++differing;
+  CHECK(differing == 0);
+  // With angle() the motor's turn count would be lost: refused, naming the motor.
+  const LoadedModel pd = load_model_text(rotor("-5*angle(shaft)", "0", "{type: generalized_alpha, end_time: 2.0, step: 1.0e-3}"),
+                                         "motor.yaml");
+  CHECK_THROWS_WITH(ModelRun(pd, &saved), Catch::Contains("joint_motor 'motor' uses angle(shaft)"));
+}

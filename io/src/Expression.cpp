@@ -98,7 +98,7 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
   auto at = [&](int pos) {
     if (pos < 0) return 0;
     if (static_cast<size_t>(pos) < origin.size()) return origin[static_cast<size_t>(pos)];
-    return static_cast<int>(text.size());
+    return static_cast<int>(text.size() + (static_cast<size_t>(pos) - origin.size()));  // past the end, as muParser says
   };
   try {
     parser_ = std::make_unique<Parser>(parsed_, quantities_.size());
