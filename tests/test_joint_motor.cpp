@@ -214,10 +214,15 @@ TEST_CASE("joint_motor: a torque-speed curve spins up a flywheel; its work equal
     const char* settings = c.settings;
     INFO(settings);
     const Trace tr = run(rotor("2*(1 - rate(shaft)/100)", "0", settings));
-    double err = 0;
-    for (size_t i = 0; i < tr.t.size(); ++i)
-      err = std::max(err, std::abs(tr.rows[i][1] - om0 * (1 - std::exp(-tr.t[i] / tau))));
+    double err = 0, err_angle = 0;
+    for (size_t i = 0; i < tr.t.size(); ++i) {
+      const double t = tr.t[i];
+      err = std::max(err, std::abs(tr.rows[i][1] - om0 * (1 - std::exp(-t / tau))));
+      // θ = ω0 (t − τ (1 − e^{−t/τ})): 35.16 rad (5.6 turns) at t = 2 s, counted by the sensor.
+      err_angle = std::max(err_angle, std::abs(tr.rows[i][0] - om0 * (t - tau * (1 - std::exp(-t / tau)))));
+    }
     CHECK(err < 1e-6 * om0);
+    CHECK(err_angle < 1e-5 * om0);
     // Simpson's rule on the power at the output rows (an even number of 1 ms intervals): its error
     // h⁴ T max|P''''|/180 is below 1e-12 J here (P varies on the time scale τ = 5 s).
     const size_t n = tr.t.size() - 1;
