@@ -127,9 +127,8 @@ TEST_CASE("joint_motor: angle() counts turns (a rotor spinning several turns und
 }
 
 TEST_CASE("joint_motor: a slider driven by u = -k displacement - c speed follows the closed form", "[forces][joint_motor]") {
-  // m s'' = −k s − c s', s(0) = 0, s'(0) = v0: s = v0/ωd e^{−ζω0 t} sin ωd t. The slider's axis is
-  // skewed and gravity is along it, so the motor's force balances a constant load: s = −m g_s/k
-  // + the same oscillator; here gravity is normal to the axis.
+  // m s'' = −k s − c s', s(0) = 0, s'(0) = v0: s = v0/ωd e^{−ζω0 t} sin ωd t. The guide's axis is
+  // skewed in the horizontal plane (gravity is normal to it); the slider starts at v0 along it.
   const double m = 2, k = 200, c = 4, v0 = 1;
   const double w0 = std::sqrt(k / m), zeta = c / (2 * std::sqrt(k * m)), wd = w0 * std::sqrt(1 - zeta * zeta);
   const std::string text =
