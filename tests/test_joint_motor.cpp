@@ -323,6 +323,8 @@ TEST_CASE("joint_motor: bad inputs are refused at file:line:col with the key", "
   const auto d = problems("  - {name: f, type: torque, body: a, value: [0, 0, \"angle(hinge)\"]}\n");
   REQUIRE(d.size() == 1);
   CHECK(d[0].key_path == "forces[0].value[2]");
+  CHECK(d[0].message.find("angle() and the other joint quantities may be used only in a joint_motor's value") !=
+        std::string::npos);
 }
 
 TEST_CASE("joint_motor: a run continues from a saved state; a motor reading angle() is refused", "[forces][joint_motor][restart]") {

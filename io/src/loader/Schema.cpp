@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -250,7 +251,14 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
   } catch (const ExpressionError& err) {
     YAML::Mark m = n.Mark();
     if (!m.is_null()) m.column += quote_offset(n, path) + err.position();
-    error(m, path, expected + ", got '" + s + "': " + err.what());
+    // A joint quantity where only t is allowed: say where it may be used.
+    std::string hint;
+    const size_t at = static_cast<size_t>(std::max(0, err.position()));
+    if (!rules)
+      for (const char* w : {"angle", "rate", "displacement", "speed"})
+        if (at < s.size() && s.compare(at, std::strlen(w), w) == 0 && s.find('(', at) == at + std::strlen(w))
+          hint = std::string(" (") + w + "() and the other joint quantities may be used only in a joint_motor's value)";
+    error(m, path, expected + ", got '" + s + "': " + err.what() + hint);
     return std::nullopt;
   }
 }
