@@ -45,14 +45,14 @@ RigidBody make_body(const std::string& name, RotationParametrization p, std::mt1
 }
 
 /// One element under test: a joint type (possibly driven) or a force element added to a
-/// spherical joint.
+/// spherical joint (a joint motor: to the cylindrical joint it acts on).
 struct Case {
   Case(std::string n, JointType t, int d = 0, std::optional<ForceType> f = std::nullopt)
       : name(std::move(n)), type(t), drive(d), force(f) {}
   std::string name;
   JointType type;
   int drive;  ///< 0: none; 1: motion with derivatives by differences; 2: all given
-              ///< (user force: 2 = with its analytic Jacobian)
+              ///< (user force: 2 = with its analytic Jacobian; joint motor: 1 = a force)
   std::optional<ForceType> force;
 };
 
@@ -115,6 +115,16 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     f.damping3 = Vec3(1, 2, 3);
     f.offset3 = Vec3(0.1, -0.2, 0.05);
     f.upper = -1.0;  // end_stop: pressed in by about 1 m at every state tried (its smooth branch)
+    if (f.type == ForceType::JointMotor) {  // on the cylindrical joint J, every coordinate used
+      f.joint = "J";
+      f.point = j.point;
+      f.axis = j.axis;
+      f.motor_force = cs.drive == 1;
+      f.effort = [](double t, const JointCoordinates& q) {
+        return -50 * (q.angle - 0.2) - 3 * q.rate * std::abs(q.rate) + 20 * std::sin(q.displacement) -
+               2 * q.speed + std::sin(t);
+      };
+    }
     if (f.type == ForceType::User) {
       f.bodies = {"A"};
       if (!b_is_ground) f.bodies.push_back("B");
@@ -202,6 +212,11 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
   // Every registered force element type (ForceTypes.h) beside a spherical joint; user forces
   // also with their analytic Jacobian.
   for (const ForceTypeInfo& t : force_types()) {
+    if (t.type == ForceType::JointMotor) {  // on its joint, a cylindrical one: torque and force
+      cases.emplace_back(std::string(t.name) + " (torque)", JT::Cylindrical, 0, t.type);
+      cases.emplace_back(std::string(t.name) + " (force)", JT::Cylindrical, 1, t.type);
+      continue;
+    }
     cases.emplace_back(t.name, JT::Spherical, 0, t.type);
     if (!t.pairwise) cases.emplace_back(std::string(t.name) + " with its Jacobian", JT::Spherical, 2, t.type);
   }

@@ -17,9 +17,9 @@ using namespace mbdae::io;
 
 namespace {
 
-// A driven slider-crank (joints, a drive, gravity) and a free tumbling body (for the solvers
-// without joints). Sensors are added per solver below.
-const char* kCrank = R"(gravity: [0, -9.81, 0]
+// A driven slider-crank (joints, a drive, gravity, a spring, a motor on a pin) and a free
+// tumbling body (for the solvers without joints). Sensors are added per solver below.
+const char* kCrank = R"yaml(gravity: [0, -9.81, 0]
 bodies:
   - {name: crank,  mass: 0.5, shape: {box: [0.2, 0.03, 0.02]}, position: [0.1, 0, 0],
      angular_velocity: [0, 0, "2*pi"], velocity: [0, "0.1*2*pi", 0]}
@@ -34,9 +34,10 @@ joints:
 forces:
   - {name: spring, type: spring_damper, bodies: [ground, slider], points: [[1.2, 0, 0], [0.8, 0, 0]],
      stiffness: 50.0, damping: 1.0, length: 0.3}
+  - {name: motor, type: joint_motor, joint: crank_pin, value: "0.2*sin(angle(crank_pin)) - 0.01*rate(crank_pin)"}
 solver: {end_time: 0.5, step: 1.0e-3}
 output: {every: 0.05}
-)";
+)yaml";
 
 const char* kFree = R"(gravity: [0, 0, -9.81]
 bodies:
@@ -48,10 +49,12 @@ output: {every: 0.05}
 
 /// The sensor lines for a model: every output of the table, body outputs on `body` at a point off
 /// the reference point, joint outputs on `joint` (a revolute joint) or, for outputs that do not
-/// apply to it, on `prismatic`, force-element outputs on `force` (if any), momenta of the body
-/// and of the system; those the states cannot carry left out unless `all`.
+/// apply to it, on `prismatic`, force-element outputs on `force` (if any; a spring_damper) or, for
+/// outputs that do not apply to it, on `motor` (a joint_motor), momenta of the body and of the
+/// system; those the states cannot carry left out unless `all`.
 std::string sensors_for(const std::string& body, const std::string& joint, const SolverSupport& s, bool all,
-                        const std::string& prismatic = "", const std::string& force = "") {
+                        const std::string& prismatic = "", const std::string& spring = "",
+                        const std::string& motor = "") {
   std::string out = "sensors:\n";
   for (const SensorOutputInfo& o : sensor_outputs()) {
     if (!all && ((o.needs_accelerations && !s.accelerations) || (o.needs_multipliers && !s.multipliers))) continue;
@@ -68,9 +71,11 @@ std::string sensors_for(const std::string& body, const std::string& joint, const
         break;
       }
       case SensorTarget::System: out += "  - {name: s_" + n + ", output: " + n + "}\n"; break;
-      case SensorTarget::Force:
+      case SensorTarget::Force: {
+        const std::string& force = o.accepts_force && !o.accepts_force(ForceType::SpringDamper) ? motor : spring;
         if (!force.empty()) out += "  - {name: s_" + n + ", force: " + force + ", output: " + n + "}\n";
         break;
+      }
       case SensorTarget::BodyOrSystem:
         out += "  - {name: s_" + n + ", output: " + n + "}\n";
         out += "  - {name: s_" + n + "_body, body: " + body + ", output: " + n + "}\n";
@@ -147,7 +152,7 @@ TEST_CASE("Every solver gives every sensor it can over the whole run, equal to a
   const SolverSupport everything{true, true, true, true, true, true, true, true};
   const std::vector<Override> ida_tight{{"solver.type", "ida"},
                                         {"solver.tolerance", "{relative: 1.0e-11, absolute: 1.0e-12}"}};
-  const Table ref_crank = run(std::string(kCrank) + sensors_for("rod", "crank_pin", everything, true, "guide", "spring"), ida_tight);
+  const Table ref_crank = run(std::string(kCrank) + sensors_for("rod", "crank_pin", everything, true, "guide", "spring", "motor"), ida_tight);
   const Table ref_free = run(std::string(kFree) + sensors_for("rod", "", everything, true), ida_tight);
   int solvers_run = 0;
   for (const SolverInfo& s : solvers()) {
@@ -157,7 +162,7 @@ TEST_CASE("Every solver gives every sensor it can over the whole run, equal to a
     // at a tolerance that makes them comparable at the level of the others.
     if (std::string(s.name) == "ida") sets.push_back({"solver.tolerance", "{relative: 1.0e-8, absolute: 1.0e-10}"});
     if (s.support.joints && s.support.driven_joints) {
-      compare(ref_crank, run(std::string(kCrank) + sensors_for("rod", "crank_pin", s.support, false, "guide", "spring"), sets), s);
+      compare(ref_crank, run(std::string(kCrank) + sensors_for("rod", "crank_pin", s.support, false, "guide", "spring", "motor"), sets), s);
       ++solvers_run;
     }
     compare(ref_free, run(std::string(kFree) + sensors_for("rod", "", s.support, false), sets), s);

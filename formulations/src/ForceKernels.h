@@ -45,7 +45,7 @@ void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, co
   const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
   // Force Fb on b at its marker point, torque Tb on b; a gets −Fb at b's marker point, −Tb.
   Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
-  force_type_info(f.type).law(f, fd, PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w}, Fb, Tb, V);
+  force_type_info(f.type).law(f, fd, PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t}, Fb, Tb, V);
   out[1].force = Fb;
   out[1].torque = rb.cross(Fb) + Tb;
   out[0].force = -Fb;

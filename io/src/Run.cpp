@@ -109,7 +109,7 @@ bool has_energy_source(const System& system) {
   for (const Joint& j : system.joints())
     if (j.motion.value) return true;
   for (const ForceElement& f : system.forces())
-    if (!force_type_info(f.type).pairwise) return true;
+    if (!force_type_info(f.type).pairwise || f.type == ForceType::JointMotor) return true;
   return false;
 }
 
@@ -152,6 +152,10 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
     if (restart->solver != name)
       refuse("it was written by solver " + restart->solver + ", this run uses " + name +
              " (the solver's history differs; give the same solver.type)");
+    for (const ForceElement& f : model.system.forces())
+      if (f.type == ForceType::JointMotor && f.effort_uses_angle)
+        refuse("joint_motor '" + f.name + "' uses angle(" + f.joint +
+               "), whose count of turns state files do not carry yet (a motor without angle() continues)");
     if (restart->bodies != static_cast<int>(model.system.bodies().size()))
       refuse("it has " + std::to_string(restart->bodies) + " bodies, the model " +
              std::to_string(model.system.bodies().size()));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/JointTypes.h>
 
 #include <mbdae/model/math/Rotation.h>
@@ -231,6 +232,29 @@ std::vector<SensorOutputInfo> make_table() {
          });
          put3(h, o);
        }},
+      {SensorOutput::JointMotor, "joint_motor", "", T::Force, false, {".effort", ".power"}, false, false,
+       "a joint motor's effort u (torque about or force along its joint's axis) and its power u dphi/dt or u ds/dt",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         // The joint's coordinates as the motor's law measures them (model/src/forces/JointMotor.cpp),
+         // turns counted from the previous row.
+         const Markers m = markers(k, c);
+         const ForceElement& f = k.model().forces()[static_cast<size_t>(c.force)];
+         const Vec3 e = m.F_a.col(2), d = m.p_b - m.p_a;
+         const double wrapped = std::atan2(m.F_b.col(0).dot(m.F_a.col(1)), m.F_b.col(0).dot(m.F_a.col(0)));
+         JointCoordinates q;
+         q.angle = c.started ? c.last_angle + std::remainder(wrapped - c.last_angle, 2 * M_PI) : wrapped;
+         c.last_angle = q.angle;
+         c.started = true;
+         q.rate = (m.w_b - m.w_a).dot(e);
+         q.displacement = e.dot(d);
+         q.speed = e.dot(m.v_b - m.v_a) + d.dot(m.w_a.cross(e));
+         o[0] = f.effort(k.time(), q);
+         o[1] = o[0] * (f.motor_force ? q.speed : q.rate);
+       },
+       {"N m", "W"}, nullptr, "", [](ForceType t) { return t == ForceType::JointMotor; }, "joint_motor", false,
+       [](const System& model, const SensorContext& c, size_t col) -> const char* {
+         return col == 0 && model.forces()[static_cast<size_t>(c.force)].motor_force ? "N" : nullptr;
+       }},
   };
 }
 
@@ -304,8 +328,10 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
         if (info.accepts_force && !info.accepts_force(fe.type))
           throw std::invalid_argument(who + "output " + info.name + " applies to " + info.force_types +
                                       " elements, not to '" + fe.name + "' (" + to_string(fe.type) + ")");
-        set_markers(r, fe.bodies.at(0), fe.bodies.at(1), fe.point, fe.point_b, Mat3::Identity());
-        r.rest_length = fe.length ? *fe.length : (fe.point_b - fe.point).norm();
+        // The element's own markers (ForceTypes.h): its points, its frame (z along its axis).
+        const ForceMarkers fm = force_type_info(fe.type).markers(fe);
+        set_markers(r, fe.bodies.at(0), fe.bodies.at(1), fm.point_a, fm.point_b, fm.frame);
+        r.rest_length = fm.reference;
         break;
       }
       case SensorTarget::Body:
@@ -326,7 +352,8 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
         throw std::invalid_argument("sensor '" + sp.name + "': its column '" + col +
                                     "' is already a column of the results; every column needs its own name");
       columns_.push_back(col);
-      units_.push_back(info.column_unit(k));
+      const char* unit = info.item_unit ? info.item_unit(model, r, k) : nullptr;
+      units_.push_back(unit ? unit : info.column_unit(k));
       column_sensor_.push_back(static_cast<int>(s));
     }
   }

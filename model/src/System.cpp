@@ -140,6 +140,24 @@ void System::add_torsional_spring_damper(const std::string& n, const std::string
   add_force(std::move(f));
 }
 
+void System::add_joint_motor(const std::string& name, const std::string& joint, JointEffortFunction effort,
+                             bool force, bool uses_angle) {
+  ForceElement f;
+  f.name = name;
+  f.type = ForceType::JointMotor;
+  f.joint = joint;
+  f.motor_force = force;
+  f.effort = std::move(effort);
+  f.effort_uses_angle = uses_angle;
+  for (const Joint& j : joints_)
+    if (j.name == joint) {
+      f.bodies = {j.bodies[0], j.bodies[1]};
+      f.point = j.point;
+      f.axis = j.axis;
+    }
+  add_force(std::move(f));
+}
+
 void System::add_spherical(const std::string& n, const std::string& a, const std::string& b,
                            const Vec3& point) {
   Joint j;
@@ -330,6 +348,21 @@ std::vector<ModelProblem> System::problems() const {
       add(who + ": a value is NaN or infinite");
     info.check(f, messages);
     add_all(who);
+    if (f.type == ForceType::JointMotor && !f.joint.empty()) {
+      const auto j = std::find_if(joints_.begin(), joints_.end(), [&](const Joint& x) { return x.name == f.joint; });
+      if (j == joints_.end()) {
+        add(who + ": unknown joint '" + f.joint + "'");
+      } else if (j->type != JointType::Revolute && j->type != JointType::Prismatic && j->type != JointType::Cylindrical) {
+        add(who + ": joint '" + f.joint + "' is " + to_string(j->type) +
+            "; a joint motor acts on a revolute, prismatic or cylindrical joint");
+      } else if ((j->type == JointType::Revolute && f.motor_force) || (j->type == JointType::Prismatic && !f.motor_force)) {
+        add(who + ": joint '" + f.joint + "' is " + to_string(j->type) + ", its motor gives a " +
+            (f.motor_force ? "torque, not a force" : "force, not a torque"));
+      } else if (f.bodies.size() != 2 || f.bodies[0] != j->bodies[0] || f.bodies[1] != j->bodies[1] ||
+                 f.point != j->point || f.axis != j->axis) {
+        add(who + ": its bodies, point and axis must be those of joint '" + f.joint + "' (add_joint_motor copies them)");
+      }
+    }
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
                     f.frame->determinant() < 0))
       add(who + ": frame is not a rotation matrix");

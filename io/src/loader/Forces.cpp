@@ -41,17 +41,23 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
   fe.name = name_;
   fe.type = info->type;
   bool ok = true;
+  const bool motor = info->type == ForceType::JointMotor;  // its bodies are its joint's
   for (const std::string& k : force_section_keys())
-    if (const Entry* e = f.find(k); e && k != "name" && k != "type" && k != "bodies" &&
+    if (const Entry* e = f.find(k); e && k != "name" && k != "type" && (motor ? k != "joint" && k != "value" : k != "bodies") &&
                                     std::none_of(info->keys.begin(), info->keys.end(),
                                                  [&](const ForceKey& fk) { return k == fk.key; })) {
-      error(e->key_node, f.path(k), "key '" + k + "' does not apply to a " + t + " force");
+      error(e->key_node, f.path(k),
+            "key '" + k + "' does not apply to a " + t + " force" +
+                (motor && k == "bodies" ? " (it acts between the bodies of its joint)" : ""));
       ok = false;
     }
-  if (!pair_bodies(f.find("bodies") ? f.find("bodies") : f.require("bodies", "the two bodies it connects"),
-                   f.path("bodies"), fe.bodies))
-    ok = false;
   if (!element_keys(f, info->keys, fe)) ok = false;
+  if (motor) {
+    if (!joint_motor(f, fe)) ok = false;
+  } else if (!pair_bodies(f.find("bodies") ? f.find("bodies") : f.require("bodies", "the two bodies it connects"),
+                          f.path("bodies"), fe.bodies)) {
+    ok = false;
+  }
   if (ok) {
     // The type's own checks (coinciding points, ...), at their keys.
     std::vector<KeyProblem> p;
@@ -64,10 +70,89 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
   m_.system.add_force(std::move(fe));
 }
 
+/// A joint_motor's joint (revolute, prismatic or cylindrical: its bodies, point and axis become
+/// the motor's), its `effort` against the joint's type, and its `value`: an expression of t and
+/// the joint's own coordinates (the others' would make the element act on more than its two
+/// bodies; they are refused by name).
+bool Loader::joint_motor(Map& f, ForceElement& fe) {
+  const Joint* joint = nullptr;
+  const Entry* je = f.require("joint", "the revolute, prismatic or cylindrical joint it acts on");
+  if (!je) return false;
+  const auto jname = string(je->value, f.path("joint"));
+  if (!jname) return false;
+  for (const Joint& j : m_.system.joints())
+    if (j.name == *jname) joint = &j;
+  if (!joint) {
+    // A joint of the file with problems of its own is not in the System: already reported.
+    if (!joint_names_.count(*jname)) error(je->value, f.path("joint"), "unknown joint '" + *jname + "'");
+    return false;
+  }
+  const JointType jt = joint->type;
+  const bool turns = jt == JointType::Revolute || jt == JointType::Cylindrical;
+  const bool slides = jt == JointType::Prismatic || jt == JointType::Cylindrical;
+  if (!turns && !slides) {
+    error(je->value, f.path("joint"), "joint '" + *jname + "' is " + to_string(jt) +
+                                          "; a joint_motor acts on a revolute, prismatic or cylindrical joint");
+    return false;
+  }
+  fe.joint = *jname;
+  fe.bodies = {joint->bodies[0], joint->bodies[1]};
+  fe.point = joint->point;
+  fe.axis = joint->axis;
+  bool ok = true;
+  if (const Entry* e = f.find("effort")) {
+    if ((jt == JointType::Revolute && fe.motor_force) || (jt == JointType::Prismatic && !fe.motor_force)) {
+      error(e->value, f.path("effort"), std::string("joint '") + *jname + "' is " + to_string(jt) + ": its motor gives a " +
+                                            (fe.motor_force ? "torque, not a force" : "force, not a torque"));
+      ok = false;
+    }
+  } else if (jt == JointType::Cylindrical) {
+    error(f.node(), f.path("effort"), "missing required key 'effort' (torque or force: joint '" + *jname +
+                                          "' is cylindrical)");
+    ok = false;
+  } else {
+    fe.motor_force = jt == JointType::Prismatic;
+  }
+  // angle, rate, displacement, speed: slots of JointCoordinates.
+  static const std::vector<std::string> functions = {"angle", "rate", "displacement", "speed"};
+  QuantityRules rules;
+  rules.functions = functions;
+  rules.what = "an expression of t and the joint's angle(), rate(), displacement(), speed()";
+  rules.check = [&](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
+    if (q.argument != *jname) {
+      if (!joint_names_.count(q.argument)) return std::pair{q.argument_position, "unknown joint '" + q.argument + "'"};
+      return std::pair{q.argument_position, q.function + "(" + q.argument + "): a joint_motor's value may use only its own joint '" +
+                                                *jname + "' (and t)"};
+    }
+    const bool angular = q.function == "angle" || q.function == "rate";
+    if (angular ? !turns : !slides)
+      return std::pair{q.position, q.function + "() applies to " +
+                                       (angular ? "revolute and cylindrical" : "prismatic and cylindrical") + " joints; '" +
+                                       *jname + "' is " + to_string(jt)};
+    return std::nullopt;
+  };
+  const Entry* ve = f.require("value", fe.motor_force ? "N" : "N m");
+  std::optional<Expression> ex = ve ? expression(ve->value, f.path("value"), rules) : std::nullopt;
+  if (!ex) return false;
+  std::array<int, 4> slot{};
+  const size_t nq = ex->quantities().size();  // distinct, all of this joint: at most 4
+  for (size_t i = 0; i < nq; ++i) {
+    slot[i] = static_cast<int>(std::find(functions.begin(), functions.end(), ex->quantities()[i].function) - functions.begin());
+    if (slot[i] == 0) fe.effort_uses_angle = true;
+  }
+  fe.effort = [x = std::move(*ex), slot, nq](double t, const JointCoordinates& c) {
+    const std::array<double, 4> all{c.angle, c.rate, c.displacement, c.speed};
+    std::array<double, 4> v{};
+    for (size_t i = 0; i < nq; ++i) v[i] = all[static_cast<size_t>(slot[i])];
+    return x(t, std::span<const double>(v.data(), nq));
+  };
+  return ok;
+}
+
 /// Every key of the forces section: the loads' and those of every force element type.
 const std::vector<std::string>& Loader::force_section_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"name", "type", "body", "point", "value", "frame", "bodies"};
+    std::vector<std::string> k = {"name", "type", "body", "point", "value", "frame", "bodies", "joint"};
     for (const ForceTypeInfo& t : force_types())
       for (const ForceKey& fk : t.keys)
         if (std::find(k.begin(), k.end(), fk.key) == k.end()) k.push_back(fk.key);

@@ -53,6 +53,7 @@ class Loader : public Reader {
   std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
+  bool joint_motor(Map& f, ForceElement& fe);
   /// Every key of the forces section (loads and force element types).
   static const std::vector<std::string>& force_section_keys();
   bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -179,7 +180,17 @@ std::optional<double> Reader::check_range(const YAML::Node& n, const std::string
 }
 
 std::optional<Expression> Reader::expression(const YAML::Node& n, const std::string& path, bool allow_t) {
-  const std::string expected = allow_t ? "expected a number or an expression of t" : "expected a number";
+  return expression(n, path, allow_t, nullptr);
+}
+
+std::optional<Expression> Reader::expression(const YAML::Node& n, const std::string& path, const QuantityRules& rules) {
+  return expression(n, path, true, &rules);
+}
+
+std::optional<Expression> Reader::expression(const YAML::Node& n, const std::string& path, bool allow_t,
+                                             const QuantityRules* rules) {
+  const std::string expected = rules ? "expected a number or " + rules->what
+                               : allow_t ? "expected a number or an expression of t" : "expected a number";
   if (!n.IsScalar()) {
     error(n, path, expected + ", got " + kind_of(n));
     return std::nullopt;
@@ -217,20 +228,37 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
     return std::nullopt;
   }
   try {
-    Expression ex(s);
+    Expression ex = rules ? Expression(s, rules->functions) : Expression(s);
     if (ex.depends_on_time() && !allow_t) {
       error(n, path, "expected a constant, got an expression of t: '" + s + "'");
       return std::nullopt;
     }
-    if (!ex.depends_on_time() && !std::isfinite(ex(0.0))) {
+    if (!ex.depends_on_time() && ex.quantities().empty() && !std::isfinite(ex(0.0))) {
       error(n, path, "expression '" + s + "' is not a finite number (" + fmt_num(ex(0.0)) + ")");
       return std::nullopt;
     }
+    bool ok = true;
+    if (rules)
+      for (const ExpressionQuantity& q : ex.quantities())
+        if (auto problem = rules->check(q)) {
+          YAML::Mark m = n.Mark();
+          if (!m.is_null()) m.column += quote_offset(n, path) + problem->first;
+          error(m, path, problem->second + " in '" + s + "'");
+          ok = false;
+        }
+    if (!ok) return std::nullopt;
     return ex;
   } catch (const ExpressionError& err) {
     YAML::Mark m = n.Mark();
     if (!m.is_null()) m.column += quote_offset(n, path) + err.position();
-    error(m, path, expected + ", got '" + s + "': " + err.what());
+    // A joint quantity where only t is allowed: say where it may be used.
+    std::string hint;
+    const size_t at = static_cast<size_t>(std::max(0, err.position()));
+    if (!rules)
+      for (const char* w : {"angle", "rate", "displacement", "speed"})
+        if (at < s.size() && s.compare(at, std::strlen(w), w) == 0 && s.find('(', at) == at + std::strlen(w))
+          hint = std::string(" (") + w + "() and the other joint quantities may be used only in a joint_motor's value)";
+    error(m, path, expected + ", got '" + s + "': " + err.what() + hint);
     return std::nullopt;
   }
 }

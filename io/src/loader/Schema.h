@@ -7,6 +7,7 @@
 /// problem of a file at once. Only the loader's sources include yaml-cpp.
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,6 +60,15 @@ inline Range direction() { return {-HUGE_VAL, HUGE_VAL, false, false, "", true};
 class Map;
 struct Entry;
 
+/// What an expression may name besides t (Expression.h): f(name) for f in `functions`, each
+/// quantity checked by `check`, which returns the 0-based offset in the text of a problem and its
+/// message, or std::nullopt.
+struct QuantityRules {
+  std::vector<std::string> functions;
+  std::function<std::optional<std::pair<int, std::string>>(const ExpressionQuantity&)> check;
+  std::string what;  ///< "an expression of t and the joint's coordinates", for messages
+};
+
 /// Records problems with their place and reads typed values. The sections of the loader
 /// (Loader.h) build on it.
 class Reader {
@@ -93,6 +103,9 @@ class Reader {
   /// A number or an expression (of t if allow_t). Plain numbers give a constant Expression; NaN
   /// and infinite values are rejected (YAML's .nan, .inf, and "nan", "inf").
   std::optional<Expression> expression(const YAML::Node& n, const std::string& path, bool allow_t);
+  /// The same, also naming the quantities of `rules` (allow_t is implied); each problem of a
+  /// quantity is reported at its column.
+  std::optional<Expression> expression(const YAML::Node& n, const std::string& path, const QuantityRules& rules);
   std::optional<std::string> string(const YAML::Node& n, const std::string& path);
   /// A non-empty string of at most 200 characters.
   std::optional<std::string> name(const YAML::Node& n, const std::string& path);
@@ -132,6 +145,8 @@ class Reader {
   struct OverrideInfo {
     std::string key, label;
   };
+  std::optional<Expression> expression(const YAML::Node& n, const std::string& path, bool allow_t,
+                                       const QuantityRules* rules);
   /// 1 if the scalar at n starts with a quote in the source (expression error columns).
   int quote_offset(const YAML::Node& n, const std::string& path) const;
 

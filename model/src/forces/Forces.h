@@ -15,6 +15,7 @@ const ForceTypeInfo& rigid_body_spring_damper();
 const ForceTypeInfo& cartesian_spring_damper();
 const ForceTypeInfo& user();
 const ForceTypeInfo& end_stop();
+const ForceTypeInfo& joint_motor();
 
 /// The `point` key (ForceElement::point).
 inline ForceKey point_key(const char* meaning) {

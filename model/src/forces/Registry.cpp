@@ -14,6 +14,7 @@ const std::vector<ForceTypeInfo>& force_types() {
         forces::cartesian_spring_damper(),
         forces::user(),
         forces::end_stop(),
+        forces::joint_motor(),
     };
     for (size_t i = 0; i < t.size(); ++i)
       if (static_cast<size_t>(t[i].type) != i) throw std::logic_error("force_types: registry out of order");

@@ -1,14 +1,19 @@
 #pragma once
 /// @file Expression.h
 /// A scalar function of time written in muParser syntax ("0.1*sin(10*t)", "t > 0.5 ? 1 : 0").
-/// The only variable is t [s]; the constants pi and e (Euler's number, as _e) are defined.
+/// The variable is t [s]; the constants pi and e (Euler's number, as _e) are defined.
+/// An expression may also name quantities of the state as f(name), with f one of the functions
+/// its reader allows (the model loader: angle, rate, displacement, speed of a joint); their values
+/// are given at each evaluation.
 ///
 /// Thread safety: every Expression object owns its own parser; copying an Expression builds a
 /// new parser from the text. Distinct objects may be evaluated concurrently, one object may not.
 
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mbdae::io {
 
@@ -23,11 +28,23 @@ class ExpressionError : public std::invalid_argument {
   int position_;
 };
 
+/// A quantity of the state an expression names, e.g. angle(hinge).
+struct ExpressionQuantity {
+  std::string function;   ///< "angle"
+  std::string argument;   ///< "hinge" (the text between the parentheses, trimmed)
+  int position = 0;       ///< 0-based offset of the function's name in the text (first use)
+  int argument_position = 0;  ///< 0-based offset of the argument in the text (first use)
+};
+
 class Expression {
  public:
   /// Parses `text` and evaluates it once at t = 0 to find every syntax error now rather than
   /// during a run. @throws ExpressionError (unknown name, unbalanced parenthesis, ...).
   explicit Expression(const std::string& text);
+  /// Parses `text` in which each f(name) with f one of `functions` is a quantity whose value is
+  /// given at evaluation (quantities(): the distinct ones, in the order of their first use).
+  /// @throws ExpressionError as above, and for f without a name in parentheses.
+  Expression(const std::string& text, const std::vector<std::string>& functions);
   /// A constant (no parser).
   explicit Expression(double value);
   Expression(const Expression& other);
@@ -39,6 +56,12 @@ class Expression {
   /// Value at time t [s]. Never throws: an evaluation error gives NaN (which the solvers report
   /// as a residual failure, naming the time).
   double operator()(double t) const;
+  /// Value at time t [s] with the quantities' values q (q[i] for quantities()[i]; missing ones
+  /// are 0). Never throws; NaN for an evaluation error.
+  double operator()(double t, std::span<const double> q) const;
+
+  /// The quantities the text names (empty for an expression of t only).
+  const std::vector<ExpressionQuantity>& quantities() const { return quantities_; }
 
   /// True if the text uses the variable t.
   bool depends_on_time() const { return depends_on_time_; }
@@ -47,6 +70,8 @@ class Expression {
  private:
   struct Parser;
   std::string text_;
+  std::string parsed_;  // text_ with each quantity replaced by its variable
+  std::vector<ExpressionQuantity> quantities_;
   double constant_ = 0;
   bool depends_on_time_ = false;
   std::unique_ptr<Parser> parser_;  // null for a constant

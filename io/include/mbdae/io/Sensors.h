@@ -65,8 +65,8 @@ struct SensorContext {
   Vec3 point_a = Vec3::Zero(), point_b = Vec3::Zero();
   Mat3 frame_a = Mat3::Identity(), frame_b = Mat3::Identity();
   double rest_length = 0;    ///< spring_damper: L0, m
-  double last_angle = 0;     ///< joint_angle: the previous value (turn counting)
-  bool started = false;      ///< joint_angle: last_angle is set
+  double last_angle = 0;     ///< joint_angle, joint_motor: the previous angle (turn counting)
+  bool started = false;      ///< joint_angle, joint_motor: last_angle is set
 };
 
 /// Everything about one sensor output, in one place (sensor_outputs()).
@@ -93,6 +93,9 @@ struct SensorOutputInfo {
   const char* force_types = "";
   /// Takes the `frame: world | joint` key (reactions).
   bool takes_frame = false;
+  /// Where a column's unit depends on the item (a joint motor's torque or force): the unit of
+  /// column k for the resolved item c, or nullptr for column_unit(k). nullptr: never.
+  const char* (*item_unit)(const System& model, const SensorContext& c, size_t k) = nullptr;
   /// The unit of column k. No throw for k < suffixes.size().
   const char* column_unit(size_t k) const { return units.empty() ? unit : units[k]; }
 };

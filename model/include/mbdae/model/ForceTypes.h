@@ -36,6 +36,11 @@ struct ForceGeometry {
   Mat3 Aa = Mat3::Identity();       ///< marker frame on a, body a's axes
   Mat3 Ab = Mat3::Identity();       ///< marker frame on b, body b's axes
   double L0 = 0;                    ///< ForceMarkers::reference
+  /// joint_motor: the joint angle of the last evaluation (rad, turns counted). The angle of a
+  /// state is the one nearest to it with the same remainder modulo 2π, so turns are counted as
+  /// long as two successive evaluations differ by less than half a turn. Memory of the one
+  /// formulation that owns this geometry (a run's workspace, not shared between runs).
+  mutable double last_angle = 0;
 };
 
 /// Relative kinematics of the two markers of a pairwise element, world axes.
@@ -46,6 +51,7 @@ struct PairMotion {
   Mat3 Rb;   ///< R_WB of body b
   Vec3 wa;   ///< angular velocity of a, rad/s
   Vec3 wb;   ///< angular velocity of b, rad/s
+  double t = 0;  ///< time, s (for laws that depend on it)
 };
 
 /// A model-file key of a force type, beyond name, type and bodies.

@@ -178,6 +178,17 @@ using UserForceFunction =
 using UserForceJacobian = std::function<void(double t, const std::vector<BodyMotion>& bodies,
                                              MatX& dW_dx, MatX& dW_dxi)>;
 
+/// The coordinates of a joint a joint_motor's effort may depend on, measured between the joint's
+/// two markers (both at the joint point with z along the axis at t0, so all are 0 at t0).
+struct JointCoordinates {
+  double angle = 0;         ///< rotation of b's marker about the axis relative to a's, turns counted, rad
+  double rate = 0;          ///< its rate, (ω_b − ω_a)·axis, rad/s
+  double displacement = 0;  ///< translation of b's marker point along a's axis, m
+  double speed = 0;         ///< its rate, m/s
+};
+/// A joint_motor's effort (N m or N) from t (s) and the coordinates of its joint.
+using JointEffortFunction = std::function<double(double t, const JointCoordinates& q)>;
+
 /// Kind of a ForceElement (described there).
 enum class ForceType {
   SpringDamper,           ///< point-to-point spring-damper
@@ -186,6 +197,7 @@ enum class ForceType {
   CartesianSpringDamper,  ///< per world axis
   User,                   ///< user function of the bodies' motions
   EndStop,                ///< one-sided penalty stops on the slide along an axis
+  JointMotor,             ///< a torque or force on a joint's coordinate, a function of t and the joint's state
 };
 /// Name of `t` as in the model file ("spring_damper", …). No throw.
 const char* to_string(ForceType t);
@@ -209,6 +221,11 @@ const char* to_string(ForceType t);
 /// - cartesian_spring_damper (Exudyn CartesianSpringDamper): F_i = k_i (d_i − offset_i) + d_i ḋ_i
 ///   on b (−on a) with d = p_b − p_a the markers' world displacement. Potential ½ Σ k_i (d_i − o_i)².
 /// - user: `user` is called with the bodies' motions; any number of bodies (not ground).
+/// - joint_motor: on the revolute, prismatic or cylindrical joint `joint` (its bodies, `point`
+///   and `axis` are the joint's): u = effort(t, q) with q the joint's coordinates
+///   (JointCoordinates) acts on b as a torque u e (`motor_force` false) or a force u e at the
+///   joint point (true), e the joint axis turning with a; a gets the opposite. Its power is
+///   u·rate or u·speed. No potential.
 struct ForceElement {
   std::string name;                 ///< unique among the force elements (may be empty)
   ForceType type = ForceType::SpringDamper;  ///< which law (see above)
@@ -227,6 +244,10 @@ struct ForceElement {
   Vec3 offset3 = Vec3::Zero();      ///< cartesian: m
   std::optional<double> lower;      ///< end_stop: least slide, m
   std::optional<double> upper;      ///< end_stop: largest slide, m
+  std::string joint;                ///< joint_motor: the joint it acts on (bodies, point, axis copied from it)
+  bool motor_force = false;         ///< joint_motor: a force along the axis (else a torque about it)
+  JointEffortFunction effort;       ///< joint_motor: N m (torque) or N (force)
+  bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry)
   UserForceFunction user;           ///< user
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };
@@ -372,6 +393,13 @@ class System {
   void add_torsional_spring_damper(const std::string& name, const std::string& a, const std::string& b,
                                    const Vec3& point, const Vec3& axis, double stiffness, double damping,
                                    std::optional<double> reference_angle = std::nullopt);
+
+  /// Motor on the joint named `joint` (added before; revolute, prismatic or cylindrical): its
+  /// bodies, point and axis are copied from the joint now (see ForceElement, joint_motor);
+  /// `force`: a force along the axis (N), else a torque about it (N m); `uses_angle`: effort reads
+  /// q.angle. An unknown joint is reported by check().
+  void add_joint_motor(const std::string& name, const std::string& joint, JointEffortFunction effort,
+                       bool force = false, bool uses_angle = true);
 
   // Convenience builders that read like the model file: `a`, `b` are body names (or
   // "ground"), points (m) and axes are world coordinates at t0; nothing is checked here.
