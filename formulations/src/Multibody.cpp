@@ -1074,6 +1074,7 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
   // Kinematics with velocities: the joints below use only their position parts (R, G, RG, p),
   // which are the same as without velocities (eval_joint reads velocities only for γ).
   const std::vector<Kin>& ks = I.all_kin(q, v.data());
+  r.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: constraint forces only
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
