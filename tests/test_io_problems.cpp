@@ -261,6 +261,7 @@ const BadModel kBadModels[] = {
     {"contact_restitution_out_of_range.yaml", 1, 6, 110, "contacts[0].restitution", "must be in [0, 1], got 1.5"},
     {"contacts_with_implicit_solver.yaml", 1, 8, 5, "contacts[0]", "with generalized_alpha contacts are penalty forces and need their parameters: a penalty block on this contact, or a model-wide contact_penalty (or a solver without penalty contacts: impulse) (solver.type generalized_alpha)"},
     {"coordinate_unknown_axis.yaml", 1, 6, 86, "joints[0].coordinate", "unknown value 'w' (expected one of: x, y, z)"},
+    {"coupling_of_spherical_joint.yaml", 1, 9, 46, "couplings[0].joints[1]", "joint 'ball' is spherical; a coupling takes revolute and prismatic joints (one relative coordinate each)"},
     {"decimal_comma_end_time.yaml", 2, 9, 14, "solver.end_time", "expected a number, got '0,1': a list of values where one number is expected (a decimal comma? write '0.1')"},
     {"decimal_comma_mass.yaml", 1, 5, 12, "bodies[0].mass", "expected a number, got '0,5': a list of values where one number is expected (a decimal comma? write '0.5')"},
     {"duplicate_body_name.yaml", 1, 5, 12, "bodies[1].name", "duplicate body name 'rod' (also bodies[0], line 4)"},

@@ -639,10 +639,15 @@ struct MultibodySystem::Impl {
       }
     }
   }
-  /// The local coordinates of unit u gathered from a global vector.
+  /// The local coordinates of unit u gathered from a global vector into the first entries of
+  /// `out`, which only grows (per-thread work vectors: no allocation once they have grown).
   static void gather_unit(const RowUnit& u, ConstVecRef x, VecX& out) {
-    out.resize(static_cast<int>(u.coords.size()));
+    grow(out, static_cast<int>(u.coords.size()));
     for (size_t k = 0; k < u.coords.size(); ++k) out[static_cast<int>(k)] = x[u.coords[k]];
+  }
+  /// Makes x at least n long (never shrinks it).
+  static void grow(VecX& x, int n) {
+    if (x.size() < n) x.resize(n);
   }
 
   // ---- joints ----
@@ -1111,7 +1116,7 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
     for (const RowUnit& u : I.units) {
       if (u.active < 0) continue;
       Impl::gather_unit(u, q, ql);
-      grad.resize(ql.size());
+      Impl::grow(grad, static_cast<int>(u.coords.size()));
       I.eval_unit(u, ql.data(), nullptr, false, ue, grad.data());
       const double l = lambda[u.active];
       for (size_t k = 0; k < u.coords.size(); ++k) r[u.coords[k]] += l * grad[static_cast<int>(k)];
@@ -1366,13 +1371,13 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     thread_local VecX ql, fp, fm;
     thread_local MatX B;
     Impl::gather_unit(u, q, ql);
-    B.resize(nc, nc);
-    fp.resize(nc);
-    fm.resize(nc);
+    if (B.rows() < nc) B.resize(nc, nc);  // only grows; the map reads its top-left nc × nc
+    Impl::grow(fp, nc);
+    Impl::grow(fm, nc);
     UnitEval ue;
     detail::central_differences(
         ql, 0, nc, fp, fm, [&](int, VecX& out) { I.eval_unit(u, ql.data(), nullptr, false, ue, out.data()); },
-        [&](int k, const VecX& p, const VecX& m, double h2) { B.col(k) = (p - m) / h2; });
+        [&](int k, const VecX& p, const VecX& m, double h2) { B.col(k).head(nc) = (p.head(nc) - m.head(nc)) / h2; });
     u.tangent_map.scatter_add(A, B, c_q * lambda[u.active]);
   }
 }
@@ -1406,7 +1411,7 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
     Impl::gather_unit(u, q, ql);
-    grad.resize(ql.size());
+    Impl::grow(grad, static_cast<int>(u.coords.size()));
     I.eval_unit(u, ql.data(), nullptr, false, ue, grad.data());
     u.jac_map.scatter_add(Cq, grad.transpose());
   }
@@ -1457,7 +1462,7 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
     thread_local MatX B;
     Impl::gather_unit(u, q, ql);
     Impl::gather_unit(u, v, vl);
-    B.resize(1, nc);
+    if (B.cols() < nc) B.resize(1, nc);  // only grows; the map reads its first nc entries
     double cp = 0, cm = 0;
     UnitEval ue;
     detail::central_differences(
