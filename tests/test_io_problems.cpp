@@ -321,7 +321,7 @@ const BadModel kBadModels[] = {
     {"unknown_joint_type.yaml", 1, 6, 25, "joints[0].type", "unknown value 'hinge' (expected one of: spherical, revolute, prismatic, fixed, generic, distance, cylindrical, universal, planar, rolling_disc, coordinate)"},
     {"unknown_sensor_key.yaml", 1, 8, 66, "sensors[0].units", "unknown key 'units' (expected one of: name, body, joint, force, point, output, frame)"},
     {"unknown_solver.yaml", 1, 9, 16, "solver.type", "unknown value 'runge_kutta' (expected one of: generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, lie_rk4, impulse)"},
-    {"unknown_top_key.yaml", 1, 2, 1, "gravityy", "unknown key 'gravityy' (expected one of: name, description, gravity, bodies, joints, forces, contacts, contact_penalty, contact_material, sensors, solver, output)"},
+    {"unknown_top_key.yaml", 1, 2, 1, "gravityy", "unknown key 'gravityy' (expected one of: name, description, gravity, bodies, joints, couplings, forces, contacts, contact_penalty, contact_material, sensors, solver, output)"},
     {"unknown_variable_in_expression.yaml", 1, 8, 59, "forces[0].value[2]", "expected a number or an expression of t, got 'omega*t': Unexpected token \"omega\" found at position 0."},
     {"unsatisfiable_assembly.yaml", 1, 5, 5, "bodies[0]", "initial assembly failed: assembly did not converge: after 50 iterations ‖C‖∞ = 28.3457 in body 'rod' Euler-parameter norm"},
     {"wrong_type_mass.yaml", 1, 4, 23, "bodies[0].mass", "expected a number, got 'heavy': Unexpected token \"heavy\" found at position 0."},
