@@ -51,21 +51,19 @@ struct Sample {
   VecX q, v, a, lambda;
 };
 
-std::vector<Sample> run(const LoadedModel& lm, const MultibodySystem** mb, std::vector<std::vector<double>>* rows = nullptr) {
-  static std::vector<std::unique_ptr<ModelRun>> keep;  // the formulation outlives the call
-  keep.push_back(std::make_unique<ModelRun>(lm));
-  ModelRun& r = *keep.back();
-  std::vector<Sample> out;
-  const SolveResult res = r.run([&](const StateView& s, std::span<const double> row) {
+/// Runs the model, keeping every output state (and sensor row); the run owns the formulation.
+std::unique_ptr<ModelRun> run(const LoadedModel& lm, std::vector<Sample>& out,
+                              std::vector<std::vector<double>>* rows = nullptr) {
+  auto r = std::make_unique<ModelRun>(lm);
+  const SolveResult res = r->run([&](const StateView& s, std::span<const double> row) {
     out.push_back({s.t, s.q, s.v, s.a, s.lambda});
     if (rows) rows->emplace_back(row.begin(), row.end());
     return true;
   });
   INFO(res.message);
   REQUIRE(res.ok());
-  *mb = r.multibody();
-  REQUIRE(*mb);
-  return out;
+  REQUIRE(r->multibody());
+  return r;
 }
 
 }  // namespace
@@ -91,8 +89,9 @@ TEST_CASE("gear pair: accelerations and the transmitted torque against the close
   for (const Case& c : cases) {
     INFO(c.name);
     const LoadedModel lm = load_model_text(flywheels(c.rotation), "gears.yaml", c.sets);
-    const MultibodySystem* mb = nullptr;
-    const std::vector<Sample> s = run(lm, &mb, nullptr);
+    std::vector<Sample> s;
+    const auto r = run(lm, s);
+    const MultibodySystem* mb = r->multibody();
     const int pa = mb->coupling_angle_coordinate(0), pb = mb->coupling_angle_coordinate(1);
     REQUIRE(pa >= 0);
     REQUIRE(pb >= 0);
@@ -131,9 +130,10 @@ TEST_CASE("two-stage gear train: ratios held, closed form, energy balance", "[co
   const LoadedModel lm = load_model_file(std::string(MBDAE_TEST_SOURCE_DIR) + "/examples/models/gear_train.yaml",
                                          {{"solver.type", "ida"},
                                           {"solver.tolerance", "{relative: 1.0e-12, absolute: 1.0e-13}"}});
-  const MultibodySystem* mb = nullptr;
   std::vector<std::vector<double>> rows;
-  const std::vector<Sample> s = run(lm, &mb, &rows);
+  std::vector<Sample> s;
+  const auto the_run = run(lm, s, &rows);
+  const MultibodySystem* mb = the_run->multibody();
   const int pin = mb->coupling_angle_coordinate(0), pmid = mb->coupling_angle_coordinate(1),
             pout = mb->coupling_angle_coordinate(2);
   double worst_ratio = 0, worst_energy = 0, worst_x = 0;
@@ -181,8 +181,9 @@ TEST_CASE("rack and pinion: x = R theta against the closed form", "[coupling]") 
   for (const char* solver : {"generalized_alpha", "trapezoidal_index2"}) {
     INFO(solver);
     const LoadedModel lm = load_model_text(text, "rack.yaml", {{"solver.type", solver}});
-    const MultibodySystem* mb = nullptr;
-    const std::vector<Sample> s = run(lm, &mb, nullptr);
+    std::vector<Sample> s;
+    const auto r = run(lm, s);
+    const MultibodySystem* mb = r->multibody();
     const int p = mb->coupling_angle_coordinate(0);
     for (const Sample& x : s) {
       const double th = x.q[p];
