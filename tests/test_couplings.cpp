@@ -331,3 +331,40 @@ TEST_CASE("couplings of an unknown joint or a joint without one coordinate are r
     CHECK(d.message.find("generalized_alpha, ida, trapezoidal_index2") != std::string::npos);
   }
 }
+
+TEST_CASE("couplings do no work: a spatial mechanism with an internal gear and a linear coupling keeps its energy",
+          "[coupling]") {
+  // A chain ground–a–b–c under gravity (revolute, revolute, prismatic on skew axes) with an
+  // internal gear between the two hinges and a linear coupling of all three coordinates: no
+  // source or sink of energy, so kinetic + gravity energy stays at its initial value.
+  const std::string text =
+      "gravity: [0, -9.81, 0]\n"
+      "bodies:\n"
+      "  - {name: a, mass: 1.0, inertia: [0.1, 0.2, 0.3, 0, 0, 0], position: [0, 0, 0]}\n"
+      "  - {name: b, mass: 2.0, inertia: [0.2, 0.2, 0.3, 0, 0, 0], position: [1, 0, 0]}\n"
+      "  - {name: c, mass: 1.5, inertia: [0.2, 0.3, 0.3, 0, 0, 0], position: [0, 1, 0], rotation: rotation_vector}\n"
+      "joints:\n"
+      "  - {name: ja, type: revolute, bodies: [ground, a], point: [0, 0, 0], axis: [0, 1, 1]}\n"
+      "  - {name: jb, type: revolute, bodies: [a, b], point: [0.5, 0, 0], axis: [1, 0, 0]}\n"
+      "  - {name: jc, type: prismatic, bodies: [b, c], point: [0.5, 0.5, 0], axis: [1, 1, 0]}\n"
+      "couplings:\n"
+      "  - {name: g, type: gear, joints: [ja, jb], ratio: 1.7, internal: true}\n"
+      "  - {name: l, type: linear, joints: [jb, jc, ja], coefficients: [0.3, -2.0, 0.5]}\n"
+      "sensors:\n"
+      "  - {name: E, output: energy}\n"
+      "solver: {type: ida, end_time: 1.0, tolerance: {relative: 1.0e-10, absolute: 1.0e-12}}\n"
+      "output: {every: 0.05}\n";
+  const LoadedModel lm = load_model_text(text, "workless.yaml", {});
+  std::vector<std::vector<double>> rows;
+  std::vector<Sample> s;
+  const auto the_run = run(lm, s, &rows);
+  const double E0 = rows.front()[0];
+  double worst = 0, moved = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    worst = std::max(worst, std::abs(rows[i][0] - E0) / std::abs(E0));
+    moved = std::max(moved, std::abs(s[i].q[the_run->multibody()->coupling_angle_coordinate(0)]));
+  }
+  INFO("largest relative energy change " << worst << ", largest angle of ja " << moved << " rad");
+  CHECK(moved > 0.3);  // the mechanism moves
+  CHECK(worst < 1e-8);
+}
