@@ -81,6 +81,15 @@ int check_command(const CheckOptions& o) {
     fmt::print("  {:<14} {:<10} {} - {}  ({} equation{})\n", jt.name, to_string(jt.type), jt.bodies[0],
                jt.bodies[1], rows, rows == 1 ? "" : "s");
   }
+  if (!sys.couplings().empty()) {
+    fmt::print("\ncouplings ({})\n", sys.couplings().size());
+    for (const Coupling& c : sys.couplings()) {
+      std::string terms;
+      for (size_t k = 0; k < c.joints.size() && k < c.coefficients.size(); ++k)
+        terms += fmt::format("{}{:g} q({})", k ? " + " : "", c.coefficients[k], c.joints[k]);
+      fmt::print("  {:<14} {:<11} {} = 0\n", c.name, to_string(c.kind), terms);
+    }
+  }
   for (const RigidBody& b : sys.bodies())
     if (!connected.count(b.name)) notes.push_back(fmt::format("body '{}' has no joint: it moves freely", b.name));
   for (const Joint& jt : sys.joints())
@@ -119,14 +128,23 @@ int check_command(const CheckOptions& o) {
   // ---- coordinates, Grübler, rank -------------------------------------------------------------
   const int n = mb->num_coordinates();
   const int rows = mb->num_all_rows();
-  const int norm_rows = rows - joint_equations;
+  const int coupling_rows = static_cast<int>(sys.couplings().size());
+  int angles = n;  // the couplings' angle coordinates: one per coupled revolute joint, each with its row
+  for (size_t i = 0; i < sys.bodies().size(); ++i) angles -= mb->body_size(static_cast<BodyIndex>(i));
+  const int norm_rows = rows - joint_equations - coupling_rows - angles;
   VecX q0(n), v0(n);
   mb->initial_state(q0, v0);
   const RedundancyReport red = find_redundant_constraints(*mb, 0.0, q0);
   const int nb = static_cast<int>(sys.bodies().size());
-  fmt::print("\ncoordinates  {} ({} bodies; {} Euler-parameter norm equation{})\n", n, nb, norm_rows,
-             norm_rows == 1 ? "" : "s");
-  fmt::print("equations    {} joint + {} norm = {}\n", joint_equations, norm_rows, rows);
+  fmt::print("\ncoordinates  {} ({} bodies; {} Euler-parameter norm equation{}{})\n", n, nb, norm_rows,
+             norm_rows == 1 ? "" : "s",
+             angles ? fmt::format("; {} joint angle{} of the couplings, each with its equation", angles, angles == 1 ? "" : "s")
+                    : std::string());
+  if (coupling_rows || angles)
+    fmt::print("equations    {} joint + {} coupling + {} angle + {} norm = {}\n", joint_equations, coupling_rows, angles,
+               norm_rows, rows);
+  else
+    fmt::print("equations    {} joint + {} norm = {}\n", joint_equations, norm_rows, rows);
   const MobilityReport mob = calc_mobility(*mb, 0.0, q0);
   const int gruebler = 6 * nb - mob.joint_equations;
   const int mobility = mob.mobility;

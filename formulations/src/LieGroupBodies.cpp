@@ -13,6 +13,9 @@ LieGroupBodies::LieGroupBodies(const System& model, LieGroupType group, double l
                                double angular_damping)
     : model_(model), group_(group), c_lin_(linear_damping), c_rot_(angular_damping) {
   model.validate();
+  if (!model.couplings().empty())
+    throw std::invalid_argument("LieGroupBodies: couplings are not supported on the Lie-group path, got '" +
+                                model.couplings().front().name + "'");
   if (!model.joints().empty())
     throw std::invalid_argument("LieGroupBodies: joints are not supported on the Lie-group path, got " +
                                 std::to_string(model.joints().size()));

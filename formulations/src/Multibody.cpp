@@ -94,6 +94,35 @@ struct FullRow {
   int body = -1;   // Euler-parameter norm row of this body
   int joint = -1;  // or row `local` of this joint
   int local = 0;
+  int unit = -1;   // or this coupling row unit (Impl::units)
+};
+
+/// One term of a coupling row unit: c φ (an angle coordinate, `marker` false) or c times one
+/// marker equation of a joint between bodies a and b (TransDriven with s = 0: a prismatic joint's
+/// displacement; RotDriven with s = φ: a revolute joint's angle row).
+struct RowTerm {
+  double c = 1;
+  int phi = -1;         // local index of the angle coordinate φ, -1 if none
+  bool marker = false;  // a marker equation (geo.rows[0])
+  detail::JointGeometry geo;
+  BodyIndex a = kGround, b = kGround;
+  int la = 0, lb = 0;   // local index of the first coordinate of body a, b (not ground)
+};
+
+/// A constraint row of the couplings (Multibody.h): a revolute joint's angle row or a coupling's
+/// equation, over its local coordinates `coords`.
+struct RowUnit {
+  std::string label;
+  ItemRef item;
+  std::vector<int> coords;  // global coordinate indices
+  std::vector<RowTerm> terms;
+  int active = -1;          // its active row, -1 if disabled
+  BlockMap jac_map, tangent_map;
+};
+
+/// Value, rate and γ of a row unit.
+struct UnitEval {
+  double c = 0, cv = 0, g = 0;
 };
 
 
@@ -108,6 +137,13 @@ struct MultibodySystem::Impl {
   std::vector<JointData> joints;
   std::vector<ForceData> forces;
   std::vector<ContactPairData> contact_pairs;
+  // Couplings: the angle coordinates φ (one per coupled revolute joint, after the bodies'
+  // coordinates), the row units (angle rows, then one row per coupling) and each coupling's unit.
+  std::vector<int> angle_joint;      // joint of angle coordinate k (global index n_body + k)
+  std::vector<int> angle_of_joint;   // per joint: its angle coordinate k, -1 if none
+  int n_body = 0;                    // coordinates of the bodies
+  std::vector<RowUnit> units;
+  std::vector<int> coupling_unit;    // per coupling: its unit
   // The penalty contacts' shapes for the broad phase shared with the impulse stepper
   // (ContactGeometry.h): each shape's body, its pose in the body frame and bounding radius; the
   // finite shapes' bounds and bodies as GridBroadPhase takes them; the pair of two shapes.
@@ -552,6 +588,68 @@ struct MultibodySystem::Impl {
     return M;
   }
 
+  // ---- couplings ----
+  /// Value, rate (if v is given) and γ (if with_gamma) of row unit u at its local coordinates
+  /// q, v (size coords.size()); its gradient ∂C/∂q into grad (same size) if given.
+  void eval_unit(const RowUnit& u, const double* q, const double* v, bool with_gamma, UnitEval& o,
+                 double* grad) const {
+    o = UnitEval{};
+    if (grad) std::fill(grad, grad + u.coords.size(), 0.0);
+    detail::JointEval e;
+    for (const RowTerm& tm : u.terms) {
+      if (!tm.marker) {
+        o.c += tm.c * q[tm.phi];
+        if (v) o.cv += tm.c * v[tm.phi];
+        if (grad) grad[tm.phi] += tm.c;
+        continue;
+      }
+      const Kin ka = kin(tm.a, q + tm.la, v ? v + tm.la : nullptr);
+      const Kin kb = kin(tm.b, q + tm.lb, v ? v + tm.lb : nullptr);
+      detail::DriveState ds;
+      if (tm.phi >= 0) {
+        ds.s = q[tm.phi];
+        ds.sd = v ? v[tm.phi] : 0.0;  // s̈ = φ̈ is a coordinate acceleration: not in γ
+      }
+      detail::eval_joint(tm.geo, ka, kb, with_gamma, ds, e);
+      o.c += tm.c * e.c[0];
+      if (v) {
+        Vec6 ta, tb;
+        ta << ka.v, ka.w;
+        tb << kb.v, kb.w;
+        o.cv += tm.c * (e.Wa.row(0).dot(ta) + e.Wb.row(0).dot(tb) + e.ct[0]);
+      }
+      if (with_gamma) o.g += tm.c * e.gamma[0];
+      if (!grad) continue;
+      if (tm.a != kGround) {
+        const int na = bodies[static_cast<size_t>(tm.a)].nr;
+        for (int k = 0; k < 3; ++k) grad[tm.la + k] += tm.c * e.Wa(0, k);
+        const VecN ga = ka.RG.transpose() * e.Wa.row(0).tail<3>().transpose();
+        for (int k = 0; k < na; ++k) grad[tm.la + 3 + k] += tm.c * ga[k];
+      }
+      if (tm.b != kGround) {
+        const int nb = bodies[static_cast<size_t>(tm.b)].nr;
+        for (int k = 0; k < 3; ++k) grad[tm.lb + k] += tm.c * e.Wb(0, k);
+        const VecN gb = kb.RG.transpose() * e.Wb.row(0).tail<3>().transpose();
+        for (int k = 0; k < nb; ++k) grad[tm.lb + 3 + k] += tm.c * gb[k];
+      }
+      if (tm.phi >= 0) {
+        // ∂C/∂s of the RotDriven row: e1' · x_b with e1' = −R_a A_a (cos s, sin s, 0).
+        const Vec3 e1p = -(ka.R * tm.geo.Aa * Vec3(std::cos(ds.s), std::sin(ds.s), 0.0));
+        grad[tm.phi] += tm.c * e1p.dot(kb.R * tm.geo.Ab.col(0));
+      }
+    }
+  }
+  /// The local coordinates of unit u gathered from a global vector into the first entries of
+  /// `out`, which only grows (per-thread work vectors: no allocation once they have grown).
+  static void gather_unit(const RowUnit& u, ConstVecRef x, VecX& out) {
+    grow(out, static_cast<int>(u.coords.size()));
+    for (size_t k = 0; k < u.coords.size(); ++k) out[static_cast<int>(k)] = x[u.coords[k]];
+  }
+  /// Makes x at least n long (never shrinks it).
+  static void grow(VecX& x, int n) {
+    if (x.size() < n) x.resize(n);
+  }
+
   // ---- joints ----
   /// C_q block of the joint's active rows, columns [coords of a, coords of b].
   BlockN joint_jacobian(const JointData& jd, const Kin& ka, const Kin& kb, const detail::JointEval& e) const {
@@ -650,6 +748,94 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jd.na = I.append_coords(jd.a, jd.coords);
     jd.nb = I.append_coords(jd.b, jd.coords);
     I.joints.push_back(std::move(jd));
+  }
+
+  // Couplings: an angle coordinate φ and its row w_a(φ)·x_b = 0 for each coupled revolute joint
+  // (the angle counts turns), then one row Σ c_i q_i = 0 per coupling.
+  I.n_body = I.n;
+  I.angle_of_joint.assign(I.joints.size(), -1);
+  if (!I.model.couplings().empty()) {
+    std::unordered_map<std::string, int> joint_of;
+    for (size_t ji = 0; ji < I.model.joints().size(); ++ji) joint_of.emplace(I.model.joints()[ji].name, static_cast<int>(ji));
+    auto geometry = [&](int ji, EquationKind kind) {
+      const Joint& j = I.model.joints()[static_cast<size_t>(ji)];
+      const JointData& jd = I.joints[static_cast<size_t>(ji)];
+      Mat3 Ra, Rb;
+      Vec3 pa, pb;
+      pose0(jd.a, Ra, pa);
+      pose0(jd.b, Rb, pb);
+      detail::JointGeometry g = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
+      g.rows = {{kind, 0, 0, ""}};
+      g.driven = kind == EquationKind::RotDriven;
+      return g;
+    };
+    // Local index of global coordinate c in unit u (added if new); a body's coordinates are
+    // added together, so they stay contiguous.
+    auto local = [](RowUnit& u, int c) {
+      for (size_t k = 0; k < u.coords.size(); ++k)
+        if (u.coords[k] == c) return static_cast<int>(k);
+      u.coords.push_back(c);
+      return static_cast<int>(u.coords.size()) - 1;
+    };
+    auto body_local = [&](RowUnit& u, BodyIndex b) {
+      if (b == kGround) return 0;
+      const BodyData& bd = I.bodies[static_cast<size_t>(b)];
+      const int first = local(u, bd.off);
+      for (int k = 1; k < bd.n; ++k) local(u, bd.off + k);
+      return first;
+    };
+    auto marker_term = [&](RowUnit& u, int ji, EquationKind kind, double c) {
+      const JointData& jd = I.joints[static_cast<size_t>(ji)];
+      RowTerm tm;
+      tm.c = c;
+      tm.marker = true;
+      tm.geo = geometry(ji, kind);
+      tm.a = jd.a;
+      tm.b = jd.b;
+      tm.la = body_local(u, jd.a);
+      tm.lb = body_local(u, jd.b);
+      return tm;
+    };
+    for (const Coupling& cp : I.model.couplings())
+      for (const std::string& jn : cp.joints) {
+        const int ji = joint_of.at(jn);  // System::problems() refused unknown joints
+        if (I.joints[static_cast<size_t>(ji)].type != JointType::Revolute || I.angle_of_joint[static_cast<size_t>(ji)] >= 0)
+          continue;
+        I.angle_of_joint[static_cast<size_t>(ji)] = static_cast<int>(I.angle_joint.size());
+        I.angle_joint.push_back(ji);
+      }
+    I.n = I.n_body + static_cast<int>(I.angle_joint.size());
+    for (size_t k = 0; k < I.angle_joint.size(); ++k) {
+      const int ji = I.angle_joint[k];
+      RowUnit u;
+      u.label = "joint '" + I.joints[static_cast<size_t>(ji)].name + "' (revolute) angle of its couplings";
+      u.item = ItemRef::joint(ji);
+      RowTerm tm = marker_term(u, ji, EquationKind::RotDriven, 1.0);
+      tm.phi = local(u, I.n_body + static_cast<int>(k));
+      u.terms.push_back(std::move(tm));
+      I.units.push_back(std::move(u));
+    }
+    for (size_t ci = 0; ci < I.model.couplings().size(); ++ci) {
+      const Coupling& cp = I.model.couplings()[ci];
+      RowUnit u;
+      u.label = std::string(to_string(cp.kind)) + " coupling '" + cp.name + "'";
+      u.item = ItemRef::coupling(static_cast<int>(ci));
+      for (size_t k = 0; k < cp.joints.size(); ++k) {
+        const int ji = joint_of.at(cp.joints[k]);
+        const double c = cp.coefficients[k];
+        if (I.joints[static_cast<size_t>(ji)].type == JointType::Revolute) {
+          RowTerm tm;
+          tm.c = c;
+          tm.phi = local(u, I.n_body + I.angle_of_joint[static_cast<size_t>(ji)]);
+          u.terms.push_back(std::move(tm));
+        } else {
+          u.terms.push_back(marker_term(u, ji, EquationKind::TransDriven, c));
+        }
+      }
+      I.coupling_unit.push_back(static_cast<int>(I.units.size()));
+      I.units.push_back(std::move(u));
+    }
+    for (size_t u = 0; u < I.units.size(); ++u) I.all_rows.push_back({-1, -1, 0, static_cast<int>(u)});
   }
 
   // Force elements.
@@ -776,9 +962,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     I.active_to_full.push_back(static_cast<int>(r));
     const FullRow& fr = I.all_rows[r];
     I.vel_row.push_back(
-        fr.body < 0 && detail::is_velocity_level(
-                           I.joints[static_cast<size_t>(fr.joint)].rows[static_cast<size_t>(fr.local)].kind));
+        fr.joint >= 0 && detail::is_velocity_level(
+                             I.joints[static_cast<size_t>(fr.joint)].rows[static_cast<size_t>(fr.local)].kind));
     if (fr.body >= 0) I.bodies[static_cast<size_t>(fr.body)].ep_row = act;
+    else if (fr.unit >= 0) I.units[static_cast<size_t>(fr.unit)].active = act;
     else {
       JointData& jd = I.joints[static_cast<size_t>(fr.joint)];
       jd.active.push_back(fr.local);
@@ -799,6 +986,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   }
   for (const ForceData& fd : I.forces) tp.add_block(fd.coords, fd.coords);
   for (const ContactPairData& cp : I.contact_pairs) tp.add_block(cp.coords, cp.coords);
+  for (const RowUnit& u : I.units) {
+    tp.add_block(u.coords, u.coords);
+    if (u.active >= 0) jp.add_block({u.active}, u.coords);
+  }
   I.tangent_pattern = tp.build();
   I.jacobian_pattern = jp.build();
   for (BodyData& bd : I.bodies) {
@@ -816,6 +1007,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   for (ForceData& fd : I.forces) fd.tangent_map = BlockMap::make(I.tangent_pattern, fd.coords, fd.coords);
   for (ContactPairData& cp : I.contact_pairs)
     cp.tangent_map = BlockMap::make(I.tangent_pattern, cp.coords, cp.coords);
+  for (RowUnit& u : I.units) {
+    u.tangent_map = BlockMap::make(I.tangent_pattern, u.coords, u.coords);
+    if (u.active >= 0) u.jac_map = BlockMap::make(I.jacobian_pattern, {u.active}, u.coords);
+  }
 }
 
 MultibodySystem::~MultibodySystem() = default;
@@ -863,6 +1058,17 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
       }
     }
   }
+  // Angle coordinates of the couplings: 0 at t0, rate (ω_b − ω_a)·axis.
+  for (size_t k = 0; k < I.angle_joint.size(); ++k) {
+    const Joint& j = I.model.joints()[static_cast<size_t>(I.angle_joint[k])];
+    const JointData& jd = I.joints[static_cast<size_t>(I.angle_joint[k])];
+    auto omega = [&](BodyIndex b) {
+      return b == kGround ? Vec3::Zero().eval() : I.model.bodies()[static_cast<size_t>(b)].angular_velocity;
+    };
+    const int c = I.n_body + static_cast<int>(k);
+    q0[c] = 0.0;
+    v0[c] = (omega(jd.b) - omega(jd.a)).dot(j.axis.normalized());
+  }
 }
 
 // ===================================================================================== residuals
@@ -873,6 +1079,7 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
   // Kinematics with velocities: the joints below use only their position parts (R, G, RG, p),
   // which are the same as without velocities (eval_joint reads velocities only for γ).
   const std::vector<Kin>& ks = I.all_kin(q, v.data());
+  r.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: constraint forces only
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
@@ -903,6 +1110,18 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
       r.segment(o + 3, jd.nb - 3) += kb.RG.transpose() * fb.tail<3>().transpose();
     }
   }
+  if (!I.units.empty()) {
+    thread_local VecX ql, grad;  // grow once
+    UnitEval ue;
+    for (const RowUnit& u : I.units) {
+      if (u.active < 0) continue;
+      Impl::gather_unit(u, q, ql);
+      Impl::grow(grad, static_cast<int>(u.coords.size()));
+      I.eval_unit(u, ql.data(), nullptr, false, ue, grad.data());
+      const double l = lambda[u.active];
+      for (size_t k = 0; k < u.coords.size(); ++k) r[u.coords[k]] += l * grad[static_cast<int>(k)];
+    }
+  }
 }
 
 void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
@@ -915,6 +1134,7 @@ void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) c
                     f.segment(bd.off, bd.n));
     f.segment(bd.off, bd.n) *= -1.0;
   }
+  f.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: no mass, no force
   I.add_element_forces(t, q, v, 1.0, f);
   I.add_contact_forces(q, v, 1.0, f);
 }
@@ -931,6 +1151,14 @@ void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
     detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), false, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       c[jd.active_global[k]] = e.c[static_cast<size_t>(jd.active[k])];
+  }
+  thread_local VecX ql;
+  UnitEval ue;
+  for (const RowUnit& u : I.units) {
+    if (u.active < 0) continue;
+    Impl::gather_unit(u, q, ql);
+    I.eval_unit(u, ql.data(), nullptr, false, ue, nullptr);
+    c[u.active] = ue.c;
   }
 }
 
@@ -954,6 +1182,15 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
       cv[jd.active_global[k]] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb) + e.ct[static_cast<size_t>(lr)];
     }
   }
+  thread_local VecX ql, vl;
+  UnitEval ue;
+  for (const RowUnit& u : I.units) {
+    if (u.active < 0) continue;
+    Impl::gather_unit(u, q, ql);
+    Impl::gather_unit(u, v, vl);
+    I.eval_unit(u, ql.data(), vl.data(), false, ue, nullptr);
+    cv[u.active] = ue.cv;
+  }
 }
 
 void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const {
@@ -968,6 +1205,15 @@ void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) co
     detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), true, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       g[jd.active_global[k]] = e.gamma[static_cast<size_t>(jd.active[k])];
+  }
+  thread_local VecX ql, vl;
+  UnitEval ue;
+  for (const RowUnit& u : I.units) {
+    if (u.active < 0) continue;
+    Impl::gather_unit(u, q, ql);
+    Impl::gather_unit(u, v, vl);
+    I.eval_unit(u, ql.data(), vl.data(), true, ue, nullptr);
+    g[u.active] = ue.g;
   }
 }
 
@@ -1118,6 +1364,22 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
     });
     jd.tangent_map.scatter_add(A, B, c_q);
   }
+  // ∂(λ ∇C)/∂q of the couplings' rows, local to each row.
+  for (const RowUnit& u : I.units) {
+    if (u.active < 0 || lambda[u.active] == 0) continue;
+    const int nc = static_cast<int>(u.coords.size());
+    thread_local VecX ql, fp, fm;
+    thread_local MatX B;
+    Impl::gather_unit(u, q, ql);
+    if (B.rows() < nc) B.resize(nc, nc);  // only grows; the map reads its top-left nc × nc
+    Impl::grow(fp, nc);
+    Impl::grow(fm, nc);
+    UnitEval ue;
+    detail::central_differences(
+        ql, 0, nc, fp, fm, [&](int, VecX& out) { I.eval_unit(u, ql.data(), nullptr, false, ue, out.data()); },
+        [&](int k, const VecX& p, const VecX& m, double h2) { B.col(k).head(nc) = (p.head(nc) - m.head(nc)) / h2; });
+    u.tangent_map.scatter_add(A, B, c_q * lambda[u.active]);
+  }
 }
 
 void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
@@ -1143,6 +1405,15 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
     const Kin& kb = I.cached(ks, jd.b);
     detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     jd.jac_map.scatter_add(Cq, I.joint_jacobian(jd, ka, kb, e));
+  }
+  thread_local VecX ql, grad;
+  UnitEval ue;
+  for (const RowUnit& u : I.units) {
+    if (u.active < 0) continue;
+    Impl::gather_unit(u, q, ql);
+    Impl::grow(grad, static_cast<int>(u.coords.size()));
+    I.eval_unit(u, ql.data(), nullptr, false, ue, grad.data());
+    u.jac_map.scatter_add(Cq, grad.transpose());
   }
 }
 
@@ -1184,6 +1455,25 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
     });
     jd.jac_map.scatter_add(G, B);
   }
+  for (const RowUnit& u : I.units) {
+    if (u.active < 0) continue;
+    const int nc = static_cast<int>(u.coords.size());
+    thread_local VecX ql, vl;
+    thread_local MatX B;
+    Impl::gather_unit(u, q, ql);
+    Impl::gather_unit(u, v, vl);
+    if (B.cols() < nc) B.resize(1, nc);  // only grows; the map reads its first nc entries
+    double cp = 0, cm = 0;
+    UnitEval ue;
+    detail::central_differences(
+        ql, 0, nc, cp, cm,
+        [&](int, double& out) {
+          I.eval_unit(u, ql.data(), vl.data(), false, ue, nullptr);
+          out = ue.cv;
+        },
+        [&](int k, double p, double m, double h2) { B(0, k) = (p - m) / h2; });
+    u.jac_map.scatter_add(G, B);
+  }
 }
 
 // ===================================================================================== outputs
@@ -1195,6 +1485,10 @@ std::string MultibodySystem::coordinate_label(int i) const {
     if (i >= bd.off && i < bd.off + bd.n)
       return "body '" + bd.name + "' " +
              (bd.nr == 4 ? ep[i - bd.off] : r3[i - bd.off]);
+  const int k = i - impl_->n_body;
+  if (k >= 0 && k < static_cast<int>(impl_->angle_joint.size()))
+    return "joint '" + impl_->joints[static_cast<size_t>(impl_->angle_joint[static_cast<size_t>(k)])].name +
+           "' angle (coupling coordinate)";
   return "coordinate " + std::to_string(i);
 }
 
@@ -1202,6 +1496,7 @@ std::string MultibodySystem::all_row_label(int full_row) const {
   const Impl& I = *impl_;
   const FullRow& fr = I.all_rows.at(static_cast<size_t>(full_row));
   if (fr.body >= 0) return "body '" + I.bodies[static_cast<size_t>(fr.body)].name + "' Euler-parameter norm";
+  if (fr.unit >= 0) return I.units[static_cast<size_t>(fr.unit)].label;
   const JointData& jd = I.joints[static_cast<size_t>(fr.joint)];
   return "joint '" + jd.name + "' (" + to_string(jd.type) + ") equation " +
          std::to_string(fr.local + 1) + " (" + jd.rows[static_cast<size_t>(fr.local)].what + ")";
@@ -1209,6 +1504,7 @@ std::string MultibodySystem::all_row_label(int full_row) const {
 
 ItemRef MultibodySystem::all_row_item(int full_row) const {
   const FullRow& fr = impl_->all_rows.at(static_cast<size_t>(full_row));
+  if (fr.unit >= 0) return impl_->units[static_cast<size_t>(fr.unit)].item;
   return fr.body >= 0 ? ItemRef::body(fr.body) : ItemRef::joint(fr.joint);
 }
 
@@ -1425,6 +1721,20 @@ Vec4 MultibodySystem::euler_parameters(BodyIndex i, ConstVecRef q) const {
   if (i != kGround && impl_->bodies[static_cast<size_t>(i)].nr == 4)
     return q.segment<4>(impl_->bodies[static_cast<size_t>(i)].off + 3).normalized();
   return math::matrix_to_ep(rotation(i, q));
+}
+
+int MultibodySystem::coupling_angle_coordinate(int joint) const {
+  const int k = impl_->angle_of_joint.at(static_cast<size_t>(joint));
+  return k < 0 ? -1 : impl_->n_body + k;
+}
+
+double MultibodySystem::coupling_multiplier(int coupling, ConstVecRef lambda) const {
+  const RowUnit& u = impl_->units[static_cast<size_t>(impl_->coupling_unit.at(static_cast<size_t>(coupling)))];
+  return u.active < 0 ? 0.0 : lambda[u.active];
+}
+
+int MultibodySystem::coupling_row(int coupling) const {
+  return impl_->units[static_cast<size_t>(impl_->coupling_unit.at(static_cast<size_t>(coupling)))].active;
 }
 
 std::vector<int> MultibodySystem::joint_rows(int joint) const {

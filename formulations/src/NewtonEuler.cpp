@@ -535,6 +535,16 @@ void NewtonEulerSystem::Impl::solve(const VecX& fin, const VecX& g, VecX& du_out
 NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions options)
     : impl_(std::make_unique<Impl>()) {
   model.validate();
+  if (!model.couplings().empty()) {
+    // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling.
+    std::vector<ModelProblem> p;
+    for (size_t i = 0; i < model.couplings().size(); ++i)
+      p.push_back({"coupling '" + model.couplings()[i].name +
+                       "': couplings of joint coordinates are handled by the implicit formulation "
+                       "(MultibodySystem), not by the Newton-Euler bodies",
+                   ItemRef::coupling(static_cast<int>(i))});
+    throw ModelError(std::move(p));
+  }
   Impl& I = *impl_;
   I.model = model;
   I.opt = options;

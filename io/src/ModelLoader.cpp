@@ -39,6 +39,7 @@ const SourceLocation* LoadedModel::find_location(const ItemRef& item) const {
     case ItemRef::Kind::Force: list = &item_locations.forces; break;
     case ItemRef::Kind::Contact: list = &item_locations.contacts; break;
     case ItemRef::Kind::Sensor: list = &item_locations.sensors; break;
+    case ItemRef::Kind::Coupling: list = &item_locations.couplings; break;
   }
   if (!list || item.index < 0 || static_cast<size_t>(item.index) >= list->size()) return nullptr;
   return &(*list)[static_cast<size_t>(item.index)];

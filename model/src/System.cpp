@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -73,6 +74,16 @@ const char* to_string(ItemRef::Kind k) {
     case ItemRef::Kind::Force: return "force";
     case ItemRef::Kind::Contact: return "contact";
     case ItemRef::Kind::Sensor: return "sensor";
+    case ItemRef::Kind::Coupling: return "coupling";
+  }
+  return "";
+}
+
+const char* to_string(Coupling::Kind k) {
+  switch (k) {
+    case Coupling::Kind::Gear: return "gear";
+    case Coupling::Kind::RackPinion: return "rack_pinion";
+    case Coupling::Kind::Linear: return "linear";
   }
   return "";
 }
@@ -366,6 +377,53 @@ std::vector<ModelProblem> System::problems() const {
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
                     f.frame->determinant() < 0))
       add(who + ": frame is not a rotation matrix");
+  }
+  // Couplings: each joint exists once, has a single relative coordinate (revolute, prismatic).
+  std::map<std::string, size_t> joint_index;
+  for (size_t i = 0; i < joints_.size(); ++i) joint_index.emplace(joints_[i].name, i);
+  std::set<std::string> cnames;
+  for (size_t i = 0; i < couplings_.size(); ++i) {
+    const Coupling& c = couplings_[i];
+    item = ItemRef::coupling(static_cast<int>(i));
+    const std::string who = std::string(to_string(c.kind)) + " coupling '" + c.name + "'";
+    if (c.name.empty()) add("coupling #" + std::to_string(i) + " has no name");
+    if (!c.name.empty() && !cnames.insert(c.name).second) add(who + ": duplicate name");
+    if (c.joints.empty()) add(who + ": no joints");
+    if (c.coefficients.size() != c.joints.size())
+      add(who + ": " + std::to_string(c.joints.size()) + " joints but " + std::to_string(c.coefficients.size()) +
+          " coefficients");
+    bool any = false, finite_c = true;
+    for (double x : c.coefficients) {
+      any = any || x != 0;
+      finite_c = finite_c && std::isfinite(x);
+    }
+    if (!finite_c) add(who + ": a coefficient is NaN or infinite");
+    else if (!c.joints.empty() && !any) add(who + ": every coefficient is zero");
+    if (c.kind != Coupling::Kind::Linear && c.joints.size() != 2)
+      add(who + ": expected 2 joints, got " + std::to_string(c.joints.size()));
+    std::set<std::string> seen;
+    for (size_t k = 0; k < c.joints.size(); ++k) {
+      const std::string& jn = c.joints[k];
+      if (!seen.insert(jn).second) {
+        add(who + ": joint '" + jn + "' is named twice");
+        continue;
+      }
+      const auto it = joint_index.find(jn);
+      if (it == joint_index.end()) {
+        add(who + ": unknown joint '" + jn + "'");
+        continue;
+      }
+      const Joint& j = joints_[it->second];
+      if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
+        add(who + ": joint '" + jn + "' is " + to_string(j.type) +
+            "; a coupling takes revolute and prismatic joints (one relative coordinate each)");
+      else if (c.kind == Coupling::Kind::Gear && j.type != JointType::Revolute)
+        add(who + ": joint '" + jn + "' is " + to_string(j.type) + "; a gear couples two revolute joints");
+      else if (c.kind == Coupling::Kind::RackPinion && k < 2 &&
+               j.type != (k == 0 ? JointType::Revolute : JointType::Prismatic))
+        add(who + ": joint '" + jn + "' is " + to_string(j.type) +
+            "; a rack_pinion couples a revolute joint (the pinion) and then a prismatic joint (the rack)");
+    }
   }
   // Contact pairs the contact geometry does not handle: refused, never dropped. Each such pair of
   // shape types is reported once, at the later of its first two shapes.

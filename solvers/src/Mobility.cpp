@@ -20,12 +20,13 @@ MobilityReport calc_mobility(const MultibodySystem& sys, double t, const VecX& q
   MobilityReport rep;
   rep.bodies = static_cast<int>(sys.model().bodies().size());
   rep.coordinates = n;
-  int ep_rows = 0;
+  int ep_rows = 0, angle_rows = 0;  // the couplings' angle rows only define their angle coordinates
   for (int r = 0; r < m; ++r) {
     if (sys.is_velocity_level(r)) ++rep.velocity_equations;
     else if (sys.constraint_label(r).find("Euler-parameter norm") != std::string::npos) ++ep_rows;
+    else if (sys.constraint_label(r).find("angle of its couplings") != std::string::npos) ++angle_rows;
   }
-  rep.joint_equations = m - rep.velocity_equations - ep_rows;
+  rep.joint_equations = m - rep.velocity_equations - ep_rows - angle_rows;
   rep.grubler = 6 * rep.bodies - rep.joint_equations;
   // Sparse rank tests (a dense QR of C_q took O(n m²) time and n m memory): all rows by
   // find_redundant_constraints() (its sparse LU recognises a full-rank C_q of a chain or a tree

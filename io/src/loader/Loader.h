@@ -12,6 +12,7 @@
 /// | Overrides.cpp | --set key=value                              | the tree, before any check          |
 /// | Bodies.cpp    | bodies                                       | System bodies                       |
 /// | Joints.cpp    | joints (and their motion)                    | System joints                       |
+/// | Couplings.cpp | couplings (gears, rack and pinion, linear)   | System couplings                    |
 /// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
 /// | Contacts.cpp  | contacts, contact_penalty, contact_material  | System contacts                     |
 /// | Sensors.cpp   | sensors                                      | LoadedModel::sensors                |
@@ -50,6 +51,7 @@ class Loader : public Reader {
   void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides);
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
+  void couplings(const YAML::Node& n);
   std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
@@ -82,7 +84,7 @@ class Loader : public Reader {
   YAML::Mark end_time_mark_ = YAML::Mark::null_mark();
   bool step_given_ = false, every_given_ = false;
   std::optional<Placed> first_joint_;
-  std::vector<Placed> driven_joints_, force_elements_, contacts_;
+  std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_;
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
   bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
   bool solver_ok_ = true;

@@ -21,11 +21,21 @@
 /// force (world) and τ the applied torque about the reference point (world).
 ///
 /// Constraint rows: one Euler-parameter norm row θᵀθ − 1 per Euler-parameter body (Eq. 53;
-/// its velocity level 2θᵀθ̇ is Eq. 54), then the joints' rows in the order of the model.
+/// its velocity level 2θᵀθ̇ is Eq. 54), then the joints' rows in the order of the model, then the
+/// couplings' rows (below).
 /// Every joint row is written in terms of the two markers' positions and axes; its derivative
 /// with respect to a body's virtual displacement δp and world virtual rotation δφ is formed first
 /// (a "twist Jacobian" W, rows × 6) and mapped to coordinates by T_i = [I 0; 0 R G], using
 /// ∂(R x̄)/∂θ = −R x̄̃ G.
+///
+/// Couplings (System::couplings(), Σ c_i q_i = 0): each revolute joint named by a coupling gets
+/// one more coordinate φ after the bodies' coordinates (no mass, no applied force), its angle
+/// counting turns, tied to the bodies by the row w_a(φ)·x_b = 0 with w_a(φ) = −sin φ x_a +
+/// cos φ y_a (the driven revolute joint's row with s = φ a coordinate: b's marker x axis is a's
+/// turned by φ about the axis); the rows of the joints' angles come first, then one row per
+/// coupling, Σ c_i φ_i + Σ c_k x_ak·d_k (a prismatic joint's displacement along its axis).
+/// A coupling's multiplier λ applies −c_i λ to joint i's coordinate: through φ_i and the angle
+/// row to the joint's bodies (a torque about the axis), directly to a prismatic joint's bodies.
 ///
 /// Tangents: ∂r/∂v and ∂r/∂q of each body's inertia and applied forces, and the derivative of
 /// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block),
@@ -73,8 +83,9 @@ struct JointCoordinate {
   double acceleration = 0;  ///< rad/s² or m/s² (NaN when no accelerations were given)
 };
 
-/// The absolute-coordinate formulation above as a ConstrainedSystem: n = Σ 7 or 6 per body,
-/// m = Euler-parameter norm rows + active joint rows. Body indices i are those of
+/// The absolute-coordinate formulation above as a ConstrainedSystem: n = Σ 7 or 6 per body + one
+/// angle per coupled revolute joint, m = Euler-parameter norm rows + active joint rows + active
+/// coupling rows. Body indices i are those of
 /// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)
 /// unless stated otherwise. Bad body indices are not checked there (undefined behaviour).
 class MultibodySystem final : public ConstrainedSystem {
@@ -199,6 +210,17 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Rows of joint j in the active row list (empty where all were disabled).
   /// @throws std::out_of_range for a bad index.
   std::vector<int> joint_rows(int joint) const;
+
+  /// Index in q of the angle coordinate φ of revolute joint j (rad, counting turns, 0 at t0), -1
+  /// if no coupling names the joint. @throws std::out_of_range for a bad index.
+  int coupling_angle_coordinate(int joint) const;
+  /// Multiplier λ of coupling i (index in model().couplings()), from the multipliers of the active
+  /// rows (size m); 0 if its row is disabled. The coupling applies −c_k λ to the coordinate of its
+  /// joint k (N m about a revolute axis, N along a prismatic axis, on the joint's body b).
+  /// @throws std::out_of_range for a bad index.
+  double coupling_multiplier(int coupling, ConstVecRef lambda) const;
+  /// Active row of coupling i, -1 if disabled. @throws std::out_of_range for a bad index.
+  int coupling_row(int coupling) const;
 
  private:
   struct Impl;

@@ -95,10 +95,10 @@ struct LoadedModel {
   std::vector<SourceLocation> body_locations, joint_locations, force_locations, sensor_locations;
 
   /// Where each item of `system` and each of `sensors` was defined, by its index in
-  /// system.bodies(), joints(), loads(), forces(), contacts() and in `sensors` (a sphere_plane
+  /// system.bodies(), joints(), loads(), forces(), contacts(), couplings() and in `sensors` (a sphere_plane
   /// contact is two shapes of system.contacts() at one place in the file).
   struct ItemLocations {
-    std::vector<SourceLocation> bodies, joints, loads, forces, contacts, sensors;
+    std::vector<SourceLocation> bodies, joints, loads, forces, contacts, sensors, couplings;
   };
   ItemLocations item_locations;
 

@@ -154,6 +154,40 @@ struct Joint {
   TimeFunction motion;                ///< revolute, prismatic: driven relative coordinate (rad, m)
 };
 
+/// A coupling of 1-DOF joint coordinates (gear pair, rack and pinion, linear coupling): one
+/// holonomic equation
+///
+///     Σ_i c_i q_i = 0,   c_i = `coefficients[i]`,
+///
+/// with q_i the relative coordinate of joint `joints[i]` measured from its value at t0: the angle
+/// of a revolute joint (rad, right-handed about its `axis`, b relative to a, counting turns: it
+/// does not wrap at ±π) or the displacement of a prismatic joint along its `axis` (m). Its
+/// multiplier λ is the effort the coupling transmits: it applies the generalised force −c_i λ to
+/// the coordinate of joint i (a torque about a revolute axis, a force along a prismatic axis, on
+/// the joint's body b and its opposite on body a). Only these efforts along the joint
+/// coordinates are modelled (as Modelica's IdealGear or Chrono's ChShaftsGear), not the tooth
+/// force's radial component on the bearings. Kind only names how the model file stated it:
+///
+/// - gear (two revolute joints a, b, `ratio` r > 0): external θ_b + r θ_a = 0 (c = [r, 1]: b turns
+///   the other way, r = |ω_b/ω_a| = teeth of a / teeth of b); internal (ring gear) θ_b − r θ_a = 0
+///   (c = [−r, 1]).
+/// - rack_pinion (revolute pinion, prismatic rack, `radius` R > 0): x = R θ (c = [−R, 1]).
+/// - linear: the coefficients as given.
+struct Coupling {
+  /// How the model file stated the coupling (for messages).
+  enum class Kind {
+    Gear,        ///< two revolute joints, ratio
+    RackPinion,  ///< revolute then prismatic, radius
+    Linear,      ///< coefficients given
+  };
+  std::string name;                  ///< unique among the couplings
+  Kind kind = Kind::Linear;          ///< see above
+  std::vector<std::string> joints;   ///< names of revolute or prismatic joints, ≥ 1, each once
+  std::vector<double> coefficients;  ///< c_i, one per joint, finite, not all zero
+};
+/// Name of `k` as in the model file ("gear", "rack_pinion", "linear"). No throw.
+const char* to_string(Coupling::Kind k);
+
 /// Pose and twist of a body's reference point (world axes), as handed to user force functions.
 struct BodyMotion {
   Vec3 p = Vec3::Zero();      ///< position of the reference point, m
@@ -288,6 +322,7 @@ struct ItemRef {
     Force,    ///< System::forces() (force elements)
     Contact,  ///< System::contacts()
     Sensor,   ///< a sensor list kept beside the System (io::LoadedModel::sensors)
+    Coupling, ///< System::couplings()
   };
   Kind kind = Kind::None;  ///< the list it is in
   int index = -1;  ///< 0-based index in that list; -1 with Kind::None
@@ -304,12 +339,14 @@ struct ItemRef {
   static ItemRef contact(int i) { return {Kind::Contact, i}; }
   /// the i-th sensor of the list kept beside the System
   static ItemRef sensor(int i) { return {Kind::Sensor, i}; }
+  /// couplings()[i]
+  static ItemRef coupling(int i) { return {Kind::Coupling, i}; }
   /// True if it names an item.
   explicit operator bool() const { return kind != Kind::None && index >= 0; }
   /// Ordered by kind, then index (for sets and maps of items).
   auto operator<=>(const ItemRef&) const = default;
 };
-/// "body", "joint", "load", "force", "contact", "sensor" ("" for None). No throw.
+/// "body", "joint", "load", "force", "contact", "sensor", "coupling" ("" for None). No throw.
 const char* to_string(ItemRef::Kind k);
 
 /// One problem: what is wrong (with the expected and the actual value) and the item it is about.
@@ -444,6 +481,13 @@ class System {
   const std::vector<ForceElement>& forces() const { return forces_; }
   /// Writable force elements.
   std::vector<ForceElement>& forces() { return forces_; }
+  /// Appends a coupling of joint coordinates (checked in check()). No throw other than
+  /// std::bad_alloc.
+  void add_coupling(Coupling coupling) { couplings_.push_back(std::move(coupling)); }
+  /// The couplings, in the order added.
+  const std::vector<Coupling>& couplings() const { return couplings_; }
+  /// Writable couplings.
+  std::vector<Coupling>& couplings() { return couplings_; }
 
   /// Every body's name (and "ground") with its index, built now: for many look-ups at once
   /// (find_body() searches the list each time).
@@ -454,7 +498,8 @@ class System {
   BodyIndex body_index(const std::string& name) const;
 
   /// Every problem of the model (empty if none) with the item it is about: names, masses,
-  /// inertias, joint bodies and axes, load and force element bodies and values. Contacts are
+  /// inertias, joint bodies and axes, load and force element bodies and values, the joints and
+  /// coefficients of the couplings. Contacts are
   /// checked by the formulation that uses them (contact_problems(), Contact.h).
   std::vector<ModelProblem> problems() const;
   /// The messages of problems(), in order.
@@ -468,6 +513,7 @@ class System {
   std::vector<Load> loads_;
   std::vector<Contact> contacts_;
   std::vector<ForceElement> forces_;
+  std::vector<Coupling> couplings_;
 };
 
 }  // namespace mbdae
