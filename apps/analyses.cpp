@@ -115,10 +115,6 @@ struct Common {
 
 const char* const kXyz[3] = {".x", ".y", ".z"};
 const char* const kRxyz[3] = {".rx", ".ry", ".rz"};
-const char* const kV[3] = {".vx", ".vy", ".vz"};
-const char* const kW[3] = {".wx", ".wy", ".wz"};
-const char* const kA[3] = {".ax", ".ay", ".az"};
-const char* const kAl[3] = {".alphax", ".alphay", ".alphaz"};
 const char* const kF[3] = {".fx", ".fy", ".fz"};
 const char* const kT[3] = {".tx", ".ty", ".tz"};
 
