@@ -114,10 +114,7 @@ int check_command(const CheckOptions& o) {
                  sys.contact_penalty->stiffness);
     // Deep overlaps at the given poses: every run refuses them (io::ModelRun).
     try {
-      const NewtonEulerSystem given(sys);
-      VecX q, v;
-      given.initial_state(q, v);
-      std::vector<ModelProblem> overlaps = initial_overlap_problems(given, q);
+      std::vector<ModelProblem> overlaps = initial_overlap_problems(sys);
       if (!overlaps.empty()) throw ModelError(std::move(overlaps));
     } catch (const ModelError& e) {
       print_setup_error(m, e);

@@ -277,4 +277,12 @@ std::vector<ModelProblem> initial_overlap_problems(const NewtonEulerSystem& sys,
   return problems;
 }
 
+std::vector<ModelProblem> initial_overlap_problems(const System& model) {
+  if (model.contacts().size() < 2) return {};
+  const NewtonEulerSystem given(model);
+  VecX q, v;
+  given.initial_state(q, v);
+  return initial_overlap_problems(given, q);
+}
+
 }  // namespace mbdae

@@ -80,6 +80,15 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
   return eo;
 }
 
+/// Positions and velocities of the Newton–Euler path onto its joints (positions by projection,
+/// velocities by the constraint impulse, M-weighted), as the implicit path's assembly does; the
+/// largest |C| left on the positions.
+double project_onto_joints(const NewtonEulerSystem& ne, VecX& q, VecX& v) {
+  const double after = ne.project_positions(q, 1e-12, 50);
+  ne.project_velocities(q, v);
+  return after;
+}
+
 ImpulseOptions impulse_options(const LoadedModel& m) {
   const SimulationSettings& ss = m.settings;
   ImpulseOptions io;
@@ -193,8 +202,7 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
         I.ne->joint_violation(I.q0, c);
         const double before = c.cwiseAbs().maxCoeff();
         const VecX q_given = I.q0;
-        const double after = I.ne->project_positions(I.q0, 1e-12, 50);
-        I.ne->project_velocities(I.q0, I.v0);
+        const double after = project_onto_joints(*I.ne, I.q0, I.v0);
         if (!(after <= 1e-8))
           throw std::runtime_error(format("the initial positions cannot satisfy the joints: max |C| %.3g -> "
                                                "%.3g after projection",
@@ -246,15 +254,9 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
   // Shapes that overlap deeply at the start would be pushed apart with energy from nowhere, by
   // impulses or penalty forces alike: refused on every path (ContactGeometry.h).
   if (model.system.contacts().size() > 1 && !restart) {
-    std::vector<ModelProblem> overlaps;
-    if (I.ne && solver_->path != SolverPath::LieGroup) {
-      overlaps = initial_overlap_problems(*I.ne, I.q0);
-    } else {
-      const NewtonEulerSystem given(model.system);
-      VecX q, v;
-      given.initial_state(q, v);
-      overlaps = initial_overlap_problems(given, q);
-    }
+    std::vector<ModelProblem> overlaps = I.ne && solver_->path != SolverPath::LieGroup
+                                             ? initial_overlap_problems(*I.ne, I.q0)
+                                             : initial_overlap_problems(model.system);
     if (!overlaps.empty()) throw ModelError(std::move(overlaps));
   }
   StateContents contents;
@@ -296,11 +298,10 @@ std::pair<double, double> ModelRun::set_state(const VecX& q_in, const VecX& v_in
   } else {
     I.ne->normalize_quaternions(q);
     if (I.ne->num_joint_rows() > 0) {
-      const double after = I.ne->project_positions(q, 1e-12, 50);
+      const double after = project_onto_joints(*I.ne, q, v);
       if (!(after <= 1e-8))
         throw std::runtime_error(format("set_state: the positions cannot satisfy the joints (max |C| %.3g after projection)",
                                         after));
-      I.ne->project_velocities(q, v);
     }
     if (solver_->path == SolverPath::NewtonEuler) {
       next = make_explicit(*I.ne, t, q, v, explicit_options(model_, *I.ne, solver_->adaptive));

@@ -175,5 +175,8 @@ inline constexpr double kInitialOverlapFraction = 0.1;
 /// (ItemRef::contact). Empty if none.
 /// @throws ModelError as ContactDetector's constructor.
 std::vector<ModelProblem> initial_overlap_problems(const NewtonEulerSystem& sys, const VecX& q);
+/// The same at the poses the model gives its bodies (System::bodies()), as `mbdae check` and a
+/// run whose formulation has no Newton–Euler positions see them. @throws as above.
+std::vector<ModelProblem> initial_overlap_problems(const System& model);
 
 }  // namespace mbdae
