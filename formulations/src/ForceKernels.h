@@ -9,6 +9,7 @@
 // i.e. the formulation must pass the bodies' reference points for them.
 
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include <mbdae/model/ForceTypes.h>
@@ -27,10 +28,12 @@ ForceGeometry make_force_geometry(const ForceElement& f, const Mat3& Ra, const V
 
 /// Wrenches (at the points of ks, world) of force element f on its bodies, from the bodies'
 /// kinematics ks; adds the element's potential energy to *V if V is given. bm: workspace for
-/// user forces (no allocation once it has the size).
+/// user forces (no allocation once it has the size). states: the values of f.states (in that
+/// order), handed to the law in PairMotion::states.
 template <class K>
 void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, const std::vector<K>& ks,
-                    std::vector<Wrench>& out, double* V, std::vector<BodyMotion>& bm) {
+                    std::vector<Wrench>& out, double* V, std::vector<BodyMotion>& bm,
+                    std::span<const double> states = {}) {
   out.assign(ks.size(), Wrench{});
   if (!force_type_info(f.type).pairwise) {  // a user function of the bodies' motions
     bm.resize(ks.size());
@@ -45,7 +48,7 @@ void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, co
   const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
   // Force Fb on b at its marker point, torque Tb on b; a gets −Fb at b's marker point, −Tb.
   Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
-  force_type_info(f.type).law(f, fd, PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t}, Fb, Tb, V);
+  force_type_info(f.type).law(f, fd, PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t, states}, Fb, Tb, V);
   out[1].force = Fb;
   out[1].torque = rb.cross(Fb) + Tb;
   out[0].force = -Fb;

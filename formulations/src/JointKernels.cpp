@@ -22,7 +22,7 @@ JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa
   g.L0 = l.length;
   g.radius = l.radius;
   g.rows = l.equations;
-  g.driven = static_cast<bool>(j.motion);
+  g.driven = static_cast<bool>(j.motion) || static_cast<bool>(j.speed);
   return g;
 }
 
@@ -123,6 +123,26 @@ void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb,
           const Vec3 e2d = kb.w.cross(e2);
           const Vec3 e2dd = kb.ah.cross(e2) + kb.w.cross(e2d);
           g = -(e1dd.dot(e2) + 2 * e1d.dot(e2d) + e1.dot(e2dd));
+        }
+        break;
+      }
+      case RowKind::RateDriven: {
+        // Velocity level: c = 0; the row is W·twist + ct with ct = −w(t); γ = −(d/dt of the row
+        // without the coordinates' second derivatives) + ẇ(t).
+        const Vec3 e = ka.R * jd.Aa.col(rd.i);
+        ct = -ds.s;
+        if (rd.j == 1) {  // rotation about e: e·(ω_b − ω_a)
+          wa.tail<3>() = -e.transpose();
+          wb.tail<3>() = e.transpose();
+          if (with_gamma) g = -(ka.w.cross(e).dot(kb.w - ka.w) + e.dot(kb.ah - ka.ah)) + ds.sd;
+        } else {  // translation along e: e·ḋ + (ω_a × e)·d, the rate of e·d (TransDriven's W and γ)
+          wa << -e.transpose(), (e.cross(d) - ra.cross(e)).transpose();
+          wb << e.transpose(), rb.cross(e).transpose();
+          if (with_gamma) {
+            const Vec3 ed = ka.w.cross(e);
+            const Vec3 edd = ka.ah.cross(e) + ka.w.cross(ed);
+            g = -(edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddh)) + ds.sd;
+          }
         }
         break;
       }

@@ -17,6 +17,9 @@
 //   RotDriven:      w_a(s(t)) · x_b,  w_a(s) = −sin s x_a + cos s y_a   (driven revolute)
 //   RollNormal:     n · (c + r ĝ − p_plane)               (rolling disc, position level)
 //   RollTangent i:  t_i · (v_b + ω_b × r_c)               (rolling disc, velocity level, i = 0, 1)
+//   RateDriven:     e·(ω_b − ω_a) − w(t), e = z_a          (speed-driven revolute, velocity level)
+//                   e·ḋ + (ω_a × e)·d − w(t), e = x_a      (speed-driven prismatic, velocity level)
+//                   with w(t) = DriveState::s and ẇ(t) = DriveState::sd (drive_state() of `speed`)
 // For the rolling disc: n = plane normal (axis z of a's marker), t_i its x/y axes, c the disc
 // centre, w the disc axis (z of b's marker), ĝ = −u/|u| with u = n − (n·w) w the unit vector from
 // the centre to the lowest point of the rim, r_c = (c + r ĝ) − p_b. Under a virtual rotation δφ of
@@ -55,13 +58,17 @@ struct DriveState {
   double s = 0, sd = 0, sdd = 0;
 };
 
-/// s(t), ṡ, s̈ of a driven joint's motion (all zero for a null or empty motion).
-inline DriveState drive_state(const TimeFunction* motion, double t) {
+/// s(t), ṡ, s̈ of a driven joint's motion (all zero for a null or empty motion); for a
+/// speed-driven joint (`speed` set, no motion) s = w(t) and ṡ = ẇ(t) of the prescribed rate.
+inline DriveState drive_state(const TimeFunction* motion, double t, const TimeFunction* speed = nullptr) {
   DriveState d;
   if (motion && *motion) {
     d.s = (*motion)(t);
     d.sd = motion->derivative(t);
     d.sdd = motion->second_derivative(t);
+  } else if (speed && *speed) {
+    d.s = (*speed)(t);
+    d.sd = speed->derivative(t);
   }
   return d;
 }
@@ -72,7 +79,7 @@ struct JointGeometry {
   Mat3 Aa = Mat3::Identity(), Ab = Mat3::Identity();  ///< marker frames, body axes (columns)
   double L0 = 0;  ///< distance joint
   double radius = 0;  ///< rolling disc
-  bool driven = false;  ///< has a TransDriven/RotDriven row
+  bool driven = false;  ///< has a TransDriven/RotDriven row, or a RateDriven row (speed)
   std::vector<RowDef> rows;
 };
 

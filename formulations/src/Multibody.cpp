@@ -67,14 +67,29 @@ struct JointData : detail::JointGeometry {  // markers and equations
   BlockMap jac_map;      // active rows × coords
   BlockMap tangent_map;  // coords × coords
   const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
+  const TimeFunction* speed = nullptr;   // speed-driven joints (points into Impl::model)
 };
 
 /// A force element: bodies, their coordinates, markers fixed at set-up.
 struct ForceData : detail::ForceGeometry {  // markers fixed at set-up
   const ForceElement* src = nullptr;  // points into Impl::model
   std::vector<BodyIndex> bodies;
-  std::vector<int> coords, sizes;     // global coordinate indices (body by body), sizes
+  std::vector<int> coords, sizes;     // global coordinate indices (body by body, then the
+                                      // controller states it reads), sizes (bodies only)
+  int n_body_coords = 0;              // the bodies' share of coords
   BlockMap tangent_map;
+};
+
+/// A controller state z (System::controller_states()): its coordinate c (q_c = ∫z dt, v_c = z,
+/// a_c = ż), the bodies and states its derivative reads, and its tangent row.
+struct ControllerData {
+  const ControllerState* src = nullptr;  // points into Impl::model
+  int c = 0;                             // global coordinate
+  std::vector<BodyIndex> bodies;
+  std::vector<int> sizes;                // coordinates of each body
+  std::vector<int> coords;               // global coordinates: the bodies', then the states' read
+  int n_body_coords = 0;
+  BlockMap tangent_map;                  // row {c} × coords
 };
 
 /// A pair of contact shapes on different bodies, handled as a penalty force element.
@@ -144,6 +159,9 @@ struct MultibodySystem::Impl {
   int n_body = 0;                    // coordinates of the bodies
   std::vector<RowUnit> units;
   std::vector<int> coupling_unit;    // per coupling: its unit
+  // Controller states: coordinates n_ctrl0 … n − 1 (Multibody.h).
+  std::vector<ControllerData> controllers;
+  int n_ctrl0 = 0;
   // The penalty contacts' shapes for the broad phase shared with the impulse stepper
   // (ContactGeometry.h): each shape's body, its pose in the body frame and bounding radius; the
   // finite shapes' bounds and bodies as GridBroadPhase takes them; the pair of two shapes.
@@ -254,16 +272,25 @@ struct MultibodySystem::Impl {
   }
 
   detail::DriveState drive(const JointData& jd, double t) const {
-    return detail::drive_state(jd.motion, t);
+    return detail::drive_state(jd.motion, t, jd.speed);
   }
 
   // ---- force elements ----
   /// Wrenches (at the reference points, world) of force element fd on its bodies, from the
   /// bodies' kinematics; adds the element's potential energy to *V if V is given.
   void force_wrenches(const ForceData& fd, double t, const std::vector<Kin>& ks,
-                      std::vector<Wrench>& out, double* V) const {
+                      std::vector<Wrench>& out, double* V, const double* states = nullptr) const {
     thread_local std::vector<BodyMotion> bm;  // user forces only; grows once
-    detail::force_wrenches(*fd.src, fd, t, ks, out, V, bm);
+    const size_t ns = fd.coords.size() - static_cast<size_t>(fd.n_body_coords);
+    detail::force_wrenches(*fd.src, fd, t, ks, out, V, bm, std::span<const double>(states, states ? ns : 0));
+  }
+  /// The values of the controller states element fd reads, from the global velocities v (per
+  /// thread, valid until the next call).
+  const double* element_states(const ForceData& fd, const double* v) const {
+    thread_local std::vector<double> x;
+    x.clear();
+    for (size_t k = static_cast<size_t>(fd.n_body_coords); k < fd.coords.size(); ++k) x.push_back(v[fd.coords[k]]);
+    return x.data();
   }
 
   /// Kinematics of a force element's bodies from a local coordinate vector (body by body).
@@ -282,12 +309,14 @@ struct MultibodySystem::Impl {
                          double* out) const {
     thread_local std::vector<Kin> ks;
     force_kin(fd, qloc, vloc, ks);
-    force_generalized_kin(fd, t, ks, out);
+    force_generalized_kin(fd, t, ks, vloc ? vloc + fd.n_body_coords : nullptr, out);
   }
-  /// The same from the bodies' kinematics (ks as force_kin fills it).
-  void force_generalized_kin(const ForceData& fd, double t, const std::vector<Kin>& ks, double* out) const {
+  /// The same from the bodies' kinematics (ks as force_kin fills it); `states` the values of the
+  /// controller states the element reads (its local velocities after the bodies').
+  void force_generalized_kin(const ForceData& fd, double t, const std::vector<Kin>& ks, const double* states,
+                             double* out) const {
     thread_local std::vector<Wrench> w;
-    force_wrenches(fd, t, ks, w, nullptr);
+    force_wrenches(fd, t, ks, w, nullptr, states);
     Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
     g.setZero();
     int o = 0;
@@ -370,14 +399,14 @@ struct MultibodySystem::Impl {
 
   /// add_element_forces() from kinematics already evaluated for every body (all_kin at the same
   /// q and v): no kinematics per element.
-  void add_element_forces(double t, const std::vector<Kin>& ks, double sign, VecRef r) const {
+  void add_element_forces(double t, const std::vector<Kin>& ks, const double* v, double sign, VecRef r) const {
     thread_local std::vector<Kin> kk;  // per thread, grow once
     thread_local std::vector<Wrench> w;
     for (const ForceData& fd : forces) {
       if (fd.coords.empty()) continue;
       kk.resize(fd.bodies.size());
       for (size_t k = 0; k < fd.bodies.size(); ++k) kk[k] = cached(ks, fd.bodies[k]);
-      force_wrenches(fd, t, kk, w, nullptr);
+      force_wrenches(fd, t, kk, w, nullptr, element_states(fd, v));
       int o = 0;
       for (size_t k = 0; k < fd.bodies.size(); ++k) {
         const int nb = fd.sizes[k];
@@ -388,6 +417,34 @@ struct MultibodySystem::Impl {
         }
         o += nb;
       }
+    }
+  }
+
+  // ---- controller states ----
+  /// ż of controller cd from its local coordinates (bodies' q and v, then the states' v).
+  double controller_derivative(const ControllerData& cd, double t, const double* qloc, const double* vloc) const {
+    thread_local std::vector<BodyMotion> bm;  // grows once
+    bm.resize(cd.bodies.size());
+    int o = 0;
+    for (size_t k = 0; k < cd.bodies.size(); ++k) {
+      const Kin kk = kin(cd.bodies[k], qloc + o, vloc + o);
+      bm[k] = {kk.p, kk.R, kk.v, kk.w};
+      o += cd.sizes[k];
+    }
+    const size_t ns = cd.coords.size() - static_cast<size_t>(cd.n_body_coords);
+    return cd.src->derivative(t, bm, std::span<const double>(vloc + cd.n_body_coords, ns));
+  }
+  /// ż of every controller state into r[c] times `sign` (added).
+  void add_controller_derivatives(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+    thread_local std::vector<double> ql, vl;  // grow once
+    for (const ControllerData& cd : controllers) {
+      ql.resize(cd.coords.size());
+      vl.resize(cd.coords.size());
+      for (size_t k = 0; k < cd.coords.size(); ++k) {
+        ql[k] = q[cd.coords[k]];
+        vl[k] = v[cd.coords[k]];
+      }
+      r[cd.c] += sign * controller_derivative(cd, t, ql.data(), vl.data());
     }
   }
 
@@ -742,6 +799,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     pose0(jd.b, Rb, pb);
     static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
     if (j.motion) jd.motion = &j.motion;
+    if (j.speed) jd.speed = &j.speed;
 
     for (size_t r = 0; r < jd.rows.size(); ++r)
       I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});
@@ -838,6 +896,24 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     for (size_t u = 0; u < I.units.size(); ++u) I.all_rows.push_back({-1, -1, 0, static_cast<int>(u)});
   }
 
+  // Controller states: one coordinate each after the couplings' (validate() refused unknown names).
+  I.n_ctrl0 = I.n;
+  for (const ControllerState& z : I.model.controller_states()) {
+    ControllerData cd;
+    cd.src = &z;
+    cd.c = I.n++;
+    for (const std::string& bn : z.bodies) {
+      const BodyIndex bi = I.model.body_index(bn);
+      cd.bodies.push_back(bi);
+      cd.sizes.push_back(I.append_coords(bi, cd.coords));
+    }
+    cd.n_body_coords = static_cast<int>(cd.coords.size());
+    I.controllers.push_back(std::move(cd));
+  }
+  for (size_t k = 0; k < I.controllers.size(); ++k)
+    for (const std::string& sn : I.model.controller_states()[k].states)
+      I.controllers[k].coords.push_back(I.n_ctrl0 + I.model.find_controller_state(sn));
+
   // Force elements.
   for (const ForceElement& f : I.model.forces()) {
     ForceData fd;
@@ -849,6 +925,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       fd.sizes.push_back(nb);
       for (int k = 0; k < nb; ++k) fd.coords.push_back(I.bodies[static_cast<size_t>(bi)].off + k);
     }
+    fd.n_body_coords = static_cast<int>(fd.coords.size());
+    for (const std::string& sn : f.states) fd.coords.push_back(I.n_ctrl0 + I.model.find_controller_state(sn));
     if (force_type_info(f.type).pairwise) {
       Mat3 Ra, Rb;
       Vec3 pa, pb;
@@ -985,6 +1063,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jp.add_block(jd.active_global, jd.coords);
   }
   for (const ForceData& fd : I.forces) tp.add_block(fd.coords, fd.coords);
+  for (const ControllerData& cd : I.controllers) {
+    tp.add_block({cd.c}, {cd.c});
+    tp.add_block({cd.c}, cd.coords);
+  }
   for (const ContactPairData& cp : I.contact_pairs) tp.add_block(cp.coords, cp.coords);
   for (const RowUnit& u : I.units) {
     tp.add_block(u.coords, u.coords);
@@ -1005,6 +1087,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jd.tangent_map = BlockMap::make(I.tangent_pattern, jd.coords, jd.coords);
   }
   for (ForceData& fd : I.forces) fd.tangent_map = BlockMap::make(I.tangent_pattern, fd.coords, fd.coords);
+  for (ControllerData& cd : I.controllers) cd.tangent_map = BlockMap::make(I.tangent_pattern, {cd.c}, cd.coords);
   for (ContactPairData& cp : I.contact_pairs)
     cp.tangent_map = BlockMap::make(I.tangent_pattern, cp.coords, cp.coords);
   for (RowUnit& u : I.units) {
@@ -1069,6 +1152,11 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
     q0[c] = 0.0;
     v0[c] = (omega(jd.b) - omega(jd.a)).dot(j.axis.normalized());
   }
+  // Controller states: q = ∫z dt from t0, v = z.
+  for (const ControllerData& cd : I.controllers) {
+    q0[cd.c] = 0.0;
+    v0[cd.c] = cd.src->initial;
+  }
 }
 
 // ===================================================================================== residuals
@@ -1080,13 +1168,15 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
   // which are the same as without velocities (eval_joint reads velocities only for γ).
   const std::vector<Kin>& ks = I.all_kin(q, v.data());
   r.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: constraint forces only
+  for (const ControllerData& cd : I.controllers) r[cd.c] = a[cd.c];  // ż − g, g added below
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
-  I.add_element_forces(t, ks, -1.0, r);
+  I.add_element_forces(t, ks, v.data(), -1.0, r);
   I.add_contact_forces(q, v, -1.0, r);
+  I.add_controller_derivatives(t, q, v, -1.0, r);
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
@@ -1137,6 +1227,7 @@ void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) c
   f.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: no mass, no force
   I.add_element_forces(t, q, v, 1.0, f);
   I.add_contact_forces(q, v, 1.0, f);
+  I.add_controller_derivatives(t, q, v, 1.0, f);
 }
 
 void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
@@ -1298,7 +1389,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
               x, o, o + nb, gpbuf, gmbuf,
               [&](int, std::vector<double>& out) {
                 ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
-                I.force_generalized_kin(fd, t, ks, out.data());
+                I.force_generalized_kin(fd, t, ks, vbuf.data() + fd.n_body_coords, out.data());
               },
               [&](int k, const std::vector<double>&, const std::vector<double>&, double h2) {
                 B.col(k) -= c * (gp - gm) / h2;
@@ -1306,6 +1397,14 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
           ks[j] = ks0[j];
           o += nb;
         }
+        // The controller states it reads: v only (their q, ∫z, is read by nothing).
+        if (pass == 1)
+          detail::central_differences(
+              x, fd.n_body_coords, nc, gpbuf, gmbuf,
+              [&](int, std::vector<double>& out) { I.force_generalized_kin(fd, t, ks, vbuf.data() + fd.n_body_coords, out.data()); },
+              [&](int k, const std::vector<double>&, const std::vector<double>&, double h2) {
+                B.col(k) -= c * (gp - gm) / h2;
+              });
       }
       fd.tangent_map.scatter_add(A, B);
     }
@@ -1334,6 +1433,33 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
       }
       cp.tangent_map.scatter_add(A, B);
     }
+  }
+  // Controller states: r_c = a_c − g(t, q, v): c_a on the diagonal, −∂g/∂q and −∂g/∂v by central
+  // differences over the coordinates g reads.
+  for (const ControllerData& cd : I.controllers) {
+    const int nc = static_cast<int>(cd.coords.size());
+    thread_local std::vector<double> ql, vl;
+    thread_local MatX B;
+    ql.resize(static_cast<size_t>(nc));
+    vl.resize(static_cast<size_t>(nc));
+    for (int k = 0; k < nc; ++k) {
+      ql[static_cast<size_t>(k)] = q[cd.coords[static_cast<size_t>(k)]];
+      vl[static_cast<size_t>(k)] = v[cd.coords[static_cast<size_t>(k)]];
+    }
+    if (B.cols() < nc) B.resize(1, nc);  // only grows; the map reads its first nc entries
+    B.setZero();
+    double gp = 0, gm = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      const double c = pass == 0 ? c_q : c_v;
+      if (c == 0) continue;
+      std::vector<double>& x = pass == 0 ? ql : vl;
+      detail::central_differences(
+          x, 0, pass == 0 ? cd.n_body_coords : nc, gp, gm,
+          [&](int, double& out) { out = I.controller_derivative(cd, t, ql.data(), vl.data()); },
+          [&](int k, double p, double m, double h2) { B(0, k) -= c * (p - m) / h2; });
+    }
+    cd.tangent_map.scatter_add(A, B);
+    if (c_a != 0) A.coeffRef(cd.c, cd.c) += c_a;
   }
   if (c_q == 0) return;
   // ∂(C_qᵀ λ)/∂q, local to each joint.
@@ -1389,6 +1515,7 @@ void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
     const BodyData& bd = I.bodies[i];
     bd.tangent_map.scatter_add(M, I.body_mass(static_cast<BodyIndex>(i), q.data() + bd.off));
   }
+  for (const ControllerData& cd : I.controllers) M.coeffRef(cd.c, cd.c) = 1.0;  // ż = g: "mass" 1
 }
 
 void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const {
@@ -1489,6 +1616,9 @@ std::string MultibodySystem::coordinate_label(int i) const {
   if (k >= 0 && k < static_cast<int>(impl_->angle_joint.size()))
     return "joint '" + impl_->joints[static_cast<size_t>(impl_->angle_joint[static_cast<size_t>(k)])].name +
            "' angle (coupling coordinate)";
+  const int z = i - impl_->n_ctrl0;
+  if (z >= 0 && z < static_cast<int>(impl_->controllers.size()))
+    return "controller state '" + impl_->controllers[static_cast<size_t>(z)].src->name + "' (its time integral; its rate is the state)";
   return "coordinate " + std::to_string(i);
 }
 
@@ -1580,7 +1710,7 @@ double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
   thread_local std::vector<Kin> ks;  // per thread, grow once
   thread_local std::vector<Wrench> w;
   for (const ForceData& fd : I.forces) {
-    if (!force_type_info(fd.src->type).pairwise) continue;
+    if (!force_type_info(fd.src->type).pairwise || fd.n_body_coords < static_cast<int>(fd.coords.size())) continue;
     ks.resize(fd.bodies.size());
     for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
     I.force_wrenches(fd, t, ks, w, &V);
@@ -1731,6 +1861,10 @@ int MultibodySystem::coupling_angle_coordinate(int joint) const {
 double MultibodySystem::coupling_multiplier(int coupling, ConstVecRef lambda) const {
   const RowUnit& u = impl_->units[static_cast<size_t>(impl_->coupling_unit.at(static_cast<size_t>(coupling)))];
   return u.active < 0 ? 0.0 : lambda[u.active];
+}
+
+int MultibodySystem::controller_coordinate(int k) const {
+  return impl_->controllers.at(static_cast<size_t>(k)).c;
 }
 
 int MultibodySystem::coupling_row(int coupling) const {

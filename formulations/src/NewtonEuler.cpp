@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <span>
 #include <stdexcept>
 
 #include <mbdae/model/math/Rotation.h>
@@ -41,6 +42,7 @@ struct JointNE : detail::JointGeometry {
   BodyIndex a = kGround, b = kGround;
   int row0 = 0, nr = 0;
   const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
+  const TimeFunction* speed = nullptr;   // speed-driven joints (points into Impl::model)
 };
 
 /// A force element; markers relative to the bodies' reference points (as in the implicit
@@ -48,6 +50,14 @@ struct JointNE : detail::JointGeometry {
 struct ForceNE : detail::ForceGeometry {
   const ForceElement* src = nullptr;  // points into Impl::model
   std::vector<BodyIndex> bodies;
+  std::vector<int> states;  // controller states it reads (indices)
+};
+
+/// A controller state: the bodies and states its derivative reads.
+struct ControllerNE {
+  const ControllerState* src = nullptr;  // points into Impl::model
+  std::vector<BodyIndex> bodies;
+  std::vector<int> states;
 };
 
 using Mat66 = Eigen::Matrix<double, 6, 6>;
@@ -93,6 +103,9 @@ struct NewtonEulerSystem::Impl {
   mutable std::vector<Mat66> JMA, JMB;   // the same times M⁻¹ of the body (Schur only)
   mutable VecX c, ct, gamma, f, Minvf, rhs, lambda, x, zero, du, tmp, gp;
   std::vector<ForceNE> forces;
+  std::vector<ControllerNE> controllers;
+  mutable std::vector<double> state_ws;  // values of the states an element reads
+  mutable VecX ud;                       // derivative(): u̇ of the bodies (6 n)
   mutable std::vector<std::vector<detail::FrameKin>> force_kin;  // per force element
   mutable std::vector<std::vector<Wrench>> force_out;            // per force element
   mutable std::vector<BodyMotion> motion_ws;                     // user forces
@@ -140,7 +153,7 @@ struct NewtonEulerSystem::Impl {
 
   /// s(t), ṡ, s̈ of a driven joint (zero otherwise).
   static detail::DriveState drive(const JointNE& jd, double t) {
-    return detail::drive_state(jd.motion, t);
+    return detail::drive_state(jd.motion, t, jd.speed);
   }
 
   /// Joint blocks JA/JB, C, ∂C/∂t and γ at (t, q, v) (v may be null: then γ is not formed).
@@ -259,11 +272,11 @@ struct NewtonEulerSystem::Impl {
 
   /// Adds the wrenches of the force elements to f (translational: world force; rotational: body
   /// torque about the COM). Needs body_kinematics() with velocities.
-  void add_force_elements(double t) const {
+  void add_force_elements(double t, const VecX& v) const {
     for (size_t e = 0; e < forces.size(); ++e) {
       const ForceNE& fe = forces[e];
       reference_kinematics(e);
-      detail::force_wrenches(*fe.src, fe, t, force_kin[e], force_out[e], nullptr, motion_ws);
+      detail::force_wrenches(*fe.src, fe, t, force_kin[e], force_out[e], nullptr, motion_ws, states_of(fe.states, v));
       for (size_t k = 0; k < fe.bodies.size(); ++k) {
         const BodyIndex bi = fe.bodies[k];
         if (bi == kGround) continue;
@@ -274,6 +287,28 @@ struct NewtonEulerSystem::Impl {
         f.segment<3>(6 * bi) += w.force;
         f.segment<3>(6 * bi + 3) += kc.R.transpose() * (w.torque - rb.cross(w.force));
       }
+    }
+  }
+
+  /// The values of controller states `which` from v (NewtonEuler.h: after the bodies' 6 n).
+  std::span<const double> states_of(const std::vector<int>& which, const VecX& v) const {
+    state_ws.clear();
+    for (int k : which) state_ws.push_back(v[6 * n + k]);
+    return state_ws;
+  }
+  /// ż of every controller state into zdot (size K) at (t, v); needs body_kinematics() with
+  /// velocities.
+  void controller_derivatives(double t, const VecX& v, double* zdot) const {
+    for (size_t k = 0; k < controllers.size(); ++k) {
+      const ControllerNE& cn = controllers[k];
+      motion_ws.resize(cn.bodies.size());
+      for (size_t j = 0; j < cn.bodies.size(); ++j) {
+        const BodyIndex bi = cn.bodies[j];
+        const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+        const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;  // COM − reference point
+        motion_ws[j] = {kc.p - rb, kc.R, kc.v - kc.w.cross(rb), kc.w};
+      }
+      zdot[k] = cn.src->derivative(t, motion_ws, states_of(cn.states, v));
     }
   }
 
@@ -596,6 +631,7 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     jd.row0 = I.m;
     jd.nr = static_cast<int>(jd.rows.size());
     if (j.motion) jd.motion = &I.model.joints()[I.joints.size()].motion;
+    if (j.speed) jd.speed = &I.model.joints()[I.joints.size()].speed;
     I.m += jd.nr;
     I.joints.push_back(std::move(jd));
   }
@@ -606,6 +642,7 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     ForceNE fn;
     fn.src = &fe;
     for (const std::string& bn : fe.bodies) fn.bodies.push_back(I.model.body_index(bn));
+    for (const std::string& sn : fe.states) fn.states.push_back(I.model.find_controller_state(sn));
     if (force_type_info(fe.type).pairwise) {
       auto pose0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
         if (i == kGround) {
@@ -627,6 +664,18 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     I.force_out.emplace_back(fn.bodies.size(), Wrench{});
     I.forces.push_back(std::move(fn));
   }
+  for (const ControllerState& z : I.model.controller_states()) {
+    ControllerNE cn;
+    cn.src = &z;
+    for (const std::string& bn : z.bodies) cn.bodies.push_back(I.model.body_index(bn));
+    for (const std::string& sn : z.states) cn.states.push_back(I.model.find_controller_state(sn));
+    max_bodies = std::max(max_bodies, cn.bodies.size());
+    I.controllers.push_back(std::move(cn));
+  }
+  size_t max_states = 0;
+  for (const ControllerState& z : I.model.controller_states()) max_states = std::max(max_states, z.states.size());
+  for (const ForceElement& fe : I.model.forces()) max_states = std::max(max_states, fe.states.size());
+  I.state_ws.reserve(max_states);
   I.motion_ws.reserve(max_bodies);
   // Workspaces, once: derivative() and the projections do not allocate.
   const size_t nj = I.joints.size();
@@ -636,7 +685,7 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
   I.JMA.assign(nj, Mat66::Zero());
   I.JMB.assign(nj, Mat66::Zero());
   for (VecX* w : {&I.c, &I.ct, &I.gamma, &I.rhs, &I.lambda, &I.gp}) w->setZero(I.m);
-  for (VecX* w : {&I.f, &I.Minvf, &I.zero, &I.du, &I.tmp}) w->setZero(6 * I.n);
+  for (VecX* w : {&I.f, &I.Minvf, &I.zero, &I.du, &I.tmp, &I.ud}) w->setZero(6 * I.n);
   I.analyze_pattern();
 }
 
@@ -645,12 +694,18 @@ NewtonEulerSystem::~NewtonEulerSystem() = default;
 const System& NewtonEulerSystem::model() const { return impl_->model; }
 const NewtonEulerOptions& NewtonEulerSystem::options() const { return impl_->opt; }
 int NewtonEulerSystem::num_bodies() const { return impl_->n; }
+int NewtonEulerSystem::num_states() const { return static_cast<int>(impl_->controllers.size()); }
 int NewtonEulerSystem::num_joint_rows() const { return impl_->m; }
 
 void NewtonEulerSystem::initial_state(VecX& q, VecX& v) const {
   const Impl& I = *impl_;
-  q.resize(7 * I.n);
-  v.resize(6 * I.n);
+  const int K = static_cast<int>(I.controllers.size());
+  q.resize(7 * I.n + K);
+  v.resize(6 * I.n + K);
+  for (int k = 0; k < K; ++k) {  // controller states: q = ∫z dt from t0, v = z
+    q[7 * I.n + k] = 0.0;
+    v[6 * I.n + k] = I.controllers[static_cast<size_t>(k)].src->initial;
+  }
   for (int i = 0; i < I.n; ++i) {
     const RigidBody& rb = I.model.bodies()[static_cast<size_t>(i)];
     const Mat3& R = rb.orientation;
@@ -693,15 +748,16 @@ void NewtonEulerSystem::applied_forces(double t, const VecX& q, const VecX& v, V
     I.f.segment<3>(6 * i) = F;
     I.f.segment<3>(6 * i + 3) = tau;
   }
-  I.add_force_elements(t);  // adds to I.f from the kinematics above
+  I.add_force_elements(t, v);  // adds to I.f from the kinematics above
   f = I.f;
 }
 
 void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX& qdot,
                                    VecX& vdot) const {
   const Impl& I = *impl_;
-  qdot.resize(7 * I.n);
-  vdot.resize(6 * I.n);
+  const int K = static_cast<int>(I.controllers.size());
+  qdot.resize(7 * I.n + K);
+  vdot.resize(6 * I.n + K);
   // Body kinematics once (one rotation matrix per body), then joints and applied forces.
   if (I.m > 0)
     I.assemble_joints(t, q, &v);
@@ -718,9 +774,13 @@ void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX&
     I.f.segment<3>(6 * i) = F;
     I.f.segment<3>(6 * i + 3) = tau - wB.cross(bd.J * wB);
   }
-  I.add_force_elements(t);
+  I.add_force_elements(t, v);
+  if (K > 0) {  // controller states: q̇ = z, v̇ = ż
+    qdot.tail(K) = v.tail(K);
+    I.controller_derivatives(t, v, vdot.data() + 6 * I.n);
+  }
   if (I.m == 0) {
-    I.apply_minv(I.f, vdot);
+    I.apply_minv(I.f, vdot);  // writes the bodies' 6 n entries only
     return;
   }
   // γ̃ = γ − 2α Ċ − β² C (Baumgarte 1972), with Ċ = J u + ∂C/∂t.
@@ -728,7 +788,8 @@ void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX&
   const double a2 = 2 * I.opt.baumgarte_alpha, b2 = I.opt.baumgarte_beta * I.opt.baumgarte_beta;
   for (int r = 0; r < I.m; ++r) I.gamma[r] -= a2 * (I.rhs[r] + I.ct[r]) + b2 * I.c[r];
   I.factor("NewtonEuler");
-  I.solve(I.f, I.gamma, vdot, I.lambda);
+  I.solve(I.f, I.gamma, I.ud, I.lambda);
+  vdot.head(6 * I.n) = I.ud;
 }
 
 const VecX& NewtonEulerSystem::last_multipliers() const { return impl_->lambda; }
@@ -832,7 +893,7 @@ double NewtonEulerSystem::project_velocities(double t, const VecX& q, VecX& v) c
     for (int it = 0; it < 8 && err > floor; ++it) {
       I.gp = -I.rhs;
       I.solve(I.zero, I.gp, I.du, I.lambda);
-      v += I.du;
+      v.head(6 * I.n) += I.du;
       const double prev = err;
       err = residual();
       if (err > 0.25 * prev) break;  // slow: finish with a fresh factorization
@@ -842,7 +903,7 @@ double NewtonEulerSystem::project_velocities(double t, const VecX& q, VecX& v) c
   I.factor("velocity projection");
   I.gp = -I.rhs;
   I.solve(I.zero, I.gp, I.du, I.lambda);
-  v += I.du;
+  v.head(6 * I.n) += I.du;
   return residual();
 }
 
@@ -860,7 +921,7 @@ double NewtonEulerSystem::energy(const VecX& q, const VecX& v) const {
     I.body_kinematics(q, &v);
     for (size_t e = 0; e < I.forces.size(); ++e) {
       const ForceNE& fe = I.forces[e];
-      if (!force_type_info(fe.src->type).pairwise) continue;
+      if (!force_type_info(fe.src->type).pairwise || !fe.states.empty()) continue;  // motors: no potential
       I.reference_kinematics(e);
       detail::force_wrenches(*fe.src, fe, 0.0, I.force_kin[e], I.force_out[e], &E, I.motion_ws);
     }

@@ -43,8 +43,30 @@ int unstable_directions(const MultibodySystem& sys, double t, const VecX& q, con
 
 }  // namespace
 
+namespace {
+/// The system of `model` if the analyses take it; else ModelError naming each controller state
+/// and speed-driven joint.
+const System& analysable(const LoadedModel& model) {
+  std::vector<ModelProblem> p;
+  const System& s = model.system;
+  for (size_t k = 0; k < s.controller_states().size(); ++k)
+    p.push_back({"controller state '" + s.controller_states()[k].name +
+                     "': the analyses (statics, modes, kinematics, inverse dynamics) do not take controller states; "
+                     "run the model in time",
+                 ItemRef::state(static_cast<int>(k))});
+  for (size_t j = 0; j < s.joints().size(); ++j)
+    if (s.joints()[j].speed)
+      p.push_back({"joint '" + s.joints()[j].name +
+                       "': the analyses (statics, modes, kinematics, inverse dynamics) do not take a speed drive; "
+                       "drive the joint with motion instead",
+                   ItemRef::joint(static_cast<int>(j))});
+  if (!p.empty()) throw ModelError(std::move(p));
+  return s;
+}
+}  // namespace
+
 ModelAnalysis::ModelAnalysis(const LoadedModel& model)
-    : model_(model), prepared_(prepare(model.system, 0.0)),
+    : model_(model), prepared_(prepare(analysable(model), 0.0)),
       kinematics_(std::make_unique<MultibodyKinematics>(*prepared_.system)) {}
 
 ModelAnalysis::~ModelAnalysis() = default;

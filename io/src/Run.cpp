@@ -116,7 +116,7 @@ void check_restart(const RunState& r, int n, int m) {
 bool has_energy_source(const System& system) {
   if (!system.loads().empty()) return true;
   for (const Joint& j : system.joints())
-    if (j.motion.value) return true;
+    if (j.motion.value || j.speed.value) return true;
   for (const ForceElement& f : system.forces())
     if (!force_type_info(f.type).pairwise || f.type == ForceType::JointMotor) return true;
   return false;

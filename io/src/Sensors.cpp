@@ -248,12 +248,41 @@ std::vector<SensorOutputInfo> make_table() {
          q.rate = (m.w_b - m.w_a).dot(e);
          q.displacement = e.dot(d);
          q.speed = e.dot(m.v_b - m.v_a) + d.dot(m.w_a.cross(e));
+         thread_local std::vector<double> z;  // the controller states the motor reads
+         z.clear();
+         for (const std::string& sn : f.states) z.push_back(k.controller_state(k.model().find_controller_state(sn)));
+         q.states = z;
          o[0] = f.effort(k.time(), q);
          o[1] = o[0] * (f.motor_force ? q.speed : q.rate);
        },
        {"N m", "W"}, nullptr, "", [](ForceType t) { return t == ForceType::JointMotor; }, "joint_motor", false,
        [](const System& model, const SensorContext& c, size_t col) -> const char* {
          return col == 0 && model.forces()[static_cast<size_t>(c.force)].motor_force ? "N" : nullptr;
+       }},
+      {SensorOutput::ControllerState, "controller_state", "", T::State, false, {""}, false, false,
+       "the value z of a controller state (its own unit)",
+       [](K& k, const S&, C& c, std::span<double> o) { o[0] = k.controller_state(c.state); }},
+      {SensorOutput::DriveEffort, "drive_effort", "", T::Joint, false, {"", ".power"}, false, true,
+       "the effort of a driven joint's drive (motion or speed) on its second body about or along the axis, "
+       "and its power",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         // The drive row is the only one of a revolute (prismatic) joint with a torque about (a
+         // force along) the axis: the reaction's component there is the drive's effort.
+         const Markers m = markers(k, c);
+         const Vec3 n = m.F_a.col(2);
+         const JointReaction r = k.reaction(c.joint);
+         if (k.model().joints()[static_cast<size_t>(c.joint)].type == JointType::Revolute) {
+           o[0] = r.torque_W.dot(n);
+           o[1] = o[0] * (m.w_b - m.w_a).dot(n);
+         } else {
+           o[0] = r.force_W.dot(n);
+           o[1] = o[0] * ((m.v_b - m.v_a).dot(n) + (m.p_b - m.p_a).dot(m.w_a.cross(n)));
+         }
+       },
+       {"N m", "W"}, [](JointType t) { return t == JointType::Revolute || t == JointType::Prismatic; },
+       "driven revolute or prismatic", nullptr, "", false,
+       [](const System& model, const SensorContext& c, size_t col) -> const char* {
+         return col == 0 && model.joints()[static_cast<size_t>(c.joint)].type == JointType::Prismatic ? "N" : nullptr;
        }},
   };
 }
@@ -317,6 +346,9 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
         if (info.accepts_joint && !info.accepts_joint(jt.type))
           throw std::invalid_argument(who + "output " + info.name + " applies to " + info.joint_types +
                                       " joints, not to joint '" + jt.name + "' (" + to_string(jt.type) + ")");
+        if (sp.output == SensorOutput::DriveEffort && !jt.motion && !jt.speed)
+          throw std::invalid_argument(who + "output " + info.name + " applies to driven joints (motion or speed); joint '" +
+                                      jt.name + "' has neither");
         if (info.accepts_joint) set_markers(r, jt.bodies[0], jt.bodies[1], jt.point, jt.point, frame_from_axis(jt.axis, 2));
         break;
       }
@@ -344,6 +376,10 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
         break;
       }
       case SensorTarget::System: break;
+      case SensorTarget::State:
+        r.state = model.find_controller_state(sp.state);
+        if (r.state < 0) throw std::invalid_argument(who + "unknown controller state '" + sp.state + "'");
+        break;
     }
     resolved_.push_back(r);
     for (size_t k = 0; k < info.suffixes.size(); ++k) {

@@ -75,6 +75,7 @@ const char* to_string(ItemRef::Kind k) {
     case ItemRef::Kind::Contact: return "contact";
     case ItemRef::Kind::Sensor: return "sensor";
     case ItemRef::Kind::Coupling: return "coupling";
+    case ItemRef::Kind::State: return "state";
   }
   return "";
 }
@@ -326,6 +327,13 @@ std::vector<ModelProblem> System::problems() const {
         if (t.drivable) drivable += std::string(drivable.empty() ? "" : " and ") + t.name;
       add(who + ": motion is only supported on " + drivable + " joints, not " + info.name);
     }
+    if (j.speed && !info.drivable) {
+      std::string drivable;
+      for (const JointTypeInfo& t : joint_types())
+        if (t.drivable) drivable += std::string(drivable.empty() ? "" : " and ") + t.name;
+      add(who + ": speed is only supported on " + drivable + " joints, not " + info.name);
+    }
+    if (j.speed && j.motion) add(who + ": give motion (the coordinate) or speed (its rate), not both");
   }
   for (size_t i = 0; i < loads_.size(); ++i) {
     const Load& l = loads_[i];
@@ -425,6 +433,32 @@ std::vector<ModelProblem> System::problems() const {
             "; a rack_pinion couples a revolute joint (the pinion) and then a prismatic joint (the rack)");
     }
   }
+  // Controller states: unique names, a derivative, a finite initial value, known bodies and states.
+  std::set<std::string> snames;
+  for (size_t i = 0; i < states_.size(); ++i) {
+    const ControllerState& z = states_[i];
+    item = ItemRef::state(static_cast<int>(i));
+    const std::string who = "controller state '" + z.name + "'";
+    if (z.name.empty()) add("controller state #" + std::to_string(i) + " has no name");
+    if (!z.name.empty() && !snames.insert(z.name).second) add(who + ": duplicate name");
+    if (!z.derivative) add(who + ": no derivative");
+    if (!std::isfinite(z.initial)) add(who + ": initial value is NaN or infinite");
+    for (const std::string& b : z.bodies) {
+      const std::optional<BodyIndex> bi = find_body(b);
+      if (!bi) add(who + ": unknown body '" + b + "'");
+      else if (*bi == kGround) add(who + ": reads body 'ground', which has no motion");
+    }
+    for (const std::string& s : z.states)
+      if (find_controller_state(s) < 0) add(who + ": unknown controller state '" + s + "'");
+  }
+  for (size_t i = 0; i < forces_.size(); ++i) {
+    item = ItemRef::force(static_cast<int>(i));
+    if (!forces_[i].states.empty() && forces_[i].type != ForceType::JointMotor)
+      add("force '" + forces_[i].name + "': only a joint_motor reads controller states, this is a " +
+          to_string(forces_[i].type));
+    for (const std::string& s : forces_[i].states)
+      if (find_controller_state(s) < 0) add("force '" + forces_[i].name + "': unknown controller state '" + s + "'");
+  }
   // Contact pairs the contact geometry does not handle: refused, never dropped. Each such pair of
   // shape types is reported once, at the later of its first two shapes.
   std::set<std::pair<int, int>> reported;
@@ -448,6 +482,12 @@ std::vector<ModelProblem> System::problems() const {
 }
 
 std::vector<std::string> System::check() const { return messages_of(problems()); }
+
+int System::find_controller_state(const std::string& name) const {
+  for (size_t i = 0; i < states_.size(); ++i)
+    if (states_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
 
 
 void System::validate() const {

@@ -68,6 +68,7 @@ void Loader::joints(const YAML::Node& n) {
       if (std::find(all_keys.begin(), all_keys.end(), k.key) == all_keys.end()) all_keys.push_back(k.key);
   }
   all_keys.push_back("motion");
+  all_keys.push_back("speed");
   std::string drivable_text;
   for (size_t k = 0; k < drivable.size(); ++k)
     drivable_text += (k == 0 ? "" : k + 1 == drivable.size() ? " and " : ", ") + drivable[k];
@@ -104,12 +105,12 @@ void Loader::joints(const YAML::Node& n) {
       for (const std::string& k : all_keys) {
         const Entry* e = jm.find(k);
         if (!e) continue;
-        const bool applies = k == "motion" ? info->drivable
+        const bool applies = k == "motion" || k == "speed" ? info->drivable
                                            : std::any_of(info->keys.begin(), info->keys.end(),
                                                          [&](const JointKey& jk) { return k == jk.key; });
         if (!applies)
           error(e->key_node, jm.path(k), "key '" + k + "' does not apply to a " + info->name + " joint" +
-                                             (k == "motion" ? " (only " + drivable_text + " joints can be driven)" : ""));
+                                             (k == "motion" || k == "speed" ? " (only " + drivable_text + " joints can be driven)" : ""));
       }
     }
     if (const Entry* e = jm.require("bodies", "the two bodies it connects")) {
@@ -147,6 +148,17 @@ void Loader::joints(const YAML::Node& n) {
           if (auto f = motion(e->value, jm.path("motion"))) {
             j.motion = *f;
             driven_joints_.push_back({e->key_node.Mark(), jm.path("motion")});
+          }
+        }
+      if (info->drivable)
+        if (const Entry* e = jm.find("speed")) {
+          // The rate of the joint's coordinate, an expression of t (rad/s or m/s); its derivative
+          // (for γ) by differences (TimeFunction).
+          if (jm.find("motion")) {
+            error(e->key_node, jm.path("speed"), "give motion (the coordinate) or speed (its rate), not both");
+          } else if (auto x = expression(e->value, jm.path("speed"), true)) {
+            j.speed.value = [x = *x](double t) { return x(t); };
+            driven_joints_.push_back({e->key_node.Mark(), jm.path("speed")});
           }
         }
       // The type's own checks (perpendicular axes, coinciding points, ...), at their keys.

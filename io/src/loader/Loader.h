@@ -84,7 +84,7 @@ class Loader : public Reader {
   YAML::Mark end_time_mark_ = YAML::Mark::null_mark();
   bool step_given_ = false, every_given_ = false;
   std::optional<Placed> first_joint_;
-  std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_;
+  std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_, states_;
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
   bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
   bool solver_ok_ = true;

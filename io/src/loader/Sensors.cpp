@@ -16,7 +16,7 @@ void Loader::sensors(const YAML::Node& n) {
   for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("sensors", i);
-    Map s(*this, n[i], path, {"name", "body", "joint", "force", "point", "output", "frame"});
+    Map s(*this, n[i], path, {"name", "body", "joint", "force", "state", "point", "output", "frame"});
     SensorSpec sp;
     if (!s.valid()) {
       m_.sensor_locations.push_back(location(n[i], path, ""));
@@ -101,15 +101,16 @@ void Loader::sensors(const YAML::Node& n) {
     };
     switch (info.target) {
       case SensorTarget::System:
-        for (const char* k : {"body", "joint", "force", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
+        for (const char* k : {"body", "joint", "force", "state", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
         break;
       case SensorTarget::BodyOrSystem:
-        for (const char* k : {"joint", "force", "point", "frame"}) not_for(k, " (give a body, or nothing for the whole system)");
+        for (const char* k : {"joint", "force", "state", "point", "frame"}) not_for(k, " (give a body, or nothing for the whole system)");
         read_body(false);
         break;
       case SensorTarget::Joint: {
         not_for("body", " (give the joint)");
         not_for("force", " (give the joint)");
+        not_for("state", " (give the joint)");
         not_for("point", info.takes_frame ? " (reactions act at the joint point)" : " (a joint coordinate)");
         if (!info.takes_frame) not_for("frame", " (a joint coordinate)");
         if (const Entry* e = s.require("joint")) {
@@ -123,6 +124,10 @@ void Loader::sensors(const YAML::Node& n) {
                   error(e->value, s.path("joint"),
                         "output " + o + " applies to " + info.joint_types + " joints; joint '" + *j + "' is " +
                             to_string(jt.type));
+                  ok = false;
+                } else if (jt.name == *j && *out == SensorOutput::DriveEffort && !jt.motion && !jt.speed) {
+                  error(e->value, s.path("joint"),
+                        "output " + o + " applies to driven joints; joint '" + *j + "' has no motion or speed");
                   ok = false;
                 }
             }
@@ -138,7 +143,7 @@ void Loader::sensors(const YAML::Node& n) {
         break;
       }
       case SensorTarget::Force: {
-        for (const char* k : {"body", "joint", "point", "frame"}) not_for(k, " (give the force element)");
+        for (const char* k : {"body", "joint", "state", "point", "frame"}) not_for(k, " (give the force element)");
         if (const Entry* e = s.require("force")) {
           if (auto f = string(e->value, s.path("force"))) {
             const ForceElement* fe = nullptr;
@@ -160,9 +165,25 @@ void Loader::sensors(const YAML::Node& n) {
         }
         break;
       }
+      case SensorTarget::State: {
+        for (const char* k : {"body", "joint", "force", "point", "frame"}) not_for(k, " (give the controller state)");
+        if (const Entry* e = s.require("state")) {
+          if (auto z = string(e->value, s.path("state"))) {
+            if (m_.system.find_controller_state(*z) < 0) {
+              error(e->value, s.path("state"), "unknown controller state '" + *z + "'");
+              ok = false;
+            }
+            sp.state = *z;
+          }
+        } else {
+          ok = false;
+        }
+        break;
+      }
       case SensorTarget::Body: {
         not_for("joint", " (give the body)");
         not_for("force", " (give the body)");
+        not_for("state", " (give the body)");
         not_for("frame", " (the _local outputs give body axes)");
         if (!info.uses_point) not_for("point", " (the same for every point of the body)");
         read_body(true);

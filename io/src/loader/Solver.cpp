@@ -188,6 +188,10 @@ void Loader::solver_checks() {
     for (const Placed& c : couplings_)
       error(c.mark, c.path, "couplings of joint coordinates are handled by " + by(&SolverSupport::couplings) +
                                 ", not by " + sname + why);
+  if (!can.controller_states)
+    for (const Placed& z : states_)
+      error(z.mark, z.path, "controller states are integrated by " + by(&SolverSupport::controller_states) +
+                                ", not by " + sname + why);
   if (can.joints && !can.driven_joints)
     for (const Placed& d : driven_joints_)
       error(d.mark, d.path, "driven joints are handled by " + by(&SolverSupport::driven_joints) + "; the " + sname +

@@ -41,6 +41,7 @@ const ForceTypeInfo& joint_motor() {
         q.rate = (m.wb - m.wa).dot(e);
         q.displacement = e.dot(m.d);
         q.speed = e.dot(m.dd) + m.wa.cross(e).dot(m.d);
+        q.states = m.states;
         const double u = f.effort(m.t, q);
         if (f.motor_force) Fb = u * e;
         else Tb = u * e;

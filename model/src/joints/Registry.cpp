@@ -43,6 +43,16 @@ JointLayout joint_layout(const Joint& j) {
       case JointCoordinateKind::DisplacementAlongZ:
       case JointCoordinateKind::None: break;  // not drivable (System::check reports a motion)
     }
+  } else if (j.speed) {
+    // The speed drive row (velocity level): the rate of the relative coordinate follows w(t).
+    switch (info.coordinate) {
+      case JointCoordinateKind::AngleAboutZ: g.equations.push_back({EquationKind::RateDriven, 2, 1, "speed drive (rate of the angle)"}); break;
+      case JointCoordinateKind::DisplacementAlongX:
+        g.equations.push_back({EquationKind::RateDriven, 0, 0, "speed drive (rate of the displacement)"});
+        break;
+      case JointCoordinateKind::DisplacementAlongZ:
+      case JointCoordinateKind::None: break;  // not drivable (System::check reports a speed)
+    }
   }
   return g;
 }

@@ -55,6 +55,8 @@ class BodyKinematics {
   virtual double energy() = 0;
   /// Largest violations of the constraints at the state.
   virtual ConstraintViolation constraint_violation() = 0;
+  /// Value of controller state k (index in model().controller_states()) at the state, its unit.
+  virtual double controller_state(int k) const = 0;
 };
 
 /// BodyKinematics of MultibodySystem states (the implicit solvers): q, v of size n, a (q̈) of
@@ -77,6 +79,7 @@ class MultibodyKinematics final : public BodyKinematics {
   JointReaction reaction(int joint) const override;
   double energy() override;
   ConstraintViolation constraint_violation() override;
+  double controller_state(int k) const override { return (*v_)[sys_.controller_coordinate(k)]; }
 
  private:
   const MultibodySystem& sys_;
@@ -120,6 +123,7 @@ class NewtonEulerKinematics final : public BodyKinematics {
   JointReaction reaction(int joint) const override;
   double energy() override;
   ConstraintViolation constraint_violation() override;
+  double controller_state(int k) const override { return (*v_)[6 * sys_.num_bodies() + k]; }
 
  private:
   const NewtonEulerSystem& sys_;

@@ -37,6 +37,15 @@
 /// A coupling's multiplier λ applies −c_i λ to joint i's coordinate: through φ_i and the angle
 /// row to the joint's bodies (a torque about the axis), directly to a prismatic joint's bodies.
 ///
+/// Controller states (System::controller_states(), ż = g(t, bodies' motions, states)): one more
+/// coordinate each after the couplings' angles, carried as a velocity: v_k = z_k, q_k = ∫ z_k dt
+/// (0 at t0, read by nothing), a_k = ż_k, with the first-order residual r_k = a_k − g_k (a "mass"
+/// of 1 and the applied force g_k). Every second-order scheme then integrates z with its velocity
+/// update (generalized-α's v_{n+1} = v_n + h((1−γ) a_n + γ a_{n+1}) in algorithmic accelerations,
+/// the trapezoidal rule, IDA's BDF), and ∂r_k/∂q, ∂r_k/∂v are central differences of g_k over the
+/// coordinates it reads. A joint_motor that reads states (ForceElement::states) gets their
+/// values from v and its tangent columns for them by the same differences.
+///
 /// Tangents: ∂r/∂v and ∂r/∂q of each body's inertia and applied forces, and the derivative of
 /// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block),
 /// so the cost of a tangent is linear in the number of bodies and joints; M and C_q are analytic.
@@ -221,6 +230,10 @@ class MultibodySystem final : public ConstrainedSystem {
   double coupling_multiplier(int coupling, ConstVecRef lambda) const;
   /// Active row of coupling i, -1 if disabled. @throws std::out_of_range for a bad index.
   int coupling_row(int coupling) const;
+
+  /// Index in q and v of controller state k (index in model().controller_states()): v holds the
+  /// state z_k, q its integral from t0. @throws std::out_of_range for a bad index.
+  int controller_coordinate(int k) const;
 
  private:
   struct Impl;

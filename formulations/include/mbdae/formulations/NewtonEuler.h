@@ -11,7 +11,11 @@
 /// | q      | 7 i + 3 … 6              | Q = [w, x, y, z]: unit quaternion of R_WB            | 4    |
 /// | v      | 6 i + 0 … 2              | v_C = ẋ_C: COM velocity, world, m/s                  | 3    |
 /// | v      | 6 i + 3 … 5              | w_B: angular velocity, BODY axes, rad/s              | 3    |
+/// | q      | 7 n + k                  | ∫ z_k dt from t0 (controller state k, not read)      | 1    |
+/// | v      | 6 n + k                  | z_k: controller state k (System::controller_states()) | 1    |
 ///
+/// Controller states (K of them) follow the n bodies: ż_k = g_k(t, bodies' motions, states) is
+/// the last K entries of v̇, and their q entries integrate z (so that q̇ = v holds for them too).
 /// Equations (Chaney Eq. 14 and Euler's equations; J_C is the full 3×3 inertia about the COM in
 /// body axes, not only its diagonal):
 ///
@@ -111,10 +115,12 @@ class NewtonEulerSystem {
   const NewtonEulerOptions& options() const;
   /// Number of bodies n (ground excluded).
   int num_bodies() const;
-  /// Size of q, 7n.
-  int num_q() const { return 7 * num_bodies(); }
-  /// Size of v, 6n.
-  int num_v() const { return 6 * num_bodies(); }
+  /// Number of controller states K (System::controller_states()).
+  int num_states() const;
+  /// Size of q, 7n + K.
+  int num_q() const { return 7 * num_bodies() + num_states(); }
+  /// Size of v, 6n + K.
+  int num_v() const { return 6 * num_bodies() + num_states(); }
   /// Number of joint equations (rows of C).
   int num_joint_rows() const;
 
@@ -148,7 +154,7 @@ class NewtonEulerSystem {
   /// gyroscopic term and no joint forces. f is resized to 6n. No heap allocation once f has its
   /// size, except inside user force functions.
   void applied_forces(double t, const VecX& q, const VecX& v, VecX& f) const;
-  /// Right-hand side of the ODE: qdot (7n) and vdot (6n), with the force elements, joints through
+  /// Right-hand side of the ODE: qdot (7n + K) and vdot (6n + K), with the force elements, joints through
   /// the chosen method with Baumgarte terms. Throws ItemError (a std::runtime_error) if the joint
   /// system is singular (naming the first joint row found dependent on the others, item() its
   /// joint; redundant joints must be removed first). No heap allocation happens (workspaces are kept), except inside user force

@@ -42,8 +42,9 @@ namespace mbdae::io {
 class ModelAnalysis {
  public:
   /// Prepares the model (prepare(): redundant equations removed, consistent initial state).
-  /// @throws ModelError listing the model's problems; ItemError if the initial state cannot be
-  ///         made consistent (as ModelRun).
+  /// @throws ModelError listing the model's problems, and naming every controller state and
+  ///         speed-driven joint (the analyses do not take them: they are of a run in time);
+  ///         ItemError if the initial state cannot be made consistent (as ModelRun).
   explicit ModelAnalysis(const LoadedModel& model);
   ~ModelAnalysis();
   ModelAnalysis(const ModelAnalysis&) = delete;

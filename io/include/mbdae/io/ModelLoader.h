@@ -33,7 +33,7 @@ enum class SensorOutput {
   AngularVelocity, AngularVelocityLocal, Acceleration, AccelerationLocal,
   AngularAcceleration, AngularAccelerationLocal, ReactionForce, ReactionTorque,
   Energy, ConstraintViolation, JointAngle, JointDisplacement, SpringDamper, KineticEnergy, PotentialEnergy,
-  LinearMomentum, AngularMomentum, JointMotor,
+  LinearMomentum, AngularMomentum, JointMotor, ControllerState, DriveEffort,
 };
 /// The key word of the model file ("angular_velocity_local", ...).
 const char* to_string(SensorOutput o);
@@ -49,6 +49,7 @@ struct SensorSpec {
   std::string body;
   std::string joint;
   std::string force;            ///< force-element sensors: the element's name
+  std::string state;            ///< controller_state: the controller state's name
   Vec3 point = Vec3::Zero();
   Frame frame = Frame::World;  ///< reactions: world axes or the joint's axes
 };

@@ -26,6 +26,9 @@
 /// | potential_energy            | (name)              | J         | gravity + springs        |
 /// | linear_momentum             | .x .y .z            | kg m/s    | world; a body or all     |
 /// | angular_momentum            | .x .y .z            | kg m^2/s  | world, about the origin  |
+/// | joint_motor                 | .effort .power      | N m or N, W | about/along the axis   |
+/// | controller_state            | (name)              | its own   | z of a controller state  |
+/// | drive_effort                | (name) .power       | N m or N, W | a driven joint's drive   |
 ///
 /// The reaction is the wrench the joint applies to its second body at the joint point.
 /// Joint coordinates are measured between the joint's two markers (fixed to its bodies, both at
@@ -50,6 +53,7 @@ enum class SensorTarget {
   System,        ///< the whole model
   Force,         ///< `force`: a force element
   BodyOrSystem,  ///< `body`, or without it the whole model
+  State,         ///< `state`: a controller state (System::controller_states())
 };
 
 /// What a sensor's evaluation knows besides the state: its resolved item and what it keeps
@@ -58,6 +62,7 @@ struct SensorContext {
   BodyIndex body = kGround;  ///< body outputs (kGround: the whole system for BodyOrSystem)
   int joint = -1;            ///< joint outputs: index in model().joints()
   int force = -1;            ///< force-element outputs: index in model().forces()
+  int state = -1;            ///< controller_state: index in model().controller_states()
   Vec3 p0 = Vec3::Zero();    ///< the body point's initial position (displacement)
   /// Joint and force-element outputs: the two bodies (a, b), each one's marker point and marker
   /// frame in its body axes (world for ground). The frames' z axis is the joint's axis.

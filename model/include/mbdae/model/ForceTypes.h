@@ -12,6 +12,7 @@
 /// torque T_b on b; body a gets −F_b at the same point and −T_b. Tangents are formed by the
 /// formulations (central differences local to the element's bodies) unless an element gives them.
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,7 @@ struct PairMotion {
   Vec3 wa;   ///< angular velocity of a, rad/s
   Vec3 wb;   ///< angular velocity of b, rad/s
   double t = 0;  ///< time, s (for laws that depend on it)
+  std::span<const double> states{};  ///< values of the element's ForceElement::states, in that order
 };
 
 /// A model-file key of a force type, beyond name, type and bodies.

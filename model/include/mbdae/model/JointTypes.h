@@ -20,6 +20,7 @@
 /// | RotDriven    | w_a(s(t)) · x_b                     | prescribed angle about z_a (drive)     |
 /// | RollNormal   | n · (c + r ĝ − p_plane)             | disc touches the plane                 |
 /// | RollTangent i| t_i · (v_b + ω_b × r_c)             | no slip (velocity level only)          |
+/// | RateDriven   | (ω_b − ω_a)·z_a − w(t) or d/dt(x_a·d) − w(t) | prescribed rate (velocity level only) |
 
 #include <string>
 #include <string_view>
@@ -40,10 +41,13 @@ enum class EquationKind {
   RotDriven,    ///< prescribed angle
   RollNormal,   ///< disc touches the plane
   RollTangent,  ///< no slip (velocity level)
+  RateDriven,   ///< prescribed rate of the angle about z_a (j = 1) or of the displacement along x_a (j = 0), velocity level
 };
 
 /// True for equations that exist only at velocity level (A(q) v + b = 0; no position equation).
-inline bool is_velocity_level(EquationKind k) { return k == EquationKind::RollTangent; }
+inline bool is_velocity_level(EquationKind k) {
+  return k == EquationKind::RollTangent || k == EquationKind::RateDriven;
+}
 
 /// One equation of a joint.
 struct JointEquation {

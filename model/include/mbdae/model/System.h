@@ -11,6 +11,7 @@
 #include <compare>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -137,6 +138,12 @@ struct TimeFunction {
 ///   w_a(s(t))·x_b = 0 with w_a(s) = −sin s x_a + cos s y_a (a's marker y axis turned by s about
 ///   the axis), which has no angle wrap and is smooth for any number of turns. The relative
 ///   coordinate is 0 at t0, so motion(0) should be 0.
+/// - speed-driven (revolute or prismatic with `speed` set, not with `motion`): one more equation,
+///   at velocity level only (nonholonomic form, like the rolling disc's no-slip rows), makes the
+///   rate of the relative coordinate follow speed(t): (ω_b − ω_a)·z_a − w(t) = 0 for a revolute
+///   joint, d/dt(x_a·d) − w(t) = 0 for a prismatic one. Its multiplier is the drive's effort
+///   (torque about, force along the axis); the coordinate itself is free to drift with the
+///   integration error of the rate.
 struct Joint {
   std::string name;                   ///< unique among the joints
   JointType type = JointType::Spherical;  ///< which equations (see above)
@@ -152,6 +159,7 @@ struct Joint {
   int coordinate = 0;                 ///< coordinate: world axis 0, 1, 2
   double offset = 0;                  ///< coordinate: held value, m
   TimeFunction motion;                ///< revolute, prismatic: driven relative coordinate (rad, m)
+  TimeFunction speed;                 ///< revolute, prismatic: driven rate of the relative coordinate (rad/s, m/s)
 };
 
 /// A coupling of 1-DOF joint coordinates (gear pair, rack and pinion, linear coupling): one
@@ -219,6 +227,8 @@ struct JointCoordinates {
   double rate = 0;          ///< its rate, (ω_b − ω_a)·axis, rad/s
   double displacement = 0;  ///< translation of b's marker point along a's axis, m
   double speed = 0;         ///< its rate, m/s
+  /// Values of the controller states the motor reads (ForceElement::states, in that order).
+  std::span<const double> states;
 };
 /// A joint_motor's effort (N m or N) from t (s) and the coordinates of its joint.
 using JointEffortFunction = std::function<double(double t, const JointCoordinates& q)>;
@@ -281,6 +291,9 @@ struct ForceElement {
   std::string joint;                ///< joint_motor: the joint it acts on (bodies, point, axis copied from it)
   bool motor_force = false;         ///< joint_motor: a force along the axis (else a torque about it)
   JointEffortFunction effort;       ///< joint_motor: N m (torque) or N (force)
+  /// joint_motor: names of the controller states (System::controller_states()) its effort reads;
+  /// their values arrive in JointCoordinates::states, in this order.
+  std::vector<std::string> states;
   bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry)
   UserForceFunction user;           ///< user
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
@@ -308,6 +321,25 @@ struct Load {
   std::function<Vec3(double)> value_of_t;  ///< optional time dependence: t (s) → N or N m
 };
 
+/// A controller state: a scalar z integrated with the mechanism, ż = derivative(t, bodies, states),
+/// e.g. the integral of a speed error in a PI controller. Its unit is the user's.
+///
+/// `derivative` receives the motions of the bodies named in `bodies` (reference points, world
+/// axes, as user forces get them; same order) and the values of the controller states named in
+/// `states` (same order; a state may read itself). Every solver that takes controller states
+/// (SolverSupport::controller_states) integrates z with its own scheme: the implicit formulation
+/// carries z as a velocity (Multibody.h), the Newton–Euler one as an extra ODE component
+/// (NewtonEuler.h). Force elements read the states they name (ForceElement::states).
+struct ControllerState {
+  /// ż from t (s), the motions of `bodies` and the values of `states`.
+  using Derivative = std::function<double(double t, std::span<const BodyMotion> bodies, std::span<const double> states)>;
+  std::string name;                  ///< unique among the controller states
+  double initial = 0;                ///< z(t0)
+  std::vector<std::string> bodies;   ///< bodies whose motion `derivative` reads (not ground)
+  std::vector<std::string> states;   ///< controller states whose values `derivative` reads
+  Derivative derivative;             ///< required
+};
+
 /// Which item of a model a message is about: its kind and its place in the list of that kind.
 /// Raised with the message (System::problems(), the formulations' checks, prepare()), it lets a
 /// caller point at the item (the model loader maps it to file, line and key) without reading the
@@ -323,6 +355,7 @@ struct ItemRef {
     Contact,  ///< System::contacts()
     Sensor,   ///< a sensor list kept beside the System (io::LoadedModel::sensors)
     Coupling, ///< System::couplings()
+    State,    ///< System::controller_states()
   };
   Kind kind = Kind::None;  ///< the list it is in
   int index = -1;  ///< 0-based index in that list; -1 with Kind::None
@@ -341,12 +374,14 @@ struct ItemRef {
   static ItemRef sensor(int i) { return {Kind::Sensor, i}; }
   /// couplings()[i]
   static ItemRef coupling(int i) { return {Kind::Coupling, i}; }
+  /// controller_states()[i]
+  static ItemRef state(int i) { return {Kind::State, i}; }
   /// True if it names an item.
   explicit operator bool() const { return kind != Kind::None && index >= 0; }
   /// Ordered by kind, then index (for sets and maps of items).
   auto operator<=>(const ItemRef&) const = default;
 };
-/// "body", "joint", "load", "force", "contact", "sensor", "coupling" ("" for None). No throw.
+/// "body", "joint", "load", "force", "contact", "sensor", "coupling", "state" ("" for None). No throw.
 const char* to_string(ItemRef::Kind k);
 
 /// One problem: what is wrong (with the expected and the actual value) and the item it is about.
@@ -489,6 +524,15 @@ class System {
   /// Writable couplings.
   std::vector<Coupling>& couplings() { return couplings_; }
 
+  /// Appends a controller state (checked in check()). No throw other than std::bad_alloc.
+  void add_controller_state(ControllerState state) { states_.push_back(std::move(state)); }
+  /// The controller states, in the order added.
+  const std::vector<ControllerState>& controller_states() const { return states_; }
+  /// Writable controller states.
+  std::vector<ControllerState>& controller_states() { return states_; }
+  /// Index of the controller state named `name` in controller_states(); -1 if there is none.
+  int find_controller_state(const std::string& name) const;
+
   /// Every body's name (and "ground") with its index, built now: for many look-ups at once
   /// (find_body() searches the list each time).
   std::unordered_map<std::string, BodyIndex> body_indices() const;
@@ -514,6 +558,7 @@ class System {
   std::vector<Contact> contacts_;
   std::vector<ForceElement> forces_;
   std::vector<Coupling> couplings_;
+  std::vector<ControllerState> states_;
 };
 
 }  // namespace mbdae

@@ -40,6 +40,7 @@ struct SolverSupport {
   bool accelerations;        ///< a run gives accelerations at its output times (acceleration sensors)
   bool multipliers;          ///< a run gives the joints' multipliers at its output times (reaction sensors)
   bool couplings;            ///< couplings of joint coordinates (gears, rack and pinion; System::couplings())
+  bool controller_states;    ///< controller states integrated with the mechanism (System::controller_states())
 };
 
 /// One solver's declaration.
