@@ -74,7 +74,6 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
         size_t ab = open + 1, ae = close;
         while (ab < ae && std::isspace(static_cast<unsigned char>(text[ab]))) ++ab;
         while (ae > ab && std::isspace(static_cast<unsigned char>(text[ae - 1]))) --ae;
-        if (ab == ae) throw ExpressionError(word + "() needs a name in its parentheses", static_cast<int>(open));
         const std::string arg = text.substr(ab, ae - ab);
         size_t k = 0;
         while (k < quantities_.size() && !(quantities_[k].function == word && quantities_[k].argument == arg)) ++k;

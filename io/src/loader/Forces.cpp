@@ -4,6 +4,7 @@
 
 #include "Loader.h"
 
+#include <mbdae/io/Quantities.h>
 #include <mbdae/model/ForceTypes.h>
 
 #include <algorithm>
@@ -119,7 +120,7 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   rules.functions = functions;
   rules.what = "an expression of t and the joint's angle(), rate(), displacement(), speed()";
   rules.check = [&](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
-    if (q.argument != *jname) {
+    if (!q.argument.empty() && q.argument != *jname) {  // f() is the motor's own joint
       if (!joint_names_.count(q.argument)) return std::pair{q.argument_position, "unknown joint '" + q.argument + "'"};
       return std::pair{q.argument_position, q.function + "(" + q.argument + "): a joint_motor's value may use only its own joint '" +
                                                 *jname + "' (and t)"};
@@ -134,15 +135,16 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   const Entry* ve = f.require("value", fe.motor_force ? "N" : "N m");
   std::optional<Expression> ex = ve ? expression(ve->value, f.path("value"), rules) : std::nullopt;
   if (!ex) return false;
-  std::array<int, 4> slot{};
-  const size_t nq = ex->quantities().size();  // distinct, all of this joint: at most 4
+  // Each quantity's slot in JointCoordinates; angle() and angle(J) are two spellings of one.
+  const size_t nq = ex->quantities().size();  // all of this joint: at most 8
+  std::array<int, 8> slot{};
   for (size_t i = 0; i < nq; ++i) {
     slot[i] = static_cast<int>(std::find(functions.begin(), functions.end(), ex->quantities()[i].function) - functions.begin());
     if (slot[i] == 0) fe.effort_uses_angle = true;
   }
   fe.effort = [x = std::move(*ex), slot, nq](double t, const JointCoordinates& c) {
     const std::array<double, 4> all{c.angle, c.rate, c.displacement, c.speed};
-    std::array<double, 4> v{};
+    std::array<double, 8> v{};
     for (size_t i = 0; i < nq; ++i) v[i] = all[static_cast<size_t>(slot[i])];
     return x(t, std::span<const double>(v.data(), nq));
   };
@@ -161,8 +163,64 @@ const std::vector<std::string>& Loader::force_section_keys() {
   return keys;
 }
 
+/// The rules of an expression of t and the named quantities of the model's joints and bodies
+/// (Quantities.h): each name is resolved now, problems reported at their column.
+QuantityRules Loader::state_rules(const QuantityResolver& resolver, const std::string& what) {
+  QuantityRules rules;
+  rules.functions = resolver.functions();
+  rules.what = what;
+  rules.check = [this, &resolver](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
+    QuantityProblem p;
+    if (resolver.resolve(q, p)) return std::nullopt;
+    // A joint of the file with problems of its own is not in the System: say so, not "unknown".
+    if (joint_names_.count(q.argument) && p.message.rfind("unknown joint", 0) == 0)
+      return std::pair{q.argument_position, "joint '" + q.argument + "' has problems of its own (above)"};
+    return std::pair{p.position, p.message};
+  };
+  return rules;
+}
+
+/// A load whose value names quantities of the state: a user force element on the loaded body and
+/// the bodies its quantities read (so the implicit solvers form its tangent over all of them).
+ForceElement Loader::state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver) {
+  ForceElement fe;
+  fe.name = l.name;
+  fe.type = ForceType::User;
+  fe.bodies = {l.body};
+  std::vector<StateExpression> sx;
+  for (Expression& e : value) {
+    std::vector<Quantity> q;
+    for (const ExpressionQuantity& eq : e.quantities()) {
+      QuantityProblem p;
+      q.push_back(*resolver.resolve(eq, p));  // resolved once already (state_rules)
+      if (eq.function == "angle") fe.effort_uses_angle = true;
+    }
+    sx.emplace_back(std::move(e), std::move(q));
+    for (const std::string& b : sx.back().bodies())
+      if (std::find(fe.bodies.begin(), fe.bodies.end(), b) == fe.bodies.end()) fe.bodies.push_back(b);
+  }
+  for (StateExpression& x : sx) x.bind(fe.bodies);
+  const bool force = l.kind == Load::Kind::Force, body_axes = l.frame == Load::Frame::Body;
+  fe.user = [sx = std::move(sx), force, body_axes, point = l.point](double t, const std::vector<BodyMotion>& bm,
+                                                                    std::vector<Wrench>& out) {
+    Vec3 val(sx[0](t, bm), sx[1](t, bm), sx[2](t, bm));
+    const Mat3& R = bm[0].R;
+    if (body_axes) val = R * val;
+    if (force) {
+      out[0].force = val;
+      out[0].torque = (R * point).cross(val);
+    } else {
+      out[0].torque = val;
+    }
+  };
+  return fe;
+}
+
 void Loader::forces(const YAML::Node& n) {
   if (!section_list(n, "forces")) return;
+  const QuantityResolver resolver(m_.system);
+  const QuantityRules load_rules =
+      state_rules(resolver, "an expression of t and the state");
   std::set<std::string> names;
   std::vector<std::string> types = {"force", "torque"};
   for (const ForceTypeInfo& t : force_types())
@@ -217,15 +275,25 @@ void Loader::forces(const YAML::Node& n) {
     }
     if (const Entry* e = f.require("value", l.kind == Load::Kind::Force ? "N" : "N m")) {
       const std::string vp = f.path("value");
-      if (list(e->value, vp, 3, "a list of 3 numbers or expressions of t")) {
+      if (list(e->value, vp, 3, "a list of 3 numbers or expressions of t and the state")) {
         std::array<std::optional<Expression>, 3> ex;
-        bool ok = true, timed = false;
+        bool ok = true, timed = false, state = false;
         for (size_t k = 0; k < 3; ++k) {
-          ex[k] = expression(e->value[k], index(vp, k), true);
+          ex[k] = expression(e->value[k], index(vp, k), load_rules);
           if (!ex[k]) ok = false;
-          else timed = timed || ex[k]->depends_on_time();
+          else {
+            timed = timed || ex[k]->depends_on_time();
+            state = state || !ex[k]->quantities().empty();
+          }
         }
-        if (ok) {
+        if (ok && state && problem_count() == errors_before) {
+          // A function of the state: a force element (user law) on the body and those it reads.
+          force_elements_.push_back({n[i].Mark(), path});
+          add_item(ItemRef::Kind::Force, m_.force_locations.back(), false);
+          m_.system.add_force(state_load(l, {*ex[0], *ex[1], *ex[2]}, resolver));
+          continue;
+        }
+        if (ok && !state) {
           l.value = Vec3((*ex[0])(0), (*ex[1])(0), (*ex[2])(0));
           if (timed) {
             std::array<Expression, 3> fx{*ex[0], *ex[1], *ex[2]};

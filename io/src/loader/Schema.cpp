@@ -3,6 +3,8 @@
 
 #include "Schema.h"
 
+#include <mbdae/io/Quantities.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -255,9 +257,9 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
     std::string hint;
     const size_t at = static_cast<size_t>(std::max(0, err.position()));
     if (!rules)
-      for (const char* w : {"angle", "rate", "displacement", "speed"})
-        if (at < s.size() && s.compare(at, std::strlen(w), w) == 0 && s.find('(', at) == at + std::strlen(w))
-          hint = std::string(" (") + w + "() and the other joint quantities may be used only in a joint_motor's value)";
+      for (const auto& [w, meaning] : QuantityResolver::builtin())
+        if (at < s.size() && s.compare(at, w.size(), w) == 0 && s.find('(', at) == at + w.size())
+          hint = " (" + w + "() and the other named quantities may be used only in the value of a load or a joint_motor)";
     error(m, path, expected + ", got '" + s + "': " + err.what() + hint);
     return std::nullopt;
   }

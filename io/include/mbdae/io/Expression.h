@@ -31,7 +31,7 @@ class ExpressionError : public std::invalid_argument {
 /// A quantity of the state an expression names, e.g. angle(hinge).
 struct ExpressionQuantity {
   std::string function;   ///< "angle"
-  std::string argument;   ///< "hinge" (the text between the parentheses, trimmed)
+  std::string argument;   ///< "hinge" (the text between the parentheses, trimmed; may be empty: f())
   int position = 0;       ///< 0-based offset of the function's name in the text (first use)
   int argument_position = 0;  ///< 0-based offset of the argument in the text (first use)
 };
@@ -43,7 +43,8 @@ class Expression {
   explicit Expression(const std::string& text);
   /// Parses `text` in which each f(name) with f one of `functions` is a quantity whose value is
   /// given at evaluation (quantities(): the distinct ones, in the order of their first use).
-  /// @throws ExpressionError as above, and for f without a name in parentheses.
+  /// @throws ExpressionError as above, and for f without parentheses. f() (nothing between them)
+  /// is a quantity with an empty argument, for the reader to give a meaning or refuse.
   Expression(const std::string& text, const std::vector<std::string>& functions);
   /// A constant (no parser).
   explicit Expression(double value);

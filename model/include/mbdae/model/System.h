@@ -294,7 +294,7 @@ struct ForceElement {
   /// joint_motor: names of the controller states (System::controller_states()) its effort reads;
   /// their values arrive in JointCoordinates::states, in this order.
   std::vector<std::string> states;
-  bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry)
+  bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry); user: the law counts a joint's turns (a run cannot continue it from a state file)
   UserForceFunction user;           ///< user
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };
