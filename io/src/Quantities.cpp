@@ -202,6 +202,15 @@ StateExpression::StateExpression(Expression expression, std::vector<Quantity> qu
     }
     first_.push_back(index_.size());
   }
+  state_first_.push_back(0);
+  for (const Quantity& q : quantities_) {
+    for (const std::string& s : q.states) {
+      auto it = std::find(states_.begin(), states_.end(), s);
+      if (it == states_.end()) it = states_.insert(states_.end(), s);
+      state_index_.push_back(static_cast<int>(it - states_.begin()));
+    }
+    state_first_.push_back(state_index_.size());
+  }
 }
 
 namespace {
@@ -236,6 +245,11 @@ void StateExpression::bind(const std::vector<std::string>& bodies) {
 }
 
 double StateExpression::operator()(double t, std::span<const BodyMotion> motions) const {
+  return (*this)(t, motions, {});
+}
+
+double StateExpression::operator()(double t, std::span<const BodyMotion> motions,
+                                   std::span<const double> state_values) const {
   constexpr size_t kInline = 16;
   std::array<double, kInline> small{};
   std::vector<double> large;
@@ -245,7 +259,8 @@ double StateExpression::operator()(double t, std::span<const BodyMotion> motions
     v = large.data();
   }
   for (size_t i = 0; i < quantities_.size(); ++i) {
-    QuantityInput in{t, motions, std::span<const int>(index_.data() + first_[i], first_[i + 1] - first_[i])};
+    QuantityInput in{t, motions, std::span<const int>(index_.data() + first_[i], first_[i + 1] - first_[i]), state_values,
+                     std::span<const int>(state_index_.data() + state_first_[i], state_first_[i + 1] - state_first_[i])};
     v[i] = quantities_[i].value(in);
   }
   return expression_(t, std::span<const double>(v, quantities_.size()));

@@ -167,6 +167,9 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
                    ? "joint_motor '" + f.name + "' uses angle(" + f.joint +
                          "), whose count of turns state files do not carry yet (a motor without angle() continues)"
                    : "force '" + f.name + "' uses a joint's angle(), whose count of turns state files do not carry yet");
+    for (const ControllerState& z : model.system.controller_states())
+      if (z.derivative_uses_angle)
+        refuse("controller state '" + z.name + "' reads a joint's angle(), whose count of turns state files do not carry yet");
     if (restart->bodies != static_cast<int>(model.system.bodies().size()))
       refuse("it has " + std::to_string(restart->bodies) + " bodies, the model " +
              std::to_string(model.system.bodies().size()));

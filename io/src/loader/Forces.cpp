@@ -114,12 +114,19 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   } else {
     fe.motor_force = jt == JointType::Prismatic;
   }
-  // angle, rate, displacement, speed: slots of JointCoordinates.
-  static const std::vector<std::string> functions = {"angle", "rate", "displacement", "speed"};
+  // angle, rate, displacement, speed: slots of JointCoordinates; state(name): a controller state.
+  static const std::vector<std::string> functions = {"angle", "rate", "displacement", "speed", "state"};
   QuantityRules rules;
   rules.functions = functions;
-  rules.what = "an expression of t and the joint's angle(), rate(), displacement(), speed()";
+  rules.what = "an expression of t, the joint's angle(), rate(), displacement(), speed() and controller states state(name)";
   rules.check = [&](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
+    if (q.function == "state") {
+      if (q.argument.empty())
+        return std::pair{q.argument_position, std::string("state() needs the name of a controller state in its parentheses, e.g. state(i_err)")};
+      if (m_.system.find_controller_state(q.argument) < 0)
+        return std::pair{q.argument_position, "unknown controller state '" + q.argument + "'"};
+      return std::nullopt;
+    }
     if (!q.argument.empty() && q.argument != *jname) {  // f() is the motor's own joint
       if (!joint_names_.count(q.argument)) return std::pair{q.argument_position, "unknown joint '" + q.argument + "'"};
       return std::pair{q.argument_position, q.function + "(" + q.argument + "): a joint_motor's value may use only its own joint '" +
@@ -135,18 +142,29 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   const Entry* ve = f.require("value", fe.motor_force ? "N" : "N m");
   std::optional<Expression> ex = ve ? expression(ve->value, f.path("value"), rules) : std::nullopt;
   if (!ex) return false;
-  // Each quantity's slot in JointCoordinates; angle() and angle(J) are two spellings of one.
-  const size_t nq = ex->quantities().size();  // all of this joint: at most 8
-  std::array<int, 8> slot{};
+  // Each quantity's slot in JointCoordinates (angle() and angle(J) are two spellings of one), or
+  // 4 + k for state k of fe.states.
+  const size_t nq = ex->quantities().size();
+  std::vector<int> slot(nq);
   for (size_t i = 0; i < nq; ++i) {
-    slot[i] = static_cast<int>(std::find(functions.begin(), functions.end(), ex->quantities()[i].function) - functions.begin());
+    const ExpressionQuantity& q = ex->quantities()[i];
+    slot[i] = static_cast<int>(std::find(functions.begin(), functions.end(), q.function) - functions.begin());
     if (slot[i] == 0) fe.effort_uses_angle = true;
+    if (q.function == "state") {
+      slot[i] = 4 + static_cast<int>(fe.states.size());
+      fe.states.push_back(q.argument);
+    }
   }
-  fe.effort = [x = std::move(*ex), slot, nq](double t, const JointCoordinates& c) {
+  fe.effort = [x = std::move(*ex), slot](double t, const JointCoordinates& c) {
     const std::array<double, 4> all{c.angle, c.rate, c.displacement, c.speed};
-    std::array<double, 8> v{};
-    for (size_t i = 0; i < nq; ++i) v[i] = all[static_cast<size_t>(slot[i])];
-    return x(t, std::span<const double>(v.data(), nq));
+    constexpr size_t kInline = 16;
+    std::array<double, kInline> small{};
+    std::vector<double> large;  // only for more than 16 quantities
+    if (slot.size() > kInline) large.resize(slot.size());
+    double* v = slot.size() > kInline ? large.data() : small.data();
+    for (size_t i = 0; i < slot.size(); ++i)
+      v[i] = slot[i] < 4 ? all[static_cast<size_t>(slot[i])] : c.states[static_cast<size_t>(slot[i] - 4)];
+    return x(t, std::span<const double>(v, slot.size()));
   };
   return ok;
 }

@@ -146,7 +146,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   apply_overrides(root, overrides);
 
   const Map top(*this, root, "",
-                {"name", "description", "gravity", "bodies", "joints", "couplings", "forces", "contacts", "contact_penalty",
+                {"name", "description", "gravity", "bodies", "joints", "couplings", "states", "forces", "contacts", "contact_penalty",
                  "contact_material", "sensors", "solver", "output"});
   if (const Entry* e = top.find("name")) {
     if (auto s = string(e->value, "name")) m_.system.name = *s;
@@ -165,6 +165,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   }
   if (const Entry* e = top.find("joints")) joints(e->value);
   if (const Entry* e = top.find("couplings")) couplings(e->value);
+  if (const Entry* e = top.find("states")) states(e->value);
   if (const Entry* e = top.find("forces")) forces(e->value);
   if (const Entry* e = top.find("contacts")) contacts(e->value);
   if (const Entry* e = top.find("contact_penalty")) {
@@ -204,6 +205,7 @@ void Loader::add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_
     case ItemRef::Kind::Contact: list = &l.contacts; break;
     case ItemRef::Kind::Sensor: list = &l.sensors; break;
     case ItemRef::Kind::Coupling: list = &l.couplings; break;
+    case ItemRef::Kind::State: list = &l.states; break;
     case ItemRef::Kind::None: return;
   }
   if (had_problems) items_with_problems_.insert({kind, static_cast<int>(list->size())});

@@ -56,6 +56,10 @@ class Loader : public Reader {
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
   void couplings(const YAML::Node& n);
+  /// The `states` section (controller states); before `forces`, whose joint motors read them.
+  void states(const YAML::Node& n);
+  /// Adds the function state(name) of the model's controller states to `resolver`.
+  void add_state_function(QuantityResolver& resolver) const;
   std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);

@@ -99,7 +99,7 @@ struct LoadedModel {
   /// system.bodies(), joints(), loads(), forces(), contacts(), couplings() and in `sensors` (a sphere_plane
   /// contact is two shapes of system.contacts() at one place in the file).
   struct ItemLocations {
-    std::vector<SourceLocation> bodies, joints, loads, forces, contacts, sensors, couplings;
+    std::vector<SourceLocation> bodies, joints, loads, forces, contacts, sensors, couplings, states;
   };
   ItemLocations item_locations;
 

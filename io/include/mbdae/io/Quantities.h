@@ -34,19 +34,25 @@
 
 namespace mbdae::io {
 
-/// What a quantity is evaluated from: the time and the motions of the caller's bodies.
+/// What a quantity is evaluated from: the time, the motions of the caller's bodies and the values
+/// of the caller's controller states (System::controller_states()).
 struct QuantityInput {
   double t = 0;                          ///< s
   std::span<const BodyMotion> motions;   ///< the caller's bodies' motions
   std::span<const int> index;            ///< motions[index[k]] is the quantity's body k
+  std::span<const double> state_values = {};  ///< the caller's controller states' values
+  std::span<const int> state_index = {};      ///< state_values[state_index[k]] is the quantity's state k
   /// Motion of the quantity's body k (Quantity::bodies()[k]).
   const BodyMotion& body(size_t k) const { return motions[static_cast<size_t>(index[k])]; }
+  /// Value of the quantity's controller state k (Quantity::states()[k]).
+  double state(size_t k) const { return state_values[static_cast<size_t>(state_index[k])]; }
 };
 
 /// A resolved quantity: the bodies it reads (never ground) and its evaluator.
 struct Quantity {
   std::string text;                  ///< "angle(hinge)", for messages
   std::vector<std::string> bodies;   ///< the bodies whose motion it reads (none: not of the bodies)
+  std::vector<std::string> states;   ///< the controller states whose values it reads (state(name))
   /// The value (SI). May keep memory between calls (an angle's turn count).
   std::function<double(const QuantityInput&)> value;
 };
@@ -108,7 +114,10 @@ class StateExpression {
 
   /// The bodies whose motions operator() takes, in that order.
   const std::vector<std::string>& bodies() const { return bodies_; }
-  /// True if the value depends on a body's motion (else it is a function of t only).
+  /// The controller states whose values operator() takes, in that order (first use).
+  const std::vector<std::string>& states() const { return states_; }
+  /// True if the value depends on a body's motion or a controller state (else it is a function
+  /// of t only).
   bool depends_on_state() const { return !quantities_.empty(); }
   const Expression& expression() const { return expression_; }
 
@@ -119,11 +128,16 @@ class StateExpression {
 
   /// Value at t [s] with `motions[k]` the motion of bodies()[k]. NaN for an evaluation error.
   double operator()(double t, std::span<const BodyMotion> motions) const;
+  /// The same with `state_values[k]` the value of states()[k].
+  double operator()(double t, std::span<const BodyMotion> motions, std::span<const double> state_values) const;
 
  private:
   Expression expression_;
   std::vector<Quantity> quantities_;
   std::vector<std::string> bodies_;
+  std::vector<std::string> states_;
+  std::vector<int> state_index_;  // quantity i's states: state_index_[state_first_[i] .. state_first_[i+1])
+  std::vector<size_t> state_first_;
   std::vector<int> index_;        // quantity i's bodies: index_[first_[i] .. first_[i+1])
   std::vector<size_t> first_;
 };

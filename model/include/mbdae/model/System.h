@@ -338,6 +338,7 @@ struct ControllerState {
   std::vector<std::string> bodies;   ///< bodies whose motion `derivative` reads (not ground)
   std::vector<std::string> states;   ///< controller states whose values `derivative` reads
   Derivative derivative;             ///< required
+  bool derivative_uses_angle = false;  ///< it counts a joint's turns (a run cannot continue it from a state file)
 };
 
 /// Which item of a model a message is about: its kind and its place in the list of that kind.
