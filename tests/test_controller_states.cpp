@@ -104,9 +104,9 @@ TEST_CASE("controller states: a PI speed-controlled flywheel follows the linear 
       {"generalized_alpha", {}, 2e-3},
       {"trapezoidal_index2", {{"solver.type", "trapezoidal_index2"}}, 2e-3},
       {"rk4", {{"solver.type", "rk4"}}, 1e-8},
-      {"dopri5", {{"solver.type", "dopri5"}, {"solver.tolerance", "1e-10"}}, 1e-6},
+      {"dopri5", {{"solver.type", "dopri5"}, {"solver.tolerance.relative", "1e-10"}, {"solver.tolerance.absolute", "1e-12"}}, 1e-6},
   };
-  if (find_solver("ida")) cases.push_back({"ida", {{"solver.type", "ida"}, {"solver.tolerance", "1e-9"}}, 1e-5});
+  if (find_solver("ida")) cases.push_back({"ida", {{"solver.type", "ida"}, {"solver.tolerance.relative", "1e-9"}, {"solver.tolerance.absolute", "1e-11"}}, 1e-5});
   for (const Case& c : cases) {
     DYNAMIC_SECTION(c.solver) {
       const Trace tr = run(kPi, c.sets);
@@ -143,7 +143,7 @@ TEST_CASE("controller states: solvers that cannot integrate them refuse them at 
       FAIL("loaded");
     } catch (const LoadError& e) {
       const std::string what = e.what();
-      CHECK(what.find("m.yaml:6:5") != std::string::npos);
+      CHECK(what.find("m.yaml:7:5: states[0]") != std::string::npos);
       CHECK(what.find("controller states are integrated by generalized_alpha") != std::string::npos);
     }
   }
@@ -223,9 +223,9 @@ TEST_CASE("speed drive: the effort equals J w' and its work the change of energy
       {"generalized_alpha", {}},
       {"trapezoidal_index2", {{"solver.type", "trapezoidal_index2"}}},
       {"rk4", {{"solver.type", "rk4"}}},
-      {"dopri5", {{"solver.type", "dopri5"}, {"solver.tolerance", "1e-10"}}},
+      {"dopri5", {{"solver.type", "dopri5"}, {"solver.tolerance.relative", "1e-10"}, {"solver.tolerance.absolute", "1e-12"}}},
   };
-  if (find_solver("ida")) cases.push_back({"ida", {{"solver.type", "ida"}, {"solver.tolerance", "1e-9"}}});
+  if (find_solver("ida")) cases.push_back({"ida", {{"solver.type", "ida"}, {"solver.tolerance.relative", "1e-9"}, {"solver.tolerance.absolute", "1e-11"}}});
   for (const auto& [solver, sets] : cases) {
     DYNAMIC_SECTION("revolute, " << solver) {
       const Trace tr = run(kSpeedRevolute, sets);
@@ -240,8 +240,11 @@ TEST_CASE("speed drive: the effort equals J w' and its work the change of energy
       const double wT = 2 * 2.0 + std::sin(6.0);
       INFO(solver << ": max |w - w(t)| = " << worst_w << ", max |u - J w'| = " << worst_u << ", work = " << work(tr, p)
                   << ", energy change = " << dE << ", closed form " << 0.5 * kJ * wT * wT);
+      // The multiplier of the second-order solvers (h = 1e-3) carries an error of order
+      // h² J |w'''| = 1e-6 · 0.5 · 27 ≈ 1.4e-5 N m; rk4, dopri5 and IDA are far more accurate.
+      const bool second_order = std::string(solver) == "generalized_alpha" || std::string(solver) == "trapezoidal_index2";
       CHECK(worst_w < 1e-8);
-      CHECK(worst_u < 1e-6);
+      CHECK(worst_u < (second_order ? 2e-5 : 1e-6));
       CHECK(dE == Approx(0.5 * kJ * wT * wT).epsilon(1e-9));
       // The trapezoidal rule over rows 1 ms apart: error ~ h²/12 ∫|P''| ~ 1e-6 of the work.
       CHECK(work(tr, p) == Approx(dE).epsilon(1e-5));
