@@ -263,8 +263,10 @@ TEST_CASE("speed drive: the effort equals J w' and its work the change of energy
       const double dE = tr.rows.back()[static_cast<size_t>(E)] - tr.rows.front()[static_cast<size_t>(E)];
       INFO(solver << ": max |x - x(t)| = " << worst_x << ", max |F - m(v' + g)| = " << worst_u << ", work = "
                   << work(tr, p) << ", energy change = " << dE);
+      // IDA's multipliers are algebraic variables, outside its error test: its drive force is
+      // held to 1e-4 N (5e-6 of m g), the others' to 1e-5 N.
       CHECK(worst_x < 1e-5);
-      CHECK(worst_u < 1e-5);
+      CHECK(worst_u < (std::string(solver) == "ida" ? 1e-4 : 1e-5));
       CHECK(dE == Approx(0.5 * 2.0 * vT * vT + 2.0 * 9.81 * xT).epsilon(1e-5));
       CHECK(work(tr, p) == Approx(dE).epsilon(1e-5));
     }
