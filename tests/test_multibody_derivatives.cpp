@@ -51,7 +51,7 @@ struct Case {
       : name(std::move(n)), type(t), drive(d), force(f) {}
   std::string name;
   JointType type;
-  int drive;  ///< 0: none; 1: motion with derivatives by differences; 2: all given
+  int drive;  ///< 0: none; 1: motion with derivatives by differences; 2: all given; 3: speed (velocity-level row)
               ///< (user force: 2 = with its analytic Jacobian; joint motor: 1 = a force)
   std::optional<ForceType> force;
 };
@@ -93,6 +93,7 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     j.motion.velocity = [](double t) { return -0.6 * std::sin(3 * t) + 1; };
     j.motion.acceleration = [](double t) { return -1.8 * std::cos(3 * t); };
   }
+  if (!cs.force && cs.drive == 3) j.speed.value = [](double t) { return 0.4 * std::sin(2 * t) + 0.7 * t; };
   s.add_joint(j);
   if (cs.force) {
     ForceElement f;
@@ -206,9 +207,10 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
     if (t.drivable) {
       cases.emplace_back(std::string("driven ") + t.name + " (differenced)", t.type, 1);
       cases.emplace_back(std::string("driven ") + t.name + " (given)", t.type, 2);
+      cases.emplace_back(std::string("speed-driven ") + t.name, t.type, 3);
     }
   }
-  CHECK(cases.size() == 15);  // 11 types, 2 of them drivable
+  CHECK(cases.size() == 17);  // 11 types, 2 of them drivable (motion twice, speed)
   // Every registered force element type (ForceTypes.h) beside a spherical joint; user forces
   // also with their analytic Jacobian.
   for (const ForceTypeInfo& t : force_types()) {
