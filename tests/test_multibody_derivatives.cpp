@@ -264,12 +264,16 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
             }
             CHECK((Cd - Cfd).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, Cfd.cwiseAbs().maxCoeff()));
 
-            // Ċ = C_q v + C_t with C_t = ∂C/∂t by differences (velocity-level rows: b = 0 here).
-            VecX cv(m), ct(m);
+            // Ċ = C_q v + C_t with C_t = ∂C/∂t by differences; velocity-level rows A v + b: b is
+            // the row at v = 0 (the rolling disc's is 0, a speed drive's −w(t)).
+            VecX cv(m), ct(m), b0(m);
             mb.constraint_velocity(t, q, v, cv);
             mb.constraints(t + h, q, cp);
             mb.constraints(t - h, q, cm);
             ct = (cp - cm) / (2 * h);
+            mb.constraint_velocity(t, q, VecX::Zero(n), b0);
+            for (int r = 0; r < m; ++r)
+              if (vrow[static_cast<size_t>(r)]) ct[r] = b0[r];
             CHECK((cv - Cd * v - ct).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, cv.cwiseAbs().maxCoeff()));
 
             // γ: d²/ds² C(t + s, q + v s + a s²/2) at s = 0 equals C_q a − γ; for velocity-level

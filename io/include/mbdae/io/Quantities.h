@@ -52,9 +52,9 @@ struct QuantityInput {
 struct Quantity {
   std::string text;                  ///< "angle(hinge)", for messages
   std::vector<std::string> bodies;   ///< the bodies whose motion it reads (none: not of the bodies)
-  std::vector<std::string> states;   ///< the controller states whose values it reads (state(name))
   /// The value (SI). May keep memory between calls (an angle's turn count).
   std::function<double(const QuantityInput&)> value;
+  std::vector<std::string> states = {};  ///< the controller states whose values it reads (state(name))
 };
 
 /// Why a name could not be resolved: the 0-based offset in the expression's text and the
