@@ -119,6 +119,11 @@ std::optional<Quantity> QuantityResolver::resolve(const ExpressionQuantity& q, Q
                                  " joints; '" + q.argument + "' is " + to_string(jt)};
       return std::nullopt;
     }
+    for (const std::string& b : joint->bodies)
+      if (!system_.find_body(b)) {  // the joint's own problem, reported at the joint
+        problem = {q.argument_position, "joint '" + q.argument + "' names an unknown body '" + b + "'"};
+        return std::nullopt;
+      }
     Quantity out;
     out.text = text;
     JointMarkers mk;
