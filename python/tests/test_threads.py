@@ -1,11 +1,11 @@
 """Runs release the GIL: Python code runs during a run, and two runs in two threads use two cores.
 
 Run by ctest as its own test (python:threads, RUN_SERIAL) so that other tests do not take the
-cores it measures. The speedup is printed; the assertion is > 1.7 on 2 cores (ideal 2; 1.90-1.97 measured on an idle
-2-core machine). It is
-skipped, with the figure measured, with fewer than 2 cores or when other processes already keep
-the cores busy (load average above 1 before the measurement): a speedup is then not a property
-of this package. The GIL test does not depend on the load.
+cores it measures. The speedup is printed; the assertion is > 1.7 on 2 cores (ideal 2; 1.90-1.97
+measured on an idle 2-core machine). It is skipped, with the figure measured, with fewer than 2
+cores or when other processes already keep the cores busy (load average above 1 before the
+measurement): a speedup is then not a property of this package. The GIL test does not depend on
+the load.
 """
 
 import os
