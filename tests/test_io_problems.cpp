@@ -315,7 +315,7 @@ const BadModel kBadModels[] = {
     {"two_documents.yaml", 1, 4, 1, "", "more than one YAML document in the file (a '---', or a stray ',' or bracket after the model); a model is one document"},
     {"unclosed_quote.yaml", 1, 1, 7, "", "YAML syntax error: the quote \" opened here is never closed"},
     {"unclosed_quote_in_flow.yaml", 1, 4, 12, "", "YAML syntax error: the quote \" opened here is never closed"},
-    {"universal_axes_not_perpendicular.yaml", 1, 6, 98, "joints[0].axis_b", "axis and axis_b must be perpendicular, their cosine is 0.707107"},
+    {"universal_axes_parallel.yaml", 1, 6, 98, "joints[0].axis_b", "axis and axis_b are parallel (angle 180 degrees); the two cross arms of a universal joint need an angle between 0.06 and 179.94 degrees (90 for the usual cross)"},
     {"universal_missing_axis_b.yaml", 1, 6, 5, "joints[0]", "missing required key 'axis_b' (the axis fixed in the second body, world, t0)"},
     {"unknown_body_reference.yaml", 1, 6, 52, "joints[0].bodies[1]", "unknown body 'rood' (bodies: ground, rod)"},
     {"unknown_friction_model.yaml", 1, 5, 56, "solver.friction_model", "unknown value 'round' (expected one of: pyramid, cone)"},
