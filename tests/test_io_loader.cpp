@@ -216,14 +216,14 @@ solver: {end_time: 0.1}
 }
 
 TEST_CASE("io: a skewed universal joint and generic-joint offsets", "[io]") {
-  const char* text = R"(bodies:
+  const char* text = R"y(bodies:
   - {name: a, mass: 1.0, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0, 0, 1]}
 joints:
   - {name: u, type: universal, bodies: [ground, a], point: [0, 0, 1], axis: [1, 0, 0], axis_b: [1, 1, 0]}
   - {name: g, type: generic, bodies: [ground, a], point: [0, 0, 1], constrained: [0, 0, 1, 0, 0, 1],
      offsets: {z: "0.1*sin(t)", rz: {value: "t^2", velocity: "2*t"}}}
 solver: {end_time: 0.1}
-)";
+)y";
   const LoadedModel m = load_model_text(text, "m.yaml");
   const auto& j = m.system.joints();
   REQUIRE(j.size() == 2);

@@ -316,7 +316,7 @@ const BadModel kBadModels[] = {
     {"unclosed_quote.yaml", 1, 1, 7, "", "YAML syntax error: the quote \" opened here is never closed"},
     {"unclosed_quote_in_flow.yaml", 1, 4, 12, "", "YAML syntax error: the quote \" opened here is never closed"},
     {"universal_axes_parallel.yaml", 1, 6, 98, "joints[0].axis_b", "axis and axis_b are parallel (angle 180 degrees); the two cross arms of a universal joint need an angle between 0.06 and 179.94 degrees (90 for the usual cross)"},
-    {"universal_missing_axis_b.yaml", 1, 6, 5, "joints[0]", "missing required key 'axis_b' (the axis fixed in the second body, world, t0)"},
+    {"universal_missing_axis_b.yaml", 1, 6, 5, "joints[0]", "missing required key 'axis_b' (the cross arm fixed in the second body, world, t0; any angle to axis but 0 or 180 degrees)"},
     {"unknown_body_reference.yaml", 1, 6, 52, "joints[0].bodies[1]", "unknown body 'rood' (bodies: ground, rod)"},
     {"unknown_friction_model.yaml", 1, 5, 56, "solver.friction_model", "unknown value 'round' (expected one of: pyramid, cone)"},
     {"unknown_joint_type.yaml", 1, 6, 25, "joints[0].type", "unknown value 'hinge' (expected one of: spherical, revolute, prismatic, fixed, generic, distance, cylindrical, universal, planar, rolling_disc, coordinate)"},
