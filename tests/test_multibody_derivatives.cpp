@@ -76,7 +76,7 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     j.frame = math::rxyz_to_matrix(rnd3(g));
     j.constrained = {true, false, true, false, true, true};
   }
-  if (type == JointType::Universal) j.axis_b = j.axis.cross(rnd3(g));
+  if (type == JointType::Universal) j.axis_b = j.axis.cross(rnd3(g)) + 0.4 * j.axis;  // a skewed cross
   if (type == JointType::RollingDisc) {
     // A disc tilted by at most ~50° from upright (the lowest rim point is ill-defined for a disc
     // lying flat, where ĝ's derivatives grow like 1/|n × w|).
@@ -87,8 +87,22 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     j.coordinate = 1;
     j.offset = 0.1;
   }
-  if (!cs.force && cs.drive == 1) j.motion.value = [](double t) { return 0.3 * std::sin(2 * t) + 0.5 * t * t; };
-  if (!cs.force && cs.drive == 2) {
+  if (type == JointType::Generic && cs.drive > 0) {
+    // Offsets on the constrained coordinates x, z, ry, rz (differenced, or with derivatives).
+    j.offsets[0].value = [](double t) { return 0.2 * std::sin(3 * t); };
+    j.offsets[2].value = [](double t) { return 0.1 * t * t - 0.3 * t; };
+    j.offsets[4].value = [](double t) { return 0.4 * std::sin(2 * t) + 0.2 * t; };
+    j.offsets[5].value = [](double t) { return 0.5 * std::cos(t) - 0.5; };
+    if (cs.drive == 2) {
+      j.offsets[4].velocity = [](double t) { return 0.8 * std::cos(2 * t) + 0.2; };
+      j.offsets[4].acceleration = [](double t) { return -1.6 * std::sin(2 * t); };
+      j.offsets[5].velocity = [](double t) { return -0.5 * std::sin(t); };
+      j.offsets[5].acceleration = [](double t) { return -0.5 * std::cos(t); };
+    }
+  } else if (!cs.force && cs.drive == 1) {
+    j.motion.value = [](double t) { return 0.3 * std::sin(2 * t) + 0.5 * t * t; };
+  }
+  if (!cs.force && cs.drive == 2 && type != JointType::Generic) {
     j.motion.value = [](double t) { return 0.2 * std::cos(3 * t) + t; };
     j.motion.velocity = [](double t) { return -0.6 * std::sin(3 * t) + 1; };
     j.motion.acceleration = [](double t) { return -1.8 * std::cos(3 * t); };
@@ -114,6 +128,8 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     f.stiffness3 = Vec3(50, 80, 110);
     f.damping3 = Vec3(1, 2, 3);
     f.offset3 = Vec3(0.1, -0.2, 0.05);
+    f.reaction_at_a_marker = f.type == ForceType::CartesianSpringDamper && cs.drive == 1;
+    if (f.type == ForceType::RigidBodySpringDamper) f.rotation_law = static_cast<SpringRotationLaw>(cs.drive);
     f.upper = -1.0;  // end_stop: pressed in by about 1 m at every state tried (its smooth branch)
     if (f.type == ForceType::JointMotor) {  // on the cylindrical joint J, every coordinate used
       f.joint = "J";
@@ -207,8 +223,12 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
       cases.emplace_back(std::string("driven ") + t.name + " (differenced)", t.type, 1);
       cases.emplace_back(std::string("driven ") + t.name + " (given)", t.type, 2);
     }
+    if (t.takes_offsets) {
+      cases.emplace_back(std::string(t.name) + " with offsets (differenced)", t.type, 1);
+      cases.emplace_back(std::string(t.name) + " with offsets (given)", t.type, 2);
+    }
   }
-  CHECK(cases.size() == 15);  // 11 types, 2 of them drivable
+  CHECK(cases.size() == 17);  // 11 types, 2 of them drivable, 1 with offsets
   // Every registered force element type (ForceTypes.h) beside a spherical joint; user forces
   // also with their analytic Jacobian.
   for (const ForceTypeInfo& t : force_types()) {
@@ -219,6 +239,12 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
     }
     cases.emplace_back(t.name, JT::Spherical, 0, t.type);
     if (!t.pairwise) cases.emplace_back(std::string(t.name) + " with its Jacobian", JT::Spherical, 2, t.type);
+    if (t.type == ForceType::CartesianSpringDamper)
+      cases.emplace_back(std::string(t.name) + " (reaction at a's marker)", JT::Spherical, 1, t.type);
+    if (t.type == ForceType::RigidBodySpringDamper) {
+      cases.emplace_back(std::string(t.name) + " (tait_bryan)", JT::Spherical, 1, t.type);
+      cases.emplace_back(std::string(t.name) + " (mid_frame)", JT::Spherical, 2, t.type);
+    }
   }
   for (const Case& cs : cases)
     for (RotationParametrization pa : kParams)

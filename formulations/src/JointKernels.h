@@ -12,9 +12,11 @@
 //   TransFrame i:   e_ai · d             (axis i of marker a)
 //   Rot (i, j):     e_ai · e_bj          (axis i of a, axis j of b)
 //   Distance:       |d| − L0
-//   (TransWorld and TransFrame subtract RowDef::offset.)
+//   (TransWorld, TransFrame and Rot subtract RowDef::offset.)
 //   TransDriven:    x_a · d − s(t)                        (driven prismatic)
 //   RotDriven:      w_a(s(t)) · x_b,  w_a(s) = −sin s x_a + cos s y_a   (driven revolute)
+//   TransOffset i:  e_ai · d − o_i(t)                     (generic joint with offsets)
+//   RotOffset (i,j): (R_a A_a Q(t) e_i) · e_bj             (the same; Q = Rx Ry Rz of the offsets)
 //   RollNormal:     n · (c + r ĝ − p_plane)               (rolling disc, position level)
 //   RollTangent i:  t_i · (v_b + ω_b × r_c)               (rolling disc, velocity level, i = 0, 1)
 // For the rolling disc: n = plane normal (axis z of a's marker), t_i its x/y axes, c the disc
@@ -50,21 +52,20 @@ using RowDef = JointEquation;
 using mbdae::frame_from_axis;
 using mbdae::is_velocity_level;
 
-/// Value and derivatives of a driven joint's motion at the current time (0 if not driven).
+/// Value and derivatives of a driven joint's motion at the current time (0 if not driven), and of
+/// a generic joint's offsets: translations o, ȯ, ö (m) and the offset rotation Q(t) = Rx Ry Rz of
+/// the rotation offsets with its time derivatives (identity and 0 without offsets).
 struct DriveState {
   double s = 0, sd = 0, sdd = 0;
+  Vec3 o = Vec3::Zero(), od = Vec3::Zero(), odd = Vec3::Zero();
+  Mat3 Q = Mat3::Identity(), Qd = Mat3::Zero(), Qdd = Mat3::Zero();
 };
 
-/// s(t), ṡ, s̈ of a driven joint's motion (all zero for a null or empty motion).
-inline DriveState drive_state(const TimeFunction* motion, double t) {
-  DriveState d;
-  if (motion && *motion) {
-    d.s = (*motion)(t);
-    d.sd = motion->derivative(t);
-    d.sdd = motion->second_derivative(t);
-  }
-  return d;
-}
+/// s(t), ṡ, s̈ of a driven joint's motion (all zero for a null or empty motion), and the offsets
+/// (JointTypes.h: TransOffset, RotOffset) if `offsets` is not null.
+DriveState drive_state(const TimeFunction* motion, const std::array<TimeFunction, 6>* offsets, double t);
+/// The same without offsets.
+inline DriveState drive_state(const TimeFunction* motion, double t) { return drive_state(motion, nullptr, t); }
 
 /// Markers and equations of one joint, fixed at model set-up.
 struct JointGeometry {

@@ -67,6 +67,7 @@ struct JointData : detail::JointGeometry {  // markers and equations
   BlockMap jac_map;      // active rows × coords
   BlockMap tangent_map;  // coords × coords
   const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
+  const std::array<TimeFunction, 6>* offsets = nullptr;  // generic joints with offsets (the same)
 };
 
 /// A force element: bodies, their coordinates, markers fixed at set-up.
@@ -254,7 +255,7 @@ struct MultibodySystem::Impl {
   }
 
   detail::DriveState drive(const JointData& jd, double t) const {
-    return detail::drive_state(jd.motion, t);
+    return detail::drive_state(jd.motion, jd.offsets, t);
   }
 
   // ---- force elements ----
@@ -742,6 +743,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     pose0(jd.b, Rb, pb);
     static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
     if (j.motion) jd.motion = &j.motion;
+    if (j.has_offsets()) jd.offsets = &j.offsets;
 
     for (size_t r = 0; r < jd.rows.size(); ++r)
       I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});

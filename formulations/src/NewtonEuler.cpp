@@ -41,6 +41,7 @@ struct JointNE : detail::JointGeometry {
   BodyIndex a = kGround, b = kGround;
   int row0 = 0, nr = 0;
   const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
+  const std::array<TimeFunction, 6>* offsets = nullptr;  // generic joints with offsets (the same)
 };
 
 /// A force element; markers relative to the bodies' reference points (as in the implicit
@@ -140,7 +141,7 @@ struct NewtonEulerSystem::Impl {
 
   /// s(t), ṡ, s̈ of a driven joint (zero otherwise).
   static detail::DriveState drive(const JointNE& jd, double t) {
-    return detail::drive_state(jd.motion, t);
+    return detail::drive_state(jd.motion, jd.offsets, t);
   }
 
   /// Joint blocks JA/JB, C, ∂C/∂t and γ at (t, q, v) (v may be null: then γ is not formed).
@@ -596,6 +597,7 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     jd.row0 = I.m;
     jd.nr = static_cast<int>(jd.rows.size());
     if (j.motion) jd.motion = &I.model.joints()[I.joints.size()].motion;
+    if (j.has_offsets()) jd.offsets = &I.model.joints()[I.joints.size()].offsets;
     I.m += jd.nr;
     I.joints.push_back(std::move(jd));
   }

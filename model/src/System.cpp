@@ -326,6 +326,12 @@ std::vector<ModelProblem> System::problems() const {
         if (t.drivable) drivable += std::string(drivable.empty() ? "" : " and ") + t.name;
       add(who + ": motion is only supported on " + drivable + " joints, not " + info.name);
     }
+    if (j.has_offsets() && !info.takes_offsets) {
+      std::string takes;
+      for (const JointTypeInfo& t : joint_types())
+        if (t.takes_offsets) takes += std::string(takes.empty() ? "" : " and ") + t.name;
+      add(who + ": offsets are only supported on " + takes + " joints, not " + info.name);
+    }
   }
   for (size_t i = 0; i < loads_.size(); ++i) {
     const Load& l = loads_[i];

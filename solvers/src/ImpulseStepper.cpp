@@ -570,9 +570,10 @@ void check_options(const NewtonEulerSystem& sys, double t0, const VecX& q0, cons
   // (NewtonEulerSystem::applied_forces), explicitly at the start of the step; its joints have no
   // drive: say so instead of leaving them out.
   for (const Joint& j : sys.model().joints())
-    if (j.motion)
-      throw std::invalid_argument("solve_impulse: driven joints are not supported by the impulse "
-                                  "stepper: joint '" + j.name + "'; use an explicit or implicit solver");
+    if (j.time_dependent())
+      throw std::invalid_argument(std::string("solve_impulse: ") + (j.motion ? "driven joints" : "joint offsets") +
+                                  " are not supported by the impulse stepper: joint '" + j.name +
+                                  "'; use an explicit or implicit solver");
 }
 
 }  // namespace

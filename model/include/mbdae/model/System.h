@@ -76,7 +76,7 @@ enum class JointType {
   Generic,      ///< the `constrained` subset of [x, y, z, rx, ry, rz] in `frame` (0–6)
   Distance,     ///< distance between `point` on a and `point_b` on b is held (1)
   Cylindrical,  ///< translation along and rotation about `axis` (4 equations)
-  Universal,    ///< Cardan: point coincides, `axis` (on a) stays ⊥ `axis_b` (on b) (4)
+  Universal,    ///< Cardan: point coincides, `axis` (on a) keeps its angle to `axis_b` (on b) (4)
   Planar,       ///< b moves in the plane ⊥ `axis` and rotates only about it (3)
   RollingDisc,  ///< disc on a plane, rolling without slip (1 position + 2 velocity-level rows)
   Coordinate,   ///< one world coordinate of b's marker relative to a's is held at `offset` (1)
@@ -115,13 +115,14 @@ struct TimeFunction {
 /// - prismatic: translation only along `axis`, no relative rotation (5)
 /// - fixed: no relative motion (6)
 /// - generic: `constrained` = [x, y, z, rx, ry, rz] in the joint frame `frame` (columns are the
-///   frame's axes in world coordinates; default identity)
+///   frame's axes in world coordinates; default identity); `offsets` make constrained
+///   coordinates follow functions of time instead of 0
 /// - distance: the distance between `point` on a and `point_b` on b stays `distance` (if not
 ///   given: the initial distance) (1)
 /// - cylindrical: `point` stays on the line through a's marker along `axis`; rotation only about
 ///   it (4)
-/// - universal (Cardan): points coincide and `axis` (fixed in a) stays perpendicular to `axis_b`
-///   (fixed in b); the two axes must be perpendicular at t0 (4)
+/// - universal (Cardan): points coincide and `axis` (fixed in a) keeps its initial angle φ0 to
+///   `axis_b` (fixed in b): axis·axis_b = cos φ0 (90° for the usual cross; not parallel) (4)
 /// - planar: b's marker stays in the plane through a's marker with normal `axis`; rotation only
 ///   about the normal (3)
 /// - rolling_disc: body a is "ground" carrying the plane (`point` on it, normal `axis`); body b is
@@ -152,6 +153,20 @@ struct Joint {
   int coordinate = 0;                 ///< coordinate: world axis 0, 1, 2
   double offset = 0;                  ///< coordinate: held value, m
   TimeFunction motion;                ///< revolute, prismatic: driven relative coordinate (rad, m)
+  /// generic: time-dependent offsets of the constrained relative coordinates [x, y, z, rx, ry, rz]
+  /// (m, rad; an empty function holds 0). Translations: e_ai · d = o_i(t) along a's marker axes.
+  /// Rotations: b's marker frame follows a's turned by Q(t) = Rx(o_rx) Ry(o_ry) Rz(o_rz) (a's
+  /// axes, Tait–Bryan xyz), i.e. the rotation rows are those of the generic joint with a's frame
+  /// A_a Q(t). Each given offset must be on a constrained coordinate and be 0 at t0.
+  std::array<TimeFunction, 6> offsets;
+  /// True if any of `offsets` is set.
+  bool has_offsets() const {
+    for (const TimeFunction& f : offsets)
+      if (f) return true;
+    return false;
+  }
+  /// True if its equations depend on time explicitly (a motion or offsets).
+  bool time_dependent() const { return static_cast<bool>(motion) || has_offsets(); }
 };
 
 /// A coupling of 1-DOF joint coordinates (gear pair, rack and pinion, linear coupling): one
@@ -236,6 +251,13 @@ enum class ForceType {
 /// Name of `t` as in the model file ("spring_damper", …). No throw.
 const char* to_string(ForceType t);
 
+/// How a rigid_body_spring_damper measures the relative rotation (see ForceElement).
+enum class SpringRotationLaw {
+  RotationVector,  ///< θ = log(Aᵀ B) in a's marker frame
+  TaitBryan,       ///< θ = Tait–Bryan xyz angles of Aᵀ B (singular at θ_y = ±90°)
+  MidFrame,        ///< θ = log(Aᵀ B), translation in the mid frame A exp(θ/2): the same for a, b swapped
+};
+
 /// A force element between bodies (either of a pair may be "ground"). Points and axes are world
 /// coordinates at t0, fixed to the bodies from then on.
 ///
@@ -246,14 +268,19 @@ const char* to_string(ForceType t);
 ///   torque k (φ − φ0) + d φ̇ with φ the rotation of b's marker x axis about a's z axis,
 ///   φ = atan2 (single turn, (−π, π]); φ0 = `length` (rad, default 0). Meant with a revolute or
 ///   cylindrical joint on the same axis. Potential ½ k (φ − φ0)².
-/// - rigid_body_spring_damper (Exudyn RigidBodySpringDamper): in the joint frame `frame` (columns
-///   = axes, world at t0; default identity) fixed to a at `point`: displacement u = A_Jᵀ (p_b − p_a)
-///   of the markers, rotation φ = rotation vector of A_aᵀ A_b (marker frames), relative velocity
-///   and angular velocity in joint axes; [F; M] = K [u; φ] + D [u̇; ω_rel] acts on b (−on a), the
-///   moment about b's marker point. Potential ½ [u;φ]ᵀ K [u;φ] (exact for the translational part;
-///   for rotations consistent to first order, as in Exudyn).
+/// - rigid_body_spring_damper (Exudyn RigidBodySpringDamper): markers on a and b at `point` with
+///   the frame `frame` (columns = axes, world at t0; default identity); A, B their frames now,
+///   d = p_b − p_a their separation, R = Aᵀ B. `rotation_law` (SpringRotationLaw) fixes the
+///   coordinates x = [u; θ] and the law frame J: rotation_vector u = Aᵀ d, θ = log R (J = A);
+///   tait_bryan u = Aᵀ d, θ = xyz angles of R (J = A); mid_frame u = Mᵀ d, θ = log R with
+///   M = A exp(θ/2) the frame halfway from A to B (J = M). Potential V = ½ xᵀ K x; the stiffness
+///   wrench is exactly −∂V (the rotation part through the law's tangent map), the damping wrench
+///   −J D [Jᵀ ḋ; Jᵀ (ω_b − ω_a)]. Equations in docs/joints_forces_analyses.md.
 /// - cartesian_spring_damper (Exudyn CartesianSpringDamper): F_i = k_i (d_i − offset_i) + d_i ḋ_i
 ///   on b (−on a) with d = p_b − p_a the markers' world displacement. Potential ½ Σ k_i (d_i − o_i)².
+///   The reaction −F acts on a at b's marker point (default: no moment between the pair) or, with
+///   `reaction_at_a_marker`, at a's own marker point (then the force pair is exactly −∂V: energy
+///   is conserved, angular momentum only if F ∥ d).
 /// - user: `user` is called with the bodies' motions; any number of bodies (not ground).
 /// - joint_motor: on the revolute, prismatic or cylindrical joint `joint` (its bodies, `point`
 ///   and `axis` are the joint's): u = effort(t, q) with q the joint's coordinates
@@ -276,6 +303,8 @@ struct ForceElement {
   Vec3 stiffness3 = Vec3::Zero();   ///< cartesian: N/m per world axis
   Vec3 damping3 = Vec3::Zero();     ///< cartesian: N s/m
   Vec3 offset3 = Vec3::Zero();      ///< cartesian: m
+  bool reaction_at_a_marker = false;  ///< cartesian: −F acts on a at a's marker point (else at b's)
+  SpringRotationLaw rotation_law = SpringRotationLaw::RotationVector;  ///< rigid_body_spring_damper
   std::optional<double> lower;      ///< end_stop: least slide, m
   std::optional<double> upper;      ///< end_stop: largest slide, m
   std::string joint;                ///< joint_motor: the joint it acts on (bodies, point, axis copied from it)
