@@ -10,6 +10,8 @@
 // - unknown names, joints, bodies and quantities a joint does not have refused at file:line:col.
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -325,4 +327,100 @@ TEST_CASE("quantities: names refused at file:line:col", "[expressions][quantitie
   CHECK_THAT(problem("2*speed(nothing)"), Catch::Contains("bad.yaml:9:28") && Catch::Contains("unknown joint 'nothing'"));
   CHECK_THAT(problem("vz(nobody)"), Catch::Contains("bad.yaml:9:23") && Catch::Contains("unknown body 'nobody'"));
   CHECK_THAT(problem("foo(slide)"), Catch::Contains("bad.yaml:9"));
+}
+
+TEST_CASE("tables: linear interpolation, exact at the nodes, the chord's error between", "[expressions][tables]") {
+  // f(x) = 2 (1 − (x/100)²) tabulated at x = 0, 10, ..., 120: the linear interpolation L on
+  // [x0, x1] differs from f by exactly L − f = f''/2 (x − x0)(x1 − x) = −(x − x0)(x1 − x)·2/100²
+  // (f'' = −4/100², the interpolation error of a quadratic).
+  std::string rows = "[";
+  for (int i = 0; i <= 12; ++i) {
+    const double x = 10.0 * i;
+    rows += (i ? "; " : "") + std::to_string(x) + ", " + std::to_string(2 * (1 - x * x / 1e4));
+  }
+  rows += "]";
+  const Expression tab("table(t, " + rows + ")", {});
+  for (int i = 0; i <= 12; ++i) CHECK(tab(10.0 * i) == Approx(2 * (1 - 1e-2 * i * i)).margin(1e-14));
+  for (double x = 0.37; x < 120; x += 3.1) {
+    const double x0 = 10 * std::floor(x / 10), x1 = x0 + 10;
+    CHECK(tab(x) - 2 * (1 - x * x / 1e4) == Approx(-(x - x0) * (x1 - x) * 2 / 1e4).margin(1e-13));
+  }
+  // Outside the rows: no value.
+  CHECK(std::isnan(tab(-0.01)));
+  CHECK(std::isnan(tab(120.01)));
+  // A table of a table's value, and a quantity as the argument.
+  CHECK(Expression("2*table(table(t, [0, 0; 1, 2]), [0, 1; 2, 3]) + 1", {})(0.5) == Approx(2 * 2 + 1));
+  const Expression q("table(rate(j), [0, 5; 10, 0])", {"rate"});
+  REQUIRE(q.quantities().size() == 1);
+  const double r = 4;
+  CHECK(q(0, std::span<const double>(&r, 1)) == Approx(3));
+  // Bad rows, at the rows' position.
+  auto position = [](const std::string& text) {
+    try {
+      Expression e(text, {});
+    } catch (const ExpressionError& e) {
+      return e.position();
+    }
+    return -1;
+  };
+  CHECK(position("table(t, [0, 1; 0, 2])") == 9);        // x not increasing
+  CHECK(position("table(t, [0, 1])") == 9);              // one row
+  CHECK(position("table(t, [0, 1, 2; 1, 2, 3])") == 9);  // three columns
+  CHECK(position("1 + table(t, nowhere.csv)") == 13);    // no such file
+  CHECK(position("table(t)") == 5);                      // no rows
+}
+
+TEST_CASE("tables: a torque-speed curve from a CSV file against the same curve as an expression",
+          "[expressions][tables]") {
+  // A flywheel (J = 0.1 kg m² about z) driven from rest by u(ω) = u0 (1 − (ω/ω0)²), u0 = 2 N m,
+  // ω0 = 100 rad/s. The table has nodes every 10 rad/s; between them its chords lie below the
+  // concave curve by at most u0 h²/(4 ω0²) = u0/400 (the chord's error above). Since u decreases
+  // with ω, the table's run is never faster and its speed lags by at most (u0/400) t / J.
+  const double J = 0.1, u0 = 2;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "mbdae_test_tables";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream csv(dir / "curve.csv");
+    csv << "# torque-speed curve\nspeed_rad_s,torque_N_m\n";
+    for (int i = 0; i <= 12; ++i) csv << 10.0 * i << "," << 2 * (1 - 1e-2 * i * i) << "\n";
+  }
+  auto model = [](const std::string& torque) {
+    return "gravity: [0, 0, -9.81]\n"
+           "bodies:\n"
+           "  - {name: wheel, mass: 5.0, inertia: [0.05, 0.05, 0.1, 0, 0, 0]}\n"
+           "joints:\n"
+           "  - {name: shaft, type: revolute, bodies: [ground, wheel], point: [0, 0, 0], axis: [0, 0, 1]}\n"
+           "forces:\n"
+           "  - {name: drive, type: torque, body: wheel, value: [0, 0, \"" + torque + "\"]}\n"
+           "sensors:\n"
+           "  - {name: w, body: wheel, output: angular_velocity}\n"
+           "solver: {type: rk4, end_time: 2.0, step: 1.0e-3}\n"
+           "output: {every: 1.0e-2}\n";
+  };
+  const std::string file = (dir / "flywheel.yaml").string();
+  for (const char* solver : {"rk4", "generalized_alpha"}) {
+    DYNAMIC_SECTION(solver) {
+      const std::vector<Override> sets = {{"solver.type", solver}};
+      const Trace tab = run_model(load_model_text(model("table(rate(shaft), curve.csv)"), file, sets));
+      const Trace fun = run_model(load_model_text(model("2*(1 - (rate(shaft)/100)^2)"), file, sets));
+      std::string rows = "[";
+      for (int i = 0; i <= 12; ++i) rows += (i ? "; " : "") + std::to_string(10 * i) + ", " + std::to_string(2 * (1 - 1e-2 * i * i));
+      const Trace inl = run_model(load_model_text(model("table(wz(wheel), " + rows + "])"), file, sets));
+      REQUIRE(tab.t.size() == fun.t.size());
+      double worst = 0, same = 0, wmax = 0;
+      for (size_t i = 0; i < tab.t.size(); ++i) {
+        const double d = tab.rows[i][2] - fun.rows[i][2];
+        CHECK(d <= 1e-9);  // the chords lie below the concave curve
+        CHECK(-d <= u0 / 400 * tab.t[i] / J + 1e-9);
+        worst = std::max(worst, -d);
+        same = std::max(same, std::abs(tab.rows[i][2] - inl.rows[i][2]));
+        wmax = std::max(wmax, fun.rows[i][2]);
+      }
+      INFO("expression - table: worst " << worst << " rad/s; file - inline " << same << "; top speed " << wmax);
+      CHECK(wmax > 30);
+      CHECK(worst > 1e-3);     // the interpolation error is visible ...
+      CHECK(same < 1e-12);     // ... and the same for the file and the inline rows
+    }
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -217,8 +217,9 @@ std::vector<Quantity> resolve_all(const Expression& e, const QuantityResolver& r
 }
 }  // namespace
 
-StateExpression::StateExpression(const std::string& text, const QuantityResolver& resolver)
-    : StateExpression([&] { return Expression(text, resolver.functions()); }(), {}) {
+StateExpression::StateExpression(const std::string& text, const QuantityResolver& resolver,
+                                 const std::string& table_directory)
+    : StateExpression(Expression(text, resolver.functions(), table_directory), {}) {
   *this = StateExpression(expression_, resolve_all(expression_, resolver));
 }
 

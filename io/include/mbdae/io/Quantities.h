@@ -102,9 +102,10 @@ class StateExpression {
  public:
   /// `quantities[i]` resolves `expression.quantities()[i]`.
   StateExpression(Expression expression, std::vector<Quantity> quantities);
-  /// Parses `text` with `resolver`'s functions and resolves every quantity.
+  /// Parses `text` with `resolver`'s functions (tables named relative to `table_directory`) and
+  /// resolves every quantity.
   /// @throws ExpressionError (syntax, or the first quantity that does not resolve, at its position).
-  StateExpression(const std::string& text, const QuantityResolver& resolver);
+  StateExpression(const std::string& text, const QuantityResolver& resolver, const std::string& table_directory = "");
 
   /// The bodies whose motions operator() takes, in that order.
   const std::vector<std::string>& bodies() const { return bodies_; }
