@@ -181,39 +181,23 @@ QuantityRules Loader::state_rules(const QuantityResolver& resolver, const std::s
 }
 
 /// A load whose value names quantities of the state: a user force element on the loaded body and
-/// the bodies its quantities read (so the implicit solvers form its tangent over all of them).
+/// the bodies its quantities read (io::state_load).
 ForceElement Loader::state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver) {
-  ForceElement fe;
-  fe.name = l.name;
-  fe.type = ForceType::User;
-  fe.bodies = {l.body};
-  std::vector<StateExpression> sx;
-  for (Expression& e : value) {
-    std::vector<Quantity> q;
-    for (const ExpressionQuantity& eq : e.quantities()) {
+  // One list of the three components' quantities; component k reads q[first[k] .. first[k+1]).
+  std::vector<Quantity> quantities;
+  std::array<size_t, 4> first{};
+  for (size_t k = 0; k < 3; ++k) {
+    for (const ExpressionQuantity& eq : value[k].quantities()) {
       QuantityProblem p;
-      q.push_back(*resolver.resolve(eq, p));  // resolved once already (state_rules)
-      if (eq.function == "angle") fe.effort_uses_angle = true;
+      quantities.push_back(*resolver.resolve(eq, p));  // resolved once already (state_rules)
     }
-    sx.emplace_back(std::move(e), std::move(q));
-    for (const std::string& b : sx.back().bodies())
-      if (std::find(fe.bodies.begin(), fe.bodies.end(), b) == fe.bodies.end()) fe.bodies.push_back(b);
+    first[k + 1] = quantities.size();
   }
-  for (StateExpression& x : sx) x.bind(fe.bodies);
-  const bool force = l.kind == Load::Kind::Force, body_axes = l.frame == Load::Frame::Body;
-  fe.user = [sx = std::move(sx), force, body_axes, point = l.point](double t, const std::vector<BodyMotion>& bm,
-                                                                    std::vector<Wrench>& out) {
-    Vec3 val(sx[0](t, bm), sx[1](t, bm), sx[2](t, bm));
-    const Mat3& R = bm[0].R;
-    if (body_axes) val = R * val;
-    if (force) {
-      out[0].force = val;
-      out[0].torque = (R * point).cross(val);
-    } else {
-      out[0].torque = val;
-    }
-  };
-  return fe;
+  return io::state_load(l, std::move(quantities), [value = std::move(value), first](double t, std::span<const double> q) {
+    Vec3 v;
+    for (size_t k = 0; k < 3; ++k) v[static_cast<Eigen::Index>(k)] = value[k](t, q.subspan(first[k], first[k + 1] - first[k]));
+    return v;
+  });
 }
 
 void Loader::forces(const YAML::Node& n) {

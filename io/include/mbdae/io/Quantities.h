@@ -129,4 +129,15 @@ class StateExpression {
   std::vector<size_t> first_;
 };
 
+/// The value of a load as a function of t [s] and the quantities' values q (q[i] of
+/// quantities[i]): N or N m, in the load's frame.
+using StateLoadValue = std::function<Vec3(double t, std::span<const double> q)>;
+
+/// A user force element that applies load `l` (its name, body, kind, point and frame; not its
+/// value) with the value value(t, q): its bodies are l.body and those the quantities read, so
+/// the implicit solvers form its tangent over all of them (central differences). Marked
+/// effort_uses_angle if a quantity is a joint's angle (its turn count is not in state files).
+/// @throws std::invalid_argument if l.body is ground or empty.
+ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLoadValue value);
+
 }  // namespace mbdae::io
