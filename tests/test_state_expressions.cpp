@@ -345,9 +345,13 @@ TEST_CASE("tables: linear interpolation, exact at the nodes, the chord's error b
     const double x0 = 10 * std::floor(x / 10), x1 = x0 + 10;
     CHECK(tab(x) - 2 * (1 - x * x / 1e4) == Approx(-(x - x0) * (x1 - x) * 2 / 1e4).margin(1e-13));
   }
-  // Outside the rows: no value.
+  // Outside the rows: no value, but for 1e-6 of the width (120) beyond an end, where the end
+  // segment is extended (f(−1e-5) = 2 − 0.02·1e-5/10 on the first chord from (0, 2) to (10, 1.98)).
   CHECK(std::isnan(tab(-0.01)));
   CHECK(std::isnan(tab(120.01)));
+  CHECK(std::isnan(tab(-1.3e-4)));
+  CHECK(tab(-1e-5) == Approx(2 + 0.02 * 1e-5 / 10).epsilon(1e-14));
+  CHECK(tab(120 + 1e-5) == Approx(2 * (1 - 1.44) - (2 * (1.44 - 1.21)) * 1e-5 / 10).epsilon(1e-14));
   // A table of a table's value, and a quantity as the argument.
   CHECK(Expression("2*table(table(t, [0, 0; 1, 2]), [0, 1; 2, 3]) + 1", {})(0.5) == Approx(2 * 2 + 1));
   const Expression q("table(rate(j), [0, 5; 10, 0])", {"rate"});

@@ -38,10 +38,13 @@ struct Expression::Parser {
 
 double Expression::Table::evaluate(void* self, double x) {
   const Table& tb = *static_cast<const Table*>(self);
-  // Outside [x_0, x_n] (or NaN): no value. A run stops there, naming the time.
-  if (!(x >= tb.x.front() && x <= tb.x.back())) return std::numeric_limits<double>::quiet_NaN();
-  const size_t k = std::min<size_t>(static_cast<size_t>(std::upper_bound(tb.x.begin(), tb.x.end(), x) - tb.x.begin()),
-                                    tb.x.size() - 1);
+  // Outside [x_0, x_n] (or NaN): no value; a run stops there, naming the time. Within 1e-6 of
+  // the range's width beyond an end, the end segment is extended, so that the central
+  // differences of the implicit solvers' tangents work at a state on the end row.
+  const double margin = 1e-6 * (tb.x.back() - tb.x.front());
+  if (!(x >= tb.x.front() - margin && x <= tb.x.back() + margin)) return std::numeric_limits<double>::quiet_NaN();
+  const size_t k = std::clamp<size_t>(static_cast<size_t>(std::upper_bound(tb.x.begin(), tb.x.end(), x) - tb.x.begin()),
+                                      1, tb.x.size() - 1);
   const double x0 = tb.x[k - 1], x1 = tb.x[k];
   const double w = (x - x0) / (x1 - x0);
   return (1 - w) * tb.y[k - 1] + w * tb.y[k];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -68,6 +69,20 @@ std::vector<std::string> QuantityResolver::functions() const {
 }
 
 std::optional<Quantity> QuantityResolver::resolve(const std::string& text, QuantityProblem& problem) const {
+  // name(argument) with an unknown name: say which names there are.
+  const size_t b = text.find_first_not_of(" \t"), open = text.find('(');
+  if (b != std::string::npos && open != std::string::npos && open > b) {
+    std::string word = text.substr(b, open - b);
+    word.erase(word.find_last_not_of(" \t") + 1);
+    const std::vector<std::string> known = functions();
+    if (std::all_of(word.begin(), word.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+        std::find(known.begin(), known.end(), word) == known.end()) {
+      std::string list;
+      for (const std::string& f : known) list += (list.empty() ? "" : ", ") + f;
+      problem = {static_cast<int>(b), "unknown quantity " + word + "() (known: " + list + ")"};
+      return std::nullopt;
+    }
+  }
   try {
     const Expression e(text, functions());
     if (e.quantities().size() != 1 || e.depends_on_time()) {
