@@ -372,6 +372,8 @@ TEST_CASE("tables: linear interpolation, exact at the nodes, the chord's error b
   CHECK(position("table(t, [0, 1])") == 9);              // one row
   CHECK(position("table(t, [0, 1, 2; 1, 2, 3])") == 9);  // three columns
   CHECK(position("1 + table(t, nowhere.csv)") == 13);    // no such file
+  CHECK(position("table(t, /dev/zero)") == 9);           // not a regular file
+  CHECK(position("table(t, /)") == 9);                   // a directory
   CHECK(position("table(t)") == 5);                      // no rows
 }
 

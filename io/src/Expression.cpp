@@ -190,6 +190,12 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
             const std::filesystem::path file = table_directory.empty()
                                                    ? std::filesystem::path(source)
                                                    : std::filesystem::path(table_directory) / source;
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(file, ec))
+              throw std::string("table file '" + source + "': no such file");
+            constexpr std::uintmax_t kMaxBytes = 64u << 20;  // as a model file
+            if (const std::uintmax_t bytes = std::filesystem::file_size(file, ec); ec || bytes > kMaxBytes)
+              throw std::string("table file '" + source + "': larger than 64 MB");
             std::ifstream in(file);
             if (!in) throw std::string("table file '" + source + "': cannot be read");
             std::ostringstream all;
