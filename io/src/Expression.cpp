@@ -192,7 +192,8 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
                                                    : std::filesystem::path(table_directory) / source;
             std::error_code ec;
             if (!std::filesystem::is_regular_file(file, ec))
-              throw std::string("table file '" + source + "': no such file");
+              throw std::string("table file '" + source + "': " +
+                                (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
             constexpr std::uintmax_t kMaxBytes = 64u << 20;  // as a model file
             if (const std::uintmax_t bytes = std::filesystem::file_size(file, ec); ec || bytes > kMaxBytes)
               throw std::string("table file '" + source + "': larger than 64 MB");
