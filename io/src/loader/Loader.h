@@ -62,6 +62,8 @@ class Loader : public Reader {
   bool joint_motor(Map& f, ForceElement& fe);
   /// Rules of an expression of t and the named quantities `resolver` knows (`what` for messages).
   QuantityRules state_rules(const QuantityResolver& resolver, const std::string& what);
+  /// A joint_motor whose value names quantities beyond its joint's: a user law over more bodies.
+  void motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const;
   /// The user force element a load that depends on the state becomes.
   static ForceElement state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver);
   /// Every key of the forces section (loads and force element types).
