@@ -98,9 +98,17 @@ int check_command(const CheckOptions& o) {
     if (l.value_of_t) notes.push_back(fmt::format("load '{}' depends on time", l.name));
   if (!sys.forces().empty()) {
     fmt::print("\nforces ({})\n", sys.forces().size());
-    for (const ForceElement& f : sys.forces())
+    for (const ForceElement& f : sys.forces()) {
+      if (f.type == ForceType::User) {  // a user law (a load of named quantities): its body, then those it reads
+        std::string reads;
+        for (size_t k = 1; k < f.bodies.size(); ++k) reads += (k > 1 ? ", " : "") + f.bodies[k];
+        fmt::print("  {:<14} {:<24} on {}{}\n", f.name, to_string(f.type), f.bodies.empty() ? "" : f.bodies[0],
+                   reads.empty() ? "" : " (reads " + reads + ")");
+        continue;
+      }
       fmt::print("  {:<14} {:<24} {} - {}\n", f.name, to_string(f.type), f.bodies.size() > 0 ? f.bodies[0] : "",
                  f.bodies.size() > 1 ? f.bodies[1] : "");
+    }
   }
   if (!sys.contacts().empty()) {
     fmt::print("\ncontacts ({})\n", sys.contacts().size());

@@ -246,7 +246,7 @@ struct BadModel {
 // (io::ModelRun): then the problem is located by its item, as the command line does.
 const BadModel kBadModels[] = {
     {"adaptive_with_rk4.yaml", 1, 5, 46, "solver.adaptive", "solver rk4 has a fixed step; adaptive steps are for generalized_alpha and trapezoidal_index2 (ida and dopri5 always adapt)"},
-    {"bad_expression.yaml", 1, 8, 72, "forces[0].value[2]", "expected a number or an expression of t, got '0.1*sin(10*t': Missing parenthesis"},
+    {"bad_expression.yaml", 1, 8, 72, "forces[0].value[2]", "expected a number or an expression of t and the state, got '0.1*sin(10*t': Missing parenthesis"},
     {"binary.yaml", 1, 2, 1, "", "not a text file (NUL byte); expected a YAML or JSON model"},
     {"binary_executable.yaml", 1, 1, 9, "", "not a text file (NUL byte); expected a YAML or JSON model"},
     {"both_ends_on_ground.yaml", 1, 6, 43, "joints[0].bodies", "both ends of the joint are on ground"},
@@ -323,7 +323,7 @@ const BadModel kBadModels[] = {
     {"unknown_sensor_key.yaml", 1, 8, 66, "sensors[0].units", "unknown key 'units' (expected one of: name, body, joint, force, point, output, frame)"},
     {"unknown_solver.yaml", 1, 9, 16, "solver.type", "unknown value 'runge_kutta' (expected one of: generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, lie_rk4, impulse)"},
     {"unknown_top_key.yaml", 1, 2, 1, "gravityy", "unknown key 'gravityy' (expected one of: name, description, gravity, bodies, joints, couplings, forces, contacts, contact_penalty, contact_material, sensors, solver, output)"},
-    {"unknown_variable_in_expression.yaml", 1, 8, 59, "forces[0].value[2]", "expected a number or an expression of t, got 'omega*t': Unexpected token \"omega\" found at position 0."},
+    {"unknown_variable_in_expression.yaml", 1, 8, 59, "forces[0].value[2]", "expected a number or an expression of t and the state, got 'omega*t': Unexpected token \"omega\" found at position 0."},
     {"unsatisfiable_assembly.yaml", 1, 5, 5, "bodies[0]", "initial assembly failed: assembly did not converge: after 50 iterations ‖C‖∞ = 28.3457 in body 'rod' Euler-parameter norm"},
     {"wrong_type_mass.yaml", 1, 4, 23, "bodies[0].mass", "expected a number, got 'heavy': Unexpected token \"heavy\" found at position 0."},
     {"wrong_vector_length.yaml", 1, 4, 74, "bodies[0].position", "expected a list of 3 numbers, got 2 values"},

@@ -257,7 +257,8 @@ TEST_CASE("expressions of joint quantities: parsing, values and error positions"
     CHECK(err.position() == 15);
   }
   CHECK_THROWS_AS(Expression("angle + 1", {"angle"}), ExpressionError);
-  CHECK_THROWS_AS(Expression("angle() + 1", {"angle"}), ExpressionError);
+  // f(): a quantity with an empty argument, for the reader to interpret (a joint_motor's own joint).
+  CHECK(Expression("angle() + 1", {"angle"}).quantities().at(0).argument.empty());
   // Without the functions, angle(...) is not an expression of t.
   CHECK_THROWS_AS(Expression("angle(hinge)"), ExpressionError);
 }
@@ -298,11 +299,16 @@ TEST_CASE("joint_motor: bad inputs are refused at file:line:col with the key", "
     CHECK(d[0].message.find("angle() applies to revolute and cylindrical joints; 'slider' is prismatic") !=
           std::string::npos);
   }
-  {  // another joint's quantity: refused by name
-    const auto d = problems("  - {name: m, type: joint_motor, joint: hinge, value: \"-5*displacement(slider)\"}\n");
+  {  // another joint's quantity: the motor becomes a law over more bodies, whose joint_motor
+     // output (effort, power of its own joint) is refused by name
+    CHECK(problems("  - {name: m, type: joint_motor, joint: hinge, value: \"-5*displacement(slider)\"}\n").empty());
+    const auto d = problems("  - {name: m, type: joint_motor, joint: hinge, value: \"-5*displacement(slider)\"}\n"
+                            "sensors:\n  - {name: s, force: m, output: joint_motor}\n");
     REQUIRE(d.size() == 1);
-    CHECK(d[0].column == 72);  // the quote at 55, then -5*displacement(
-    CHECK(d[0].message.find("may use only its own joint 'hinge'") != std::string::npos);
+    CHECK(d[0].line == 11);
+    INFO(d[0].message);
+    CHECK(d[0].message.find("joint_motor") != std::string::npos);
+    CHECK(d[0].message.find("user") != std::string::npos);
   }
   {  // an unknown joint, a joint of another type, a force on a revolute joint, bodies given
     auto one = [&](const std::string& item, const std::string& key, const std::string& what) {
@@ -319,12 +325,13 @@ TEST_CASE("joint_motor: bad inputs are refused at file:line:col with the key", "
     one("{name: m, type: joint_motor, joint: hinge, bodies: [ground, a], value: 1}", "bodies", "bodies of its joint");
     one("{name: m, type: joint_motor, joint: hinge, value: \"angle(hinge\"}", "value", "angle() takes the name");
   }
-  // In a load, joint quantities are not expressions of t.
-  const auto d = problems("  - {name: f, type: torque, body: a, value: [0, 0, \"angle(hinge)\"]}\n");
+  // Where only numbers are allowed, a quantity of the state is refused and told where it may be.
+  const auto d = problems("  - {name: f, type: torsional_spring_damper, bodies: [ground, a], point: [0, 0, 0], "
+                          "axis: [0, 0, 1], stiffness: \"angle(hinge)\"}\n");
   REQUIRE(d.size() == 1);
-  CHECK(d[0].key_path == "forces[0].value[2]");
-  CHECK(d[0].message.find("angle() and the other joint quantities may be used only in a joint_motor's value") !=
-        std::string::npos);
+  CHECK(d[0].key_path == "forces[0].stiffness");
+  CHECK(d[0].message.find("angle() and the other named quantities may be used only in the value of a load or a "
+                          "joint_motor") != std::string::npos);
 }
 
 TEST_CASE("joint_motor: a run continues from a saved state; a motor reading angle() is refused", "[forces][joint_motor][restart]") {

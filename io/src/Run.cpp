@@ -162,9 +162,11 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
       refuse("it was written by solver " + restart->solver + ", this run uses " + name +
              " (the solver's history differs; give the same solver.type)");
     for (const ForceElement& f : model.system.forces())
-      if (f.type == ForceType::JointMotor && f.effort_uses_angle)
-        refuse("joint_motor '" + f.name + "' uses angle(" + f.joint +
-               "), whose count of turns state files do not carry yet (a motor without angle() continues)");
+      if (f.effort_uses_angle)
+        refuse(f.type == ForceType::JointMotor
+                   ? "joint_motor '" + f.name + "' uses angle(" + f.joint +
+                         "), whose count of turns state files do not carry yet (a motor without angle() continues)"
+                   : "force '" + f.name + "' uses a joint's angle(), whose count of turns state files do not carry yet");
     if (restart->bodies != static_cast<int>(model.system.bodies().size()))
       refuse("it has " + std::to_string(restart->bodies) + " bodies, the model " +
              std::to_string(model.system.bodies().size()));

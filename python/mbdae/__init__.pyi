@@ -8,7 +8,8 @@ import numpy.typing as npt
 __version__: str
 
 Vector3 = Sequence[float]
-LoadFunction = Callable[[float], Vector3]
+# f(t) or (f, ["rate(hinge)", "x(body)", ...]) with f(t, *quantities) (docs/python.md)
+LoadFunction = Callable[[float], Vector3] | tuple[Callable[..., Vector3], Sequence[str]]
 
 class ModelError(ValueError):
     """Problems of a model file or of building its run; message `FILE:LINE:COL: KEY: message`."""

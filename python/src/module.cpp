@@ -21,6 +21,7 @@
 #include <memory>
 #include <map>
 #include <mutex>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,7 @@
 #include <pybind11/stl.h>
 
 #include <mbdae/io/Analyses.h>
+#include <mbdae/io/Quantities.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Linearization.h>
@@ -148,14 +150,64 @@ std::shared_ptr<py::object> shared_object(const py::handle& h) {
   });
 }
 
+/// Load `name` of `m` as a function of t and named quantities: `spec` is (f, ["angle(drive)",
+/// ...]); f(t, q0, q1, ...) returns 3 numbers. The load becomes a force element over the bodies
+/// the quantities read (io::state_load, as a model file's expression of the same quantities).
+void add_state_callable(io::LoadedModel& m, const std::string& name, const py::tuple& spec) {
+  if (spec.size() != 2 || !PyCallable_Check(spec[0].ptr()) || py::isinstance<py::str>(spec[1]))
+    throw py::type_error("load '" + name + "': expected a callable f(t) or a pair (f, [\"angle(hinge)\", ...]) "
+                         "with f(t, *quantities)");
+  std::vector<std::string> names;
+  for (const py::handle h : py::iter(spec[1])) {
+    if (!py::isinstance<py::str>(h)) throw py::type_error("load '" + name + "': the quantities are strings, e.g. \"rate(hinge)\"");
+    names.push_back(h.cast<std::string>());
+  }
+  Load& load = find_load(m, name);
+  const io::QuantityResolver resolver(m.system);
+  std::vector<io::Quantity> quantities;
+  for (const std::string& text : names) {
+    io::QuantityProblem p;
+    auto q = resolver.resolve(text, p);
+    if (!q) throw py::value_error("load '" + name + "': quantity '" + text + "': " + p.message);
+    quantities.push_back(std::move(*q));
+  }
+  auto f = shared_object(spec[0]);
+  ForceElement fe = io::state_load(load, std::move(quantities), [f, name](double t, std::span<const double> q) -> Vec3 {
+    py::gil_scoped_acquire gil;
+    try {
+      py::tuple args(q.size() + 1);
+      args[0] = py::float_(t);
+      for (size_t i = 0; i < q.size(); ++i) args[i + 1] = py::float_(q[i]);
+      const auto v = (*f)(*args).cast<std::array<double, 3>>();
+      return Vec3(v[0], v[1], v[2]);
+    } catch (py::error_already_set& e) {
+      throw std::runtime_error("load '" + name + "': Python callable raised " + e.what());
+    } catch (const py::cast_error&) {
+      throw std::runtime_error("load '" + name + "': the Python callable must return 3 numbers");
+    }
+  });
+  // The load itself no longer acts; the element stands in its place (and at its place in the file).
+  load.value.setZero();
+  load.value_of_t = nullptr;
+  const size_t li = static_cast<size_t>(&load - m.system.loads().data());
+  if (m.item_locations.forces.size() == m.system.forces().size() && li < m.item_locations.loads.size())
+    m.item_locations.forces.push_back(m.item_locations.loads[li]);
+  m.system.add_force(std::move(fe));
+}
+
 /// A copy of `m` whose loads named in `callables` take their value (N or N m, in the load's
-/// frame) from a Python callable of t (s) returning 3 numbers. The callable runs with the GIL
-/// taken; its exceptions become a solver failure that names them.
+/// frame) from a Python callable of t (s) returning 3 numbers, or from (f, quantities): f of t
+/// and the named quantities' values (add_state_callable). The callable runs with the GIL taken;
+/// its exceptions become a solver failure that names them.
 ModelPtr with_callable_loads(const ModelPtr& m, const py::dict& callables) {
   if (callables.empty()) return m;
   auto copy = std::make_shared<io::LoadedModel>(*m);
   for (const auto& [key, fn] : callables) {
     const std::string name = py::str(key);
+    if (py::isinstance<py::tuple>(fn) || py::isinstance<py::list>(fn)) {
+      add_state_callable(*copy, name, py::tuple(py::reinterpret_borrow<py::object>(fn)));
+      continue;
+    }
     if (!PyCallable_Check(fn.ptr())) throw py::type_error("load '" + name + "': not callable");
     Load& load = find_load(*copy, name);
     load.value_of_t = [f = shared_object(fn), name](double t) -> Vec3 {

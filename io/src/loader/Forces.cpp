@@ -4,7 +4,9 @@
 
 #include "Loader.h"
 
+#include <mbdae/io/Quantities.h>
 #include <mbdae/model/ForceTypes.h>
+#include <mbdae/model/JointTypes.h>
 
 #include <algorithm>
 #include <array>
@@ -61,7 +63,7 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
   if (ok) {
     // The type's own checks (coinciding points, ...), at their keys.
     std::vector<KeyProblem> p;
-    info->check(fe, p);
+    force_type_info(fe.type).check(fe, p);  // a joint_motor of named quantities is a user law by now
     key_problems(f, p);
     ok = p.empty();
   }
@@ -113,17 +115,18 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   } else {
     fe.motor_force = jt == JointType::Prismatic;
   }
-  // angle, rate, displacement, speed: slots of JointCoordinates.
+  // angle, rate, displacement, speed of its own joint (f() or f(J)): slots of JointCoordinates.
+  // Any other named quantity makes the motor a law over more bodies (motor_of_state).
   static const std::vector<std::string> functions = {"angle", "rate", "displacement", "speed"};
+  const QuantityResolver resolver(m_.system);
+  const QuantityRules others = state_rules(resolver, "");
   QuantityRules rules;
-  rules.functions = functions;
-  rules.what = "an expression of t and the joint's angle(), rate(), displacement(), speed()";
+  rules.functions = resolver.functions();
+  rules.what = "an expression of t, the joint's angle(), rate(), displacement(), speed() and named quantities";
   rules.check = [&](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
-    if (q.argument != *jname) {
-      if (!joint_names_.count(q.argument)) return std::pair{q.argument_position, "unknown joint '" + q.argument + "'"};
-      return std::pair{q.argument_position, q.function + "(" + q.argument + "): a joint_motor's value may use only its own joint '" +
-                                                *jname + "' (and t)"};
-    }
+    const bool own = std::find(functions.begin(), functions.end(), q.function) != functions.end() &&
+                     (q.argument.empty() || q.argument == *jname);
+    if (!own) return others.check(q);
     const bool angular = q.function == "angle" || q.function == "rate";
     if (angular ? !turns : !slides)
       return std::pair{q.position, q.function + "() applies to " +
@@ -134,19 +137,111 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   const Entry* ve = f.require("value", fe.motor_force ? "N" : "N m");
   std::optional<Expression> ex = ve ? expression(ve->value, f.path("value"), rules) : std::nullopt;
   if (!ex) return false;
-  std::array<int, 4> slot{};
-  const size_t nq = ex->quantities().size();  // distinct, all of this joint: at most 4
+  const bool of_state = std::any_of(ex->quantities().begin(), ex->quantities().end(), [&](const ExpressionQuantity& q) {
+    return std::find(functions.begin(), functions.end(), q.function) == functions.end() ||
+           !(q.argument.empty() || q.argument == *jname);
+  });
+  if (of_state) {
+    std::vector<Quantity> quantities;
+    for (ExpressionQuantity q : ex->quantities()) {
+      if (q.argument.empty()) q.argument = *jname;
+      QuantityProblem p;
+      quantities.push_back(*resolver.resolve(q, p));  // checked above
+    }
+    motor_of_state(fe, std::move(quantities), std::move(*ex));
+    return ok;
+  }
+  // Each quantity's slot in JointCoordinates; angle() and angle(J) are two spellings of one.
+  const size_t nq = ex->quantities().size();  // all of this joint: at most 8
+  std::array<int, 8> slot{};
   for (size_t i = 0; i < nq; ++i) {
     slot[i] = static_cast<int>(std::find(functions.begin(), functions.end(), ex->quantities()[i].function) - functions.begin());
     if (slot[i] == 0) fe.effort_uses_angle = true;
   }
   fe.effort = [x = std::move(*ex), slot, nq](double t, const JointCoordinates& c) {
     const std::array<double, 4> all{c.angle, c.rate, c.displacement, c.speed};
-    std::array<double, 4> v{};
+    std::array<double, 8> v{};
     for (size_t i = 0; i < nq; ++i) v[i] = all[static_cast<size_t>(slot[i])];
     return x(t, std::span<const double>(v.data(), nq));
   };
   return ok;
+}
+
+/// A joint_motor whose value names quantities beyond its own joint's: the same action (u along
+/// the joint's axis turning with a: a torque u e on b and −u e on a, or a force u e on b at b's
+/// marker point and its opposite on a at the same point), as a user law over the joint's bodies
+/// and those the quantities read. Its type becomes User: the joint_motor sensor output does not
+/// apply to it (refused by name at the sensor).
+void Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const {
+  const System& sys = m_.system;
+  const Mat3 A = frame_from_axis(fe.axis, 2);
+  std::vector<std::string> bodies;
+  struct Side {
+    int index = -1;  // in bodies, −1 for ground
+    Vec3 x = Vec3::Zero();  // marker point, body axes (ground: world)
+    Vec3 axis = Vec3::UnitZ();  // the joint axis, body axes (ground: world)
+  };
+  std::array<Side, 2> side;
+  for (size_t k = 0; k < 2; ++k) {
+    if (fe.bodies[k] == "ground") {
+      side[k].x = fe.point;
+      side[k].axis = A.col(2);
+      continue;
+    }
+    const RigidBody& rb = sys.bodies()[static_cast<size_t>(sys.body_index(fe.bodies[k]))];
+    side[k].index = static_cast<int>(bodies.size());
+    side[k].x = rb.orientation.transpose() * (fe.point - rb.position);
+    side[k].axis = rb.orientation.transpose() * A.col(2);
+    bodies.push_back(fe.bodies[k]);
+  }
+  std::vector<int> index;
+  std::vector<size_t> first = {0};
+  for (const Quantity& q : quantities) {
+    for (const std::string& b : q.bodies) {
+      auto it = std::find(bodies.begin(), bodies.end(), b);
+      if (it == bodies.end()) it = bodies.insert(bodies.end(), b);
+      index.push_back(static_cast<int>(it - bodies.begin()));
+    }
+    first.push_back(index.size());
+    if (q.text.rfind("angle(", 0) == 0) fe.effort_uses_angle = true;
+  }
+  fe.type = ForceType::User;
+  fe.bodies = bodies;
+  fe.user = [quantities = std::move(quantities), index = std::move(index), first = std::move(first),
+             value = std::move(value), side, force = fe.motor_force](double t, const std::vector<BodyMotion>& bm,
+                                                                      std::vector<Wrench>& out) {
+    constexpr size_t kInline = 16;
+    std::array<double, kInline> small{};
+    std::vector<double> large;
+    double* q = small.data();
+    if (quantities.size() > kInline) {
+      large.resize(quantities.size());
+      q = large.data();
+    }
+    for (size_t i = 0; i < quantities.size(); ++i)
+      q[i] = quantities[i].value(QuantityInput{t, bm, std::span<const int>(index.data() + first[i], first[i + 1] - first[i])});
+    const double u = value(t, std::span<const double>(q, quantities.size()));
+    static const BodyMotion ground{};
+    const BodyMotion& a = side[0].index < 0 ? ground : bm[static_cast<size_t>(side[0].index)];
+    const BodyMotion& b = side[1].index < 0 ? ground : bm[static_cast<size_t>(side[1].index)];
+    const Vec3 e = side[0].index < 0 ? side[0].axis : Vec3(a.R * side[0].axis);
+    if (force) {
+      const Vec3 F = u * e;
+      const Vec3 rb = side[1].index < 0 ? Vec3(side[1].x - b.p) : Vec3(b.R * side[1].x);
+      const Vec3 at = b.p + rb;  // b's marker point, world
+      if (side[1].index >= 0) {
+        out[static_cast<size_t>(side[1].index)].force += F;
+        out[static_cast<size_t>(side[1].index)].torque += rb.cross(F);
+      }
+      if (side[0].index >= 0) {
+        out[static_cast<size_t>(side[0].index)].force -= F;
+        out[static_cast<size_t>(side[0].index)].torque -= (at - a.p).cross(F);
+      }
+    } else {
+      if (side[1].index >= 0) out[static_cast<size_t>(side[1].index)].torque += u * e;
+      if (side[0].index >= 0) out[static_cast<size_t>(side[0].index)].torque -= u * e;
+    }
+  };
 }
 
 /// Every key of the forces section: the loads' and those of every force element type.
@@ -161,8 +256,48 @@ const std::vector<std::string>& Loader::force_section_keys() {
   return keys;
 }
 
+/// The rules of an expression of t and the named quantities of the model's joints and bodies
+/// (Quantities.h): each name is resolved now, problems reported at their column.
+QuantityRules Loader::state_rules(const QuantityResolver& resolver, const std::string& what) {
+  QuantityRules rules;
+  rules.functions = resolver.functions();
+  rules.what = what;
+  rules.check = [this, &resolver](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
+    QuantityProblem p;
+    if (resolver.resolve(q, p)) return std::nullopt;
+    // A joint of the file with problems of its own is not in the System: say so, not "unknown".
+    if (joint_names_.count(q.argument) && p.message.rfind("unknown joint", 0) == 0)
+      return std::pair{q.argument_position, "joint '" + q.argument + "' has problems of its own (above)"};
+    return std::pair{p.position, p.message};
+  };
+  return rules;
+}
+
+/// A load whose value names quantities of the state: a user force element on the loaded body and
+/// the bodies its quantities read (io::state_load).
+ForceElement Loader::state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver) {
+  // One list of the three components' quantities; component k reads q[first[k] .. first[k+1]).
+  std::vector<Quantity> quantities;
+  std::array<size_t, 4> first{};
+  for (size_t k = 0; k < 3; ++k) {
+    for (const ExpressionQuantity& eq : value[k].quantities()) {
+      QuantityProblem p;
+      quantities.push_back(*resolver.resolve(eq, p));  // resolved once already (state_rules)
+    }
+    first[k + 1] = quantities.size();
+  }
+  return io::state_load(l, std::move(quantities), [value = std::move(value), first](double t, std::span<const double> q) {
+    Vec3 v;
+    for (size_t k = 0; k < 3; ++k) v[static_cast<Eigen::Index>(k)] = value[k](t, q.subspan(first[k], first[k + 1] - first[k]));
+    return v;
+  });
+}
+
 void Loader::forces(const YAML::Node& n) {
   if (!section_list(n, "forces")) return;
+  const QuantityResolver resolver(m_.system);
+  const QuantityRules load_rules =
+      state_rules(resolver, "an expression of t and the state");
   std::set<std::string> names;
   std::vector<std::string> types = {"force", "torque"};
   for (const ForceTypeInfo& t : force_types())
@@ -217,15 +352,25 @@ void Loader::forces(const YAML::Node& n) {
     }
     if (const Entry* e = f.require("value", l.kind == Load::Kind::Force ? "N" : "N m")) {
       const std::string vp = f.path("value");
-      if (list(e->value, vp, 3, "a list of 3 numbers or expressions of t")) {
+      if (list(e->value, vp, 3, "a list of 3 numbers or expressions of t and the state")) {
         std::array<std::optional<Expression>, 3> ex;
-        bool ok = true, timed = false;
+        bool ok = true, timed = false, state = false;
         for (size_t k = 0; k < 3; ++k) {
-          ex[k] = expression(e->value[k], index(vp, k), true);
+          ex[k] = expression(e->value[k], index(vp, k), load_rules);
           if (!ex[k]) ok = false;
-          else timed = timed || ex[k]->depends_on_time();
+          else {
+            timed = timed || ex[k]->depends_on_time();
+            state = state || !ex[k]->quantities().empty();
+          }
         }
-        if (ok) {
+        if (ok && state && problem_count() == errors_before) {
+          // A function of the state: a force element (user law) on the body and those it reads.
+          force_elements_.push_back({n[i].Mark(), path});
+          add_item(ItemRef::Kind::Force, m_.force_locations.back(), false);
+          m_.system.add_force(state_load(l, {*ex[0], *ex[1], *ex[2]}, resolver));
+          continue;
+        }
+        if (ok && !state) {
           l.value = Vec3((*ex[0])(0), (*ex[1])(0), (*ex[2])(0));
           if (timed) {
             std::array<Expression, 3> fx{*ex[0], *ex[1], *ex[2]};

@@ -30,6 +30,10 @@
 
 #include "Schema.h"
 
+#include <array>
+
+#include <mbdae/io/Quantities.h>
+
 namespace mbdae::io::loader {
 
 /// Where an item that not every solver supports is, for the checks after `solver`.
@@ -56,6 +60,12 @@ class Loader : public Reader {
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
   bool joint_motor(Map& f, ForceElement& fe);
+  /// Rules of an expression of t and the named quantities `resolver` knows (`what` for messages).
+  QuantityRules state_rules(const QuantityResolver& resolver, const std::string& what);
+  /// A joint_motor whose value names quantities beyond its joint's: a user law over more bodies.
+  void motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const;
+  /// The user force element a load that depends on the state becomes.
+  static ForceElement state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver);
   /// Every key of the forces section (loads and force element types).
   static const std::vector<std::string>& force_section_keys();
   bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);

@@ -3,9 +3,12 @@
 
 #include "Schema.h"
 
+#include <mbdae/io/Quantities.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -228,7 +231,9 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
     return std::nullopt;
   }
   try {
-    Expression ex = rules ? Expression(s, rules->functions) : Expression(s);
+    // Table files are named relative to the model file.
+    const std::string dir = std::filesystem::path(file_).parent_path().string();
+    Expression ex(s, rules ? rules->functions : std::vector<std::string>{}, dir);
     if (ex.depends_on_time() && !allow_t) {
       error(n, path, "expected a constant, got an expression of t: '" + s + "'");
       return std::nullopt;
@@ -255,9 +260,9 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
     std::string hint;
     const size_t at = static_cast<size_t>(std::max(0, err.position()));
     if (!rules)
-      for (const char* w : {"angle", "rate", "displacement", "speed"})
-        if (at < s.size() && s.compare(at, std::strlen(w), w) == 0 && s.find('(', at) == at + std::strlen(w))
-          hint = std::string(" (") + w + "() and the other joint quantities may be used only in a joint_motor's value)";
+      for (const auto& [w, meaning] : QuantityResolver::builtin())
+        if (at < s.size() && s.compare(at, w.size(), w) == 0 && s.find('(', at) == at + w.size())
+          hint = " (" + w + "() and the other named quantities may be used only in the value of a load or a joint_motor)";
     error(m, path, expected + ", got '" + s + "': " + err.what() + hint);
     return std::nullopt;
   }

@@ -310,7 +310,7 @@ struct ForceElement {
   std::string joint;                ///< joint_motor: the joint it acts on (bodies, point, axis copied from it)
   bool motor_force = false;         ///< joint_motor: a force along the axis (else a torque about it)
   JointEffortFunction effort;       ///< joint_motor: N m (torque) or N (force)
-  bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry)
+  bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry); user: the law counts a joint's turns (a run cannot continue it from a state file)
   UserForceFunction user;           ///< user
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };

@@ -1,0 +1,143 @@
+#pragma once
+/// @file Quantities.h
+/// Named quantities of the state, the one place that turns a name such as `angle(hinge)` or
+/// `vz(wheel)` into an evaluator, and an expression bound to the quantities it names.
+///
+/// Built-in quantities (SI units; world axes; joints measured between markers at the joint
+/// point with z along the joint axis, fixed to each body at t0, so every joint quantity is 0 at
+/// t0 — the same markers as a joint_motor's):
+///
+/// | name              | joint types                    | value                                          |
+/// |-------------------|--------------------------------|------------------------------------------------|
+/// | angle(j)          | revolute, cylindrical          | φ = atan2(x_b·y_a, x_b·x_a), turns counted, rad |
+/// | rate(j)           | revolute, cylindrical          | φ̇ = (ω_b − ω_a)·z_a, rad/s                    |
+/// | displacement(j)   | prismatic, cylindrical         | s = z_a·d (d from a's marker point to b's), m  |
+/// | speed(j)          | prismatic, cylindrical         | ṡ = z_a·ḋ + (ω_a × z_a)·d, m/s                 |
+/// | x(b), y(b), z(b)  | body                           | position of the reference point, m             |
+/// | vx(b), vy(b), vz(b) | body                         | velocity of the reference point, m/s           |
+/// | wx(b), wy(b), wz(b) | body                         | angular velocity, rad/s                        |
+///
+/// An angle counts turns from its previous evaluation (the value nearest to it with the same
+/// remainder modulo 2π), starting from 0 at t0: a quantity carries that memory, so a Quantity
+/// (and whatever holds it) belongs to one run.
+///
+/// More functions may be registered (add_function), e.g. states a caller integrates itself.
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <mbdae/io/Expression.h>
+#include <mbdae/model/System.h>
+
+namespace mbdae::io {
+
+/// What a quantity is evaluated from: the time and the motions of the caller's bodies.
+struct QuantityInput {
+  double t = 0;                          ///< s
+  std::span<const BodyMotion> motions;   ///< the caller's bodies' motions
+  std::span<const int> index;            ///< motions[index[k]] is the quantity's body k
+  /// Motion of the quantity's body k (Quantity::bodies()[k]).
+  const BodyMotion& body(size_t k) const { return motions[static_cast<size_t>(index[k])]; }
+};
+
+/// A resolved quantity: the bodies it reads (never ground) and its evaluator.
+struct Quantity {
+  std::string text;                  ///< "angle(hinge)", for messages
+  std::vector<std::string> bodies;   ///< the bodies whose motion it reads (none: not of the bodies)
+  /// The value (SI). May keep memory between calls (an angle's turn count).
+  std::function<double(const QuantityInput&)> value;
+};
+
+/// Why a name could not be resolved: the 0-based offset in the expression's text and the
+/// message ("unknown joint 'hinge'").
+struct QuantityProblem {
+  int position = 0;
+  std::string message;
+};
+
+/// Turns f(argument) into a Quantity for one System (its joints and bodies, as at t0).
+class QuantityResolver {
+ public:
+  /// Resolves a registered function: fills `problem` and returns std::nullopt if it cannot.
+  using Handler = std::function<std::optional<Quantity>(const ExpressionQuantity& q, QuantityProblem& problem)>;
+
+  /// The built-in quantities of `system`'s joints and bodies. Keeps a reference: `system` must
+  /// outlive the resolver (not the quantities it returns, which copy what they need).
+  explicit QuantityResolver(const System& system);
+
+  /// Adds (or replaces) a function `name(argument)`, e.g. "state". `unit_and_meaning` is for
+  /// listings ("controller state, its own unit").
+  void add_function(const std::string& name, Handler handler, const std::string& unit_and_meaning);
+
+  /// Every function name it knows (the built-in ones, then the added ones): hand them to
+  /// Expression(text, functions).
+  std::vector<std::string> functions() const;
+
+  /// f(argument) as parsed by Expression. std::nullopt with `problem` set (its position in the
+  /// expression's text) for an unknown function, joint or body, or a quantity the joint's type
+  /// does not have ("angle() applies to revolute and cylindrical joints; 'slide' is prismatic").
+  std::optional<Quantity> resolve(const ExpressionQuantity& q, QuantityProblem& problem) const;
+  /// The same from text, "angle(hinge)" (position 0-based in `text`).
+  std::optional<Quantity> resolve(const std::string& text, QuantityProblem& problem) const;
+
+  /// The built-in functions with their unit and meaning, for docs and messages.
+  static const std::vector<std::pair<std::string, std::string>>& builtin();
+
+ private:
+  const System& system_;
+  struct Added {
+    std::string name, meaning;
+    Handler handler;
+  };
+  std::vector<Added> added_;
+};
+
+/// An expression of t and named quantities, bound to the resolved quantities. Its value is a
+/// function of t and of the motions of bodies() (the union of its quantities' bodies, in the
+/// order of first use).
+class StateExpression {
+ public:
+  /// `quantities[i]` resolves `expression.quantities()[i]`.
+  StateExpression(Expression expression, std::vector<Quantity> quantities);
+  /// Parses `text` with `resolver`'s functions (tables named relative to `table_directory`) and
+  /// resolves every quantity.
+  /// @throws ExpressionError (syntax, or the first quantity that does not resolve, at its position).
+  StateExpression(const std::string& text, const QuantityResolver& resolver, const std::string& table_directory = "");
+
+  /// The bodies whose motions operator() takes, in that order.
+  const std::vector<std::string>& bodies() const { return bodies_; }
+  /// True if the value depends on a body's motion (else it is a function of t only).
+  bool depends_on_state() const { return !quantities_.empty(); }
+  const Expression& expression() const { return expression_; }
+
+  /// Makes operator() take the motions of `bodies` (a caller's list, e.g. a force element's,
+  /// that holds every one of bodies()): bodies() becomes `bodies`.
+  /// @throws std::invalid_argument naming a body of bodies() that `bodies` lacks.
+  void bind(const std::vector<std::string>& bodies);
+
+  /// Value at t [s] with `motions[k]` the motion of bodies()[k]. NaN for an evaluation error.
+  double operator()(double t, std::span<const BodyMotion> motions) const;
+
+ private:
+  Expression expression_;
+  std::vector<Quantity> quantities_;
+  std::vector<std::string> bodies_;
+  std::vector<int> index_;        // quantity i's bodies: index_[first_[i] .. first_[i+1])
+  std::vector<size_t> first_;
+};
+
+/// The value of a load as a function of t [s] and the quantities' values q (q[i] of
+/// quantities[i]): N or N m, in the load's frame.
+using StateLoadValue = std::function<Vec3(double t, std::span<const double> q)>;
+
+/// A user force element that applies load `l` (its name, body, kind, point and frame; not its
+/// value) with the value value(t, q): its bodies are l.body and those the quantities read, so
+/// the implicit solvers form its tangent over all of them (central differences). Marked
+/// effort_uses_angle if a quantity is a joint's angle (its turn count is not in state files).
+/// @throws std::invalid_argument if l.body is ground or empty.
+ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLoadValue value);
+
+}  // namespace mbdae::io
