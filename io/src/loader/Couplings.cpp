@@ -131,7 +131,7 @@ void Loader::couplings(const YAML::Node& n) {
           const bool ok = joint->type == JointType::Revolute || joint->type == JointType::Prismatic;
           if (!ok) {
             error(jn, kp, "joint '" + *s + "' is " + to_string(joint->type) +
-                              "; a coupling takes revolute and prismatic joints (one relative coordinate each) and shafts");
+                              "; a coupling takes revolute and prismatic joints (one relative coordinate each)");
             continue;
           }
           if ((need_angle && joint->type != JointType::Revolute) || (need_position && joint->type != JointType::Prismatic))
