@@ -90,6 +90,16 @@ int check_command(const CheckOptions& o) {
       fmt::print("  {:<14} {:<11} {} = 0\n", c.name, to_string(c.kind), terms);
     }
   }
+  if (!sys.shafts().empty()) {
+    fmt::print("\nshafts ({})\n", sys.shafts().size());
+    for (const Shaft& s : sys.shafts())
+      fmt::print("  {:<14} {:<6} {} {:g} {}\n", s.name, to_string(s.kind),
+                 s.kind == Shaft::Kind::Rotor ? "inertia" : "mass", s.inertia,
+                 s.kind == Shaft::Kind::Rotor ? "kg m^2" : "kg");
+    for (const ShaftForce& f : sys.shaft_forces())
+      fmt::print("  {:<14} {:<13} {}{}\n", f.name, to_string(f.kind), f.shafts[0],
+                 f.kind == ShaftForce::Kind::SpringDamper ? " - " + f.shafts[1] : std::string());
+  }
   for (const RigidBody& b : sys.bodies())
     if (!connected.count(b.name)) notes.push_back(fmt::format("body '{}' has no joint: it moves freely", b.name));
   for (const Joint& jt : sys.joints())
@@ -136,12 +146,15 @@ int check_command(const CheckOptions& o) {
   const int coupling_rows = static_cast<int>(sys.couplings().size());
   int angles = n;  // the couplings' angle coordinates: one per coupled revolute joint, each with its row
   for (size_t i = 0; i < sys.bodies().size(); ++i) angles -= mb->body_size(static_cast<BodyIndex>(i));
+  const int nshafts = static_cast<int>(sys.shafts().size());
+  angles -= nshafts;
   const int norm_rows = rows - joint_equations - coupling_rows - angles;
   VecX q0(n), v0(n);
   mb->initial_state(q0, v0);
   const RedundancyReport red = find_redundant_constraints(*mb, 0.0, q0);
   const int nb = static_cast<int>(sys.bodies().size());
-  fmt::print("\ncoordinates  {} ({} bodies; {} Euler-parameter norm equation{}{})\n", n, nb, norm_rows,
+  fmt::print("\ncoordinates  {} ({} bodies{}; {} Euler-parameter norm equation{}{})\n", n, nb,
+             nshafts ? fmt::format(", {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(), norm_rows,
              norm_rows == 1 ? "" : "s",
              angles ? fmt::format("; {} joint angle{} of the couplings, each with its equation", angles, angles == 1 ? "" : "s")
                     : std::string());
@@ -151,10 +164,11 @@ int check_command(const CheckOptions& o) {
   else
     fmt::print("equations    {} joint + {} norm = {}\n", joint_equations, norm_rows, rows);
   const MobilityReport mob = calc_mobility(*mb, 0.0, q0);
-  const int gruebler = 6 * nb - mob.joint_equations;
+  const int gruebler = 6 * nb + nshafts - mob.joint_equations;
   const int mobility = mob.mobility;
-  fmt::print("Grübler      6 x {} bodies - {} joint equations = {} degree{} of freedom\n", nb, mob.joint_equations,
-             gruebler, std::abs(gruebler) == 1 ? "" : "s");
+  fmt::print("Grübler      6 x {} bodies{} - {} joint equations = {} degree{} of freedom\n", nb,
+             nshafts ? fmt::format(" + {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(),
+             mob.joint_equations, gruebler, std::abs(gruebler) == 1 ? "" : "s");
   fmt::print("mobility     {} coordinates - rank {} of the constraint Jacobian = {} degree{} of freedom "
              "(at the initial configuration)\n",
              n, mob.rank, mobility, mobility == 1 ? "" : "s");

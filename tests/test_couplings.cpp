@@ -299,7 +299,7 @@ TEST_CASE("couplings of an unknown joint or a joint without one coordinate are r
     int column;
   };
   const std::vector<Bad> bad{
-      {"  - {name: g, type: gear, joints: [ja, nothing], ratio: 2}\n", "couplings[0].joints[1]", "unknown joint 'nothing'", 40},
+      {"  - {name: g, type: gear, joints: [ja, nothing], ratio: 2}\n", "couplings[0].joints[1]", "unknown joint or shaft 'nothing'", 40},
       {"  - {name: g, type: linear, joints: [ja, ball], coefficients: [1, 1]}\n", "couplings[0].joints[1]",
        "joint 'ball' is spherical; a coupling takes revolute and prismatic joints", 42},
   };

@@ -76,6 +76,7 @@ std::string sensors_for(const std::string& body, const std::string& joint, const
         if (!force.empty()) out += "  - {name: s_" + n + ", force: " + force + ", output: " + n + "}\n";
         break;
       }
+      case SensorTarget::Shaft: break;  // 1-D shafts: the implicit solvers only (tests/test_shafts.cpp)
       case SensorTarget::BodyOrSystem:
         out += "  - {name: s_" + n + ", output: " + n + "}\n";
         out += "  - {name: s_" + n + "_body, body: " + body + ", output: " + n + "}\n";

@@ -44,6 +44,9 @@ JointReaction MultibodyKinematics::reaction(int joint) const {
   return r;
 }
 double MultibodyKinematics::energy() { return sys_.energy(t_, *q_, *v_); }
+JointCoordinate MultibodyKinematics::shaft_motion(int shaft) const {
+  return has_accelerations() ? sys_.shaft_motion(shaft, *q_, *v_, *a_) : sys_.shaft_motion(shaft, *q_, *v_);
+}
 ConstraintViolation MultibodyKinematics::constraint_violation() {
   ConstraintViolation out;
   if (c_.size() == 0) return out;
@@ -122,6 +125,10 @@ Vec3 NewtonEulerKinematics::acceleration(BodyIndex i, const Vec3& p_B) const {
 Vec3 NewtonEulerKinematics::angular_acceleration(BodyIndex i) const {
   if (!dynamics_) return Vec3::Constant(kNaN);
   return sys_.rotation(i, *q_) * vd_.segment<3>(6 * i + 3);
+}
+JointCoordinate NewtonEulerKinematics::shaft_motion(int shaft) const {
+  throw std::logic_error("shaft " + std::to_string(shaft) +
+                         ": 1-D shafts are states of the implicit formulation only, not of the Newton-Euler bodies");
 }
 JointReaction NewtonEulerKinematics::reaction(int joint) const {
   JointReaction r;

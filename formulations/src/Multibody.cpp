@@ -103,7 +103,8 @@ struct FullRow {
 /// displacement; RotDriven with s = φ: a revolute joint's angle row).
 struct RowTerm {
   double c = 1;
-  int phi = -1;         // local index of the angle coordinate φ, -1 if none
+  int phi = -1;         // local index of the angle coordinate φ (or a shaft's coordinate), -1 if none
+  double q0 = 0;        // the coordinate's value at t0 (a shaft's; 0 for an angle φ)
   bool marker = false;  // a marker equation (geo.rows[0])
   detail::JointGeometry geo;
   BodyIndex a = kGround, b = kGround;
@@ -119,6 +120,21 @@ struct RowUnit {
   std::vector<RowTerm> terms;
   int active = -1;          // its active row, -1 if disabled
   BlockMap jac_map, tangent_map;
+};
+
+/// A 1-D shaft (System::shafts()): its coordinate and inertia.
+struct ShaftData {
+  int coord = 0;     // global coordinate index
+  double J = 0;      // kg m² or kg
+  int diag = -1;     // value index of (coord, coord) in the tangent pattern (also the mass matrix's)
+};
+/// An effort on shafts (System::shaft_forces()): coordinates of its ends (-1: ground).
+struct ShaftForceData {
+  const ShaftForce* src = nullptr;  // points into Impl::model
+  int ca = -1, cb = -1;             // spring_damper: a, b; load: ca
+  double free = 0;                  // Δ0 of a spring_damper
+  std::vector<int> coords;          // spring_damper: the ends that are shafts (a then b)
+  BlockMap tangent_map;             // coords × coords
 };
 
 /// Value, rate and γ of a row unit.
@@ -140,9 +156,13 @@ struct MultibodySystem::Impl {
   std::vector<ContactPairData> contact_pairs;
   // Couplings: the angle coordinates φ (one per coupled revolute joint, after the bodies'
   // coordinates), the row units (angle rows, then one row per coupling) and each coupling's unit.
-  std::vector<int> angle_joint;      // joint of angle coordinate k (global index n_body + k)
+  std::vector<int> angle_joint;      // joint of angle coordinate k (global index n_angle0 + k)
   std::vector<int> angle_of_joint;   // per joint: its angle coordinate k, -1 if none
   int n_body = 0;                    // coordinates of the bodies
+  // The shafts' coordinates [n_body, n_angle0), one each, then the couplings' angles.
+  std::vector<ShaftData> shafts;
+  std::vector<ShaftForceData> shaft_forces;
+  int n_angle0 = 0;
   std::vector<RowUnit> units;
   std::vector<int> coupling_unit;    // per coupling: its unit
   // The penalty contacts' shapes for the broad phase shared with the impulse stepper
@@ -589,6 +609,37 @@ struct MultibodySystem::Impl {
     return M;
   }
 
+  // ---- shafts ----
+  /// Effort of shaft force sf at (q, v) (global vectors) on its ends: +u on a, −u on b for a
+  /// spring-damper (u = k (Δ − Δ0) + d Δ̇, Δ = q_b − q_a), u on the shaft for a load; adds the
+  /// spring's potential to *V if given. ua, ub: the efforts on ca and cb.
+  void shaft_effort(const ShaftForceData& sf, double t, ConstVecRef q, const double* v, double& ua, double& ub,
+                    double* V) const {
+    const ShaftForce& f = *sf.src;
+    if (f.kind == ShaftForce::Kind::Load) {
+      ua = f.value_of_t ? f.value_of_t(t) : f.value;
+      ub = 0;
+      return;
+    }
+    const double qa = sf.ca >= 0 ? q[sf.ca] : 0.0, qb = sf.cb >= 0 ? q[sf.cb] : 0.0;
+    const double stretch = qb - qa - sf.free;
+    double rate = 0;
+    if (v) rate = (sf.cb >= 0 ? v[sf.cb] : 0.0) - (sf.ca >= 0 ? v[sf.ca] : 0.0);
+    const double u = f.stiffness * stretch + f.damping * rate;
+    ua = u;
+    ub = -u;
+    if (V) *V += 0.5 * f.stiffness * stretch * stretch;
+  }
+  /// Adds the shafts' efforts times `sign` to the global vector r.
+  void add_shaft_forces(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+    for (const ShaftForceData& sf : shaft_forces) {
+      double ua = 0, ub = 0;
+      shaft_effort(sf, t, q, v.data(), ua, ub, nullptr);
+      if (sf.ca >= 0) r[sf.ca] += sign * ua;
+      if (sf.cb >= 0) r[sf.cb] += sign * ub;
+    }
+  }
+
   // ---- couplings ----
   /// Value, rate (if v is given) and γ (if with_gamma) of row unit u at its local coordinates
   /// q, v (size coords.size()); its gradient ∂C/∂q into grad (same size) if given.
@@ -599,7 +650,7 @@ struct MultibodySystem::Impl {
     detail::JointEval e;
     for (const RowTerm& tm : u.terms) {
       if (!tm.marker) {
-        o.c += tm.c * q[tm.phi];
+        o.c += tm.c * (q[tm.phi] - tm.q0);
         if (v) o.cv += tm.c * v[tm.phi];
         if (grad) grad[tm.phi] += tm.c;
         continue;
@@ -752,9 +803,34 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     I.joints.push_back(std::move(jd));
   }
 
+  // Shafts: one coordinate each after the bodies', and their efforts.
+  I.n_body = I.n;
+  for (const Shaft& sh : I.model.shafts()) {
+    I.shafts.push_back({I.n, sh.inertia});
+    ++I.n;
+  }
+  I.n_angle0 = I.n;
+  for (const ShaftForce& f : I.model.shaft_forces()) {
+    ShaftForceData sf;
+    sf.src = &f;
+    auto coord = [&](const std::string& name) {
+      const int si = I.model.shaft_index(name);  // System::problems() refused unknown shafts
+      return si < 0 ? -1 : I.shafts[static_cast<size_t>(si)].coord;
+    };
+    auto q0 = [&](const std::string& name) {
+      const int si = I.model.shaft_index(name);
+      return si < 0 ? 0.0 : I.model.shafts()[static_cast<size_t>(si)].position;
+    };
+    sf.ca = coord(f.shafts[0]);
+    if (f.kind == ShaftForce::Kind::SpringDamper) {
+      sf.cb = coord(f.shafts[1]);
+      sf.free = f.free_value ? *f.free_value : q0(f.shafts[1]) - q0(f.shafts[0]);
+    }
+    I.shaft_forces.push_back(sf);
+  }
+
   // Couplings: an angle coordinate φ and its row w_a(φ)·x_b = 0 for each coupled revolute joint
   // (the angle counts turns), then one row Σ c_i q_i = 0 per coupling.
-  I.n_body = I.n;
   I.angle_of_joint.assign(I.joints.size(), -1);
   if (!I.model.couplings().empty()) {
     std::unordered_map<std::string, int> joint_of;
@@ -800,20 +876,21 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     };
     for (const Coupling& cp : I.model.couplings())
       for (const std::string& jn : cp.joints) {
-        const int ji = joint_of.at(jn);  // System::problems() refused unknown joints
+        if (!joint_of.count(jn)) continue;  // a shaft (System::problems() refused unknown names)
+        const int ji = joint_of.at(jn);
         if (I.joints[static_cast<size_t>(ji)].type != JointType::Revolute || I.angle_of_joint[static_cast<size_t>(ji)] >= 0)
           continue;
         I.angle_of_joint[static_cast<size_t>(ji)] = static_cast<int>(I.angle_joint.size());
         I.angle_joint.push_back(ji);
       }
-    I.n = I.n_body + static_cast<int>(I.angle_joint.size());
+    I.n = I.n_angle0 + static_cast<int>(I.angle_joint.size());
     for (size_t k = 0; k < I.angle_joint.size(); ++k) {
       const int ji = I.angle_joint[k];
       RowUnit u;
       u.label = "joint '" + I.joints[static_cast<size_t>(ji)].name + "' (revolute) angle of its couplings";
       u.item = ItemRef::joint(ji);
       RowTerm tm = marker_term(u, ji, EquationKind::RotDriven, 1.0);
-      tm.phi = local(u, I.n_body + static_cast<int>(k));
+      tm.phi = local(u, I.n_angle0 + static_cast<int>(k));
       u.terms.push_back(std::move(tm));
       I.units.push_back(std::move(u));
     }
@@ -823,12 +900,21 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       u.label = std::string(to_string(cp.kind)) + " coupling '" + cp.name + "'";
       u.item = ItemRef::coupling(static_cast<int>(ci));
       for (size_t k = 0; k < cp.joints.size(); ++k) {
-        const int ji = joint_of.at(cp.joints[k]);
         const double c = cp.coefficients[k];
+        if (!joint_of.count(cp.joints[k])) {  // a shaft: c (q − q0)
+          const int si = I.model.shaft_index(cp.joints[k]);
+          RowTerm tm;
+          tm.c = c;
+          tm.phi = local(u, I.shafts[static_cast<size_t>(si)].coord);
+          tm.q0 = I.model.shafts()[static_cast<size_t>(si)].position;
+          u.terms.push_back(std::move(tm));
+          continue;
+        }
+        const int ji = joint_of.at(cp.joints[k]);
         if (I.joints[static_cast<size_t>(ji)].type == JointType::Revolute) {
           RowTerm tm;
           tm.c = c;
-          tm.phi = local(u, I.n_body + I.angle_of_joint[static_cast<size_t>(ji)]);
+          tm.phi = local(u, I.n_angle0 + I.angle_of_joint[static_cast<size_t>(ji)]);
           u.terms.push_back(std::move(tm));
         } else {
           u.terms.push_back(marker_term(u, ji, EquationKind::TransDriven, c));
@@ -988,6 +1074,13 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   }
   for (const ForceData& fd : I.forces) tp.add_block(fd.coords, fd.coords);
   for (const ContactPairData& cp : I.contact_pairs) tp.add_block(cp.coords, cp.coords);
+  for (const ShaftData& sd : I.shafts) tp.add_block(sd.coord, 1, sd.coord, 1);
+  for (ShaftForceData& sf : I.shaft_forces) {
+    if (sf.src->kind != ShaftForce::Kind::SpringDamper) continue;
+    if (sf.ca >= 0) sf.coords.push_back(sf.ca);
+    if (sf.cb >= 0) sf.coords.push_back(sf.cb);
+    tp.add_block(sf.coords, sf.coords);
+  }
   for (const RowUnit& u : I.units) {
     tp.add_block(u.coords, u.coords);
     if (u.active >= 0) jp.add_block({u.active}, u.coords);
@@ -1009,6 +1102,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   for (ForceData& fd : I.forces) fd.tangent_map = BlockMap::make(I.tangent_pattern, fd.coords, fd.coords);
   for (ContactPairData& cp : I.contact_pairs)
     cp.tangent_map = BlockMap::make(I.tangent_pattern, cp.coords, cp.coords);
+  for (ShaftData& sd : I.shafts) sd.diag = value_index(I.tangent_pattern, sd.coord, sd.coord);
+  for (ShaftForceData& sf : I.shaft_forces) sf.tangent_map = BlockMap::make(I.tangent_pattern, sf.coords, sf.coords);
   for (RowUnit& u : I.units) {
     u.tangent_map = BlockMap::make(I.tangent_pattern, u.coords, u.coords);
     if (u.active >= 0) u.jac_map = BlockMap::make(I.jacobian_pattern, {u.active}, u.coords);
@@ -1060,6 +1155,10 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
       }
     }
   }
+  for (size_t k = 0; k < I.shafts.size(); ++k) {
+    q0[I.shafts[k].coord] = I.model.shafts()[k].position;
+    v0[I.shafts[k].coord] = I.model.shafts()[k].rate;
+  }
   // Angle coordinates of the couplings: 0 at t0, rate (ω_b − ω_a)·axis.
   for (size_t k = 0; k < I.angle_joint.size(); ++k) {
     const Joint& j = I.model.joints()[static_cast<size_t>(I.angle_joint[k])];
@@ -1067,7 +1166,7 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
     auto omega = [&](BodyIndex b) {
       return b == kGround ? Vec3::Zero().eval() : I.model.bodies()[static_cast<size_t>(b)].angular_velocity;
     };
-    const int c = I.n_body + static_cast<int>(k);
+    const int c = I.n_angle0 + static_cast<int>(k);
     q0[c] = 0.0;
     v0[c] = (omega(jd.b) - omega(jd.a)).dot(j.axis.normalized());
   }
@@ -1081,7 +1180,9 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
   // Kinematics with velocities: the joints below use only their position parts (R, G, RG, p),
   // which are the same as without velocities (eval_joint reads velocities only for γ).
   const std::vector<Kin>& ks = I.all_kin(q, v.data());
-  r.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: constraint forces only
+  r.tail(I.n - I.n_angle0).setZero();  // the couplings' angle coordinates: constraint forces only
+  for (const ShaftData& sd : I.shafts) r[sd.coord] = sd.J * a[sd.coord];
+  I.add_shaft_forces(t, q, v, -1.0, r);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
@@ -1136,7 +1237,8 @@ void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) c
                     f.segment(bd.off, bd.n));
     f.segment(bd.off, bd.n) *= -1.0;
   }
-  f.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: no mass, no force
+  f.tail(I.n - I.n_body).setZero();  // the shafts' efforts below; the couplings' angles: no mass, no force
+  I.add_shaft_forces(t, q, v, 1.0, f);
   I.add_element_forces(t, q, v, 1.0, f);
   I.add_contact_forces(q, v, 1.0, f);
 }
@@ -1337,6 +1439,17 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
       cp.tangent_map.scatter_add(A, B);
     }
   }
+  // Shafts: J on the diagonal; a spring-damper's −∂f/∂q, −∂f/∂v = (c_q k + c_v d) [1 −1; −1 1]
+  // over its ends that are shafts (a load of t has none).
+  for (const ShaftData& sd : I.shafts) A.valuePtr()[sd.diag] += c_a * sd.J;
+  for (const ShaftForceData& sf : I.shaft_forces) {
+    if (sf.coords.empty()) continue;
+    const double kk = c_q * sf.src->stiffness + c_v * sf.src->damping;
+    Eigen::Matrix2d K;
+    K << 1, -1, -1, 1;
+    sf.tangent_map.scatter_add(A, K.topLeftCorner(static_cast<int>(sf.coords.size()), static_cast<int>(sf.coords.size())),
+                               kk);
+  }
   if (c_q == 0) return;
   // ∂(C_qᵀ λ)/∂q, local to each joint.
   detail::JointEval e;
@@ -1391,6 +1504,7 @@ void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
     const BodyData& bd = I.bodies[i];
     bd.tangent_map.scatter_add(M, I.body_mass(static_cast<BodyIndex>(i), q.data() + bd.off));
   }
+  for (const ShaftData& sd : I.shafts) M.valuePtr()[sd.diag] += sd.J;
 }
 
 void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const {
@@ -1487,7 +1601,12 @@ std::string MultibodySystem::coordinate_label(int i) const {
     if (i >= bd.off && i < bd.off + bd.n)
       return "body '" + bd.name + "' " +
              (bd.nr == 4 ? ep[i - bd.off] : r3[i - bd.off]);
-  const int k = i - impl_->n_body;
+  const int s = i - impl_->n_body;
+  if (s >= 0 && s < static_cast<int>(impl_->shafts.size())) {
+    const Shaft& sh = impl_->model.shafts()[static_cast<size_t>(s)];
+    return "shaft '" + sh.name + "' " + (sh.kind == Shaft::Kind::Rotor ? "angle" : "position");
+  }
+  const int k = i - impl_->n_angle0;
   if (k >= 0 && k < static_cast<int>(impl_->angle_joint.size()))
     return "joint '" + impl_->joints[static_cast<size_t>(impl_->angle_joint[static_cast<size_t>(k)])].name +
            "' angle (coupling coordinate)";
@@ -1568,6 +1687,7 @@ double MultibodySystem::kinetic_energy(ConstVecRef q, ConstVecRef v) const {
     E += 0.5 * bd.m * k.v.squaredNorm() + bd.m * vB.dot(k.wB.cross(bd.b)) +
          0.5 * k.wB.dot(bd.J * k.wB);
   }
+  for (const ShaftData& sd : I.shafts) E += 0.5 * sd.J * v[sd.coord] * v[sd.coord];
   return E;
 }
 
@@ -1591,6 +1711,10 @@ double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
     const ContactPairData& cp = I.contact_pairs[static_cast<size_t>(pi)];
     Wrench w1, w2;
     I.contact_wrenches(cp, I.kin_state(cp.a, q, nullptr), I.kin_state(cp.b, q, nullptr), w1, w2, &V);
+  }
+  for (const ShaftForceData& sf : I.shaft_forces) {
+    double ua, ub;
+    I.shaft_effort(sf, t, q, nullptr, ua, ub, &V);
   }
   return V;
 }
@@ -1727,7 +1851,25 @@ Vec4 MultibodySystem::euler_parameters(BodyIndex i, ConstVecRef q) const {
 
 int MultibodySystem::coupling_angle_coordinate(int joint) const {
   const int k = impl_->angle_of_joint.at(static_cast<size_t>(joint));
-  return k < 0 ? -1 : impl_->n_body + k;
+  return k < 0 ? -1 : impl_->n_angle0 + k;
+}
+
+int MultibodySystem::shaft_coordinate(int shaft) const { return impl_->shafts.at(static_cast<size_t>(shaft)).coord; }
+
+JointCoordinate MultibodySystem::shaft_motion(int shaft, ConstVecRef q, ConstVecRef v, ConstVecRef a) const {
+  const int c = shaft_coordinate(shaft);
+  JointCoordinate out;
+  out.value = q[c];
+  out.rate = v[c];
+  out.acceleration = a.size() == q.size() ? a[c] : std::numeric_limits<double>::quiet_NaN();
+  return out;
+}
+
+double MultibodySystem::shaft_force_effort(int force, double t, ConstVecRef q, ConstVecRef v) const {
+  const ShaftForceData& sf = impl_->shaft_forces.at(static_cast<size_t>(force));
+  double ua = 0, ub = 0;
+  impl_->shaft_effort(sf, t, q, v.data(), ua, ub, nullptr);
+  return ua;
 }
 
 double MultibodySystem::coupling_multiplier(int coupling, ConstVecRef lambda) const {

@@ -536,9 +536,20 @@ void NewtonEulerSystem::Impl::solve(const VecX& fin, const VecX& g, VecX& du_out
 NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions options)
     : impl_(std::make_unique<Impl>()) {
   model.validate();
-  if (!model.couplings().empty()) {
-    // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling.
+  if (!model.couplings().empty() || !model.shafts().empty() || !model.shaft_forces().empty()) {
+    // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling,
+    // and its states have bodies in space only (no 1-D shafts).
     std::vector<ModelProblem> p;
+    for (size_t i = 0; i < model.shafts().size(); ++i)
+      p.push_back({"shaft '" + model.shafts()[i].name +
+                       "': 1-D shafts are handled by the implicit formulation (MultibodySystem), not by the "
+                       "Newton-Euler bodies",
+                   ItemRef::shaft(static_cast<int>(i))});
+    for (size_t i = 0; i < model.shaft_forces().size(); ++i)
+      p.push_back({"shaft force '" + model.shaft_forces()[i].name +
+                       "': efforts on 1-D shafts are handled by the implicit formulation (MultibodySystem), not by "
+                       "the Newton-Euler bodies",
+                   ItemRef::shaft_force(static_cast<int>(i))});
     for (size_t i = 0; i < model.couplings().size(); ++i)
       p.push_back({"coupling '" + model.couplings()[i].name +
                        "': couplings of joint coordinates are handled by the implicit formulation "

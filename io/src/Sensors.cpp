@@ -69,6 +69,11 @@ double kinetic_energy(K& k) {
     const Vec3 v = k.velocity(i, rb.com), w_B = k.rotation(i).transpose() * k.angular_velocity(i);
     T += 0.5 * rb.mass * v.squaredNorm() + 0.5 * w_B.dot(inertia_about_com(rb) * w_B);
   });
+  const auto& shafts = k.model().shafts();
+  for (size_t s = 0; s < shafts.size(); ++s) {
+    const double w = k.shaft_motion(static_cast<int>(s)).rate;
+    T += 0.5 * shafts[s].inertia * w * w;
+  }
   return T;
 }
 const std::vector<const char*> kXyz{".x", ".y", ".z"};
@@ -209,7 +214,7 @@ std::vector<SensorOutputInfo> make_table() {
        },
        {"N", "m", "m/s"}, nullptr, "", [](ForceType t) { return t == ForceType::SpringDamper; }, "spring_damper"},
       {SensorOutput::KineticEnergy, "kinetic_energy", "J", T::System, false, {""}, false, false,
-       "kinetic energy of every body: ½ m v_C² + ½ ωᵀ J_C ω",
+       "kinetic energy of every body and shaft: ½ m v_C² + ½ ωᵀ J_C ω, ½ J q̇²",
        [](K& k, const S&, C&, std::span<double> o) { o[0] = kinetic_energy(k); }},
       {SensorOutput::PotentialEnergy, "potential_energy", "J", T::System, false, {""}, false, false,
        "potential of gravity (zero at the world origin) and of the springs: energy minus kinetic energy",
@@ -254,6 +259,18 @@ std::vector<SensorOutputInfo> make_table() {
        {"N m", "W"}, nullptr, "", [](ForceType t) { return t == ForceType::JointMotor; }, "joint_motor", false,
        [](const System& model, const SensorContext& c, size_t col) -> const char* {
          return col == 0 && model.forces()[static_cast<size_t>(c.force)].motor_force ? "N" : nullptr;
+       }},
+      {SensorOutput::Shaft, "shaft", "", T::Shaft, false, {"", ".rate"}, false, false,
+       "a 1-D shaft's coordinate (a rotor's angle, a mass's position) and its rate",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const JointCoordinate m = k.shaft_motion(c.shaft);
+         o[0] = m.value;
+         o[1] = m.rate;
+       },
+       {"rad", "rad/s"}, nullptr, "", nullptr, "", false,
+       [](const System& model, const SensorContext& c, size_t col) -> const char* {
+         if (model.shafts()[static_cast<size_t>(c.shaft)].kind == Shaft::Kind::Rotor) return nullptr;
+         return col == 0 ? "m" : "m/s";
        }},
   };
 }
@@ -344,6 +361,10 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
         break;
       }
       case SensorTarget::System: break;
+      case SensorTarget::Shaft:
+        r.shaft = model.shaft_index(sp.shaft);
+        if (r.shaft < 0) throw std::invalid_argument(who + "unknown shaft '" + sp.shaft + "'");
+        break;
     }
     resolved_.push_back(r);
     for (size_t k = 0; k < info.suffixes.size(); ++k) {

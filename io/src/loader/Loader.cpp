@@ -146,7 +146,8 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   apply_overrides(root, overrides);
 
   const Map top(*this, root, "",
-                {"name", "description", "gravity", "bodies", "joints", "couplings", "forces", "contacts", "contact_penalty",
+                {"name", "description", "gravity", "bodies", "joints", "shafts", "shaft_forces", "couplings", "forces",
+                 "contacts", "contact_penalty",
                  "contact_material", "sensors", "solver", "output"});
   if (const Entry* e = top.find("name")) {
     if (auto s = string(e->value, "name")) m_.system.name = *s;
@@ -157,13 +158,18 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("gravity")) {
     if (auto g = vec3(e->value, "gravity", acceleration())) m_.system.gravity = *g;
   }
-  if (const Entry* e = top.find("bodies")) {
-    bodies(e->value);
-    if (e->value.IsSequence() && e->value.size() == 0) error(e->value, "bodies", "the model has no bodies");
+  const Entry* bodies_entry = top.find("bodies");
+  if (bodies_entry) {
+    bodies(bodies_entry->value);
   } else {
     error(root, "", "missing required key 'bodies'");
   }
   if (const Entry* e = top.find("joints")) joints(e->value);
+  if (const Entry* e = top.find("shafts")) shafts(e->value);
+  if (const Entry* e = top.find("shaft_forces")) shaft_forces(e->value);
+  // An empty body list is a model only with shafts (a drivetrain of 1-D rotors).
+  if (bodies_entry && bodies_entry->value.IsSequence() && bodies_entry->value.size() == 0 && m_.system.shafts().empty())
+    error(bodies_entry->value, "bodies", "the model has no bodies (and no shafts)");
   if (const Entry* e = top.find("couplings")) couplings(e->value);
   if (const Entry* e = top.find("forces")) forces(e->value);
   if (const Entry* e = top.find("contacts")) contacts(e->value);
@@ -204,6 +210,8 @@ void Loader::add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_
     case ItemRef::Kind::Contact: list = &l.contacts; break;
     case ItemRef::Kind::Sensor: list = &l.sensors; break;
     case ItemRef::Kind::Coupling: list = &l.couplings; break;
+    case ItemRef::Kind::Shaft: list = &l.shafts; break;
+    case ItemRef::Kind::ShaftForce: list = &l.shaft_forces; break;
     case ItemRef::Kind::None: return;
   }
   if (had_problems) items_with_problems_.insert({kind, static_cast<int>(list->size())});

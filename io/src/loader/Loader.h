@@ -12,7 +12,8 @@
 /// | Overrides.cpp | --set key=value                              | the tree, before any check          |
 /// | Bodies.cpp    | bodies                                       | System bodies                       |
 /// | Joints.cpp    | joints (and their motion)                    | System joints                       |
-/// | Couplings.cpp | couplings (gears, rack and pinion, linear)   | System couplings                    |
+/// | Shafts.cpp    | shafts, shaft_forces (1-D drivetrains)       | System shafts and shaft forces      |
+/// | Couplings.cpp | couplings (gears, rack and pinion, belt, …)  | System couplings                    |
 /// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
 /// | Contacts.cpp  | contacts, contact_penalty, contact_material  | System contacts                     |
 /// | Sensors.cpp   | sensors                                      | LoadedModel::sensors                |
@@ -56,6 +57,8 @@ class Loader : public Reader {
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
   void couplings(const YAML::Node& n);
+  void shafts(const YAML::Node& n);
+  void shaft_forces(const YAML::Node& n);
   std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
@@ -95,6 +98,7 @@ class Loader : public Reader {
   bool step_given_ = false, every_given_ = false;
   std::optional<Placed> first_joint_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_;
+  std::vector<Placed> shafts_;  // shafts and shaft forces
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
   bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
   bool solver_ok_ = true;

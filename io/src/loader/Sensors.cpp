@@ -16,7 +16,7 @@ void Loader::sensors(const YAML::Node& n) {
   for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("sensors", i);
-    Map s(*this, n[i], path, {"name", "body", "joint", "force", "point", "output", "frame"});
+    Map s(*this, n[i], path, {"name", "body", "joint", "force", "shaft", "point", "output", "frame"});
     SensorSpec sp;
     if (!s.valid()) {
       m_.sensor_locations.push_back(location(n[i], path, ""));
@@ -99,7 +99,23 @@ void Loader::sensors(const YAML::Node& n) {
         sp.body = *b;
       }
     };
+    if (info.target != SensorTarget::Shaft) not_for("shaft", " (shafts have the output shaft)");
     switch (info.target) {
+      case SensorTarget::Shaft: {
+        for (const char* k : {"body", "joint", "force", "point", "frame"}) not_for(k, " (give the shaft)");
+        if (const Entry* e = s.require("shaft")) {
+          if (auto x = string(e->value, s.path("shaft"))) {
+            if (m_.system.shaft_index(*x) < 0) {
+              error(e->value, s.path("shaft"), "unknown shaft '" + *x + "'");
+              ok = false;
+            }
+            sp.shaft = *x;
+          }
+        } else {
+          ok = false;
+        }
+        break;
+      }
       case SensorTarget::System:
         for (const char* k : {"body", "joint", "force", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
         break;

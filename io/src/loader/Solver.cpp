@@ -184,10 +184,14 @@ void Loader::solver_checks() {
     for (const Placed& f : force_elements_)
       error(f.mark, f.path, "force elements are handled by " + by(&SolverSupport::force_elements) + ", not by " +
                                 sname + why);
-  if (!can.couplings)
+  if (!can.couplings) {
     for (const Placed& c : couplings_)
       error(c.mark, c.path, "couplings of joint coordinates are handled by " + by(&SolverSupport::couplings) +
                                 ", not by " + sname + why);
+    for (const Placed& c : shafts_)
+      error(c.mark, c.path, "1-D shafts and their efforts are handled by " + by(&SolverSupport::couplings) +
+                                ", not by " + sname + why);
+  }
   if (can.joints && !can.driven_joints)
     for (const Placed& d : driven_joints_)
       error(d.mark, d.path, "driven joints are handled by " + by(&SolverSupport::driven_joints) + "; the " + sname +

@@ -55,6 +55,10 @@ class BodyKinematics {
   virtual double energy() = 0;
   /// Largest violations of the constraints at the state.
   virtual ConstraintViolation constraint_violation() = 0;
+  /// Coordinate of 1-D shaft s (index in model().shafts(); rad or m), its rate and its
+  /// acceleration (NaN without accelerations). @throws std::out_of_range for a bad index,
+  /// std::logic_error on a path without shafts.
+  virtual JointCoordinate shaft_motion(int shaft) const = 0;
 };
 
 /// BodyKinematics of MultibodySystem states (the implicit solvers): q, v of size n, a (q̈) of
@@ -77,6 +81,7 @@ class MultibodyKinematics final : public BodyKinematics {
   JointReaction reaction(int joint) const override;
   double energy() override;
   ConstraintViolation constraint_violation() override;
+  JointCoordinate shaft_motion(int shaft) const override;
 
  private:
   const MultibodySystem& sys_;
@@ -120,6 +125,7 @@ class NewtonEulerKinematics final : public BodyKinematics {
   JointReaction reaction(int joint) const override;
   double energy() override;
   ConstraintViolation constraint_violation() override;
+  JointCoordinate shaft_motion(int shaft) const override;
 
  private:
   const NewtonEulerSystem& sys_;

@@ -37,6 +37,12 @@
 /// A coupling's multiplier λ applies −c_i λ to joint i's coordinate: through φ_i and the angle
 /// row to the joint's bodies (a torque about the axis), directly to a prismatic joint's bodies.
 ///
+/// Shafts (System::shafts()): one coordinate q_s each (angle or position, absolute), after the
+/// bodies' coordinates and before the couplings' angles, with the equation J q̈_s = Σ u of its
+/// ShaftForce elements − Σ c λ of its couplings (a coupling's term for a shaft is c (q_s − q_s0)).
+/// A spring-damper between shafts a, b: u = k (q_b − q_a − Δ0) + d (q̇_b − q̇_a), −u on b, +u on
+/// a; potential ½ k (q_b − q_a − Δ0)²; kinetic energy ½ J q̇_s². Their tangents are analytic.
+///
 /// Tangents: ∂r/∂v and ∂r/∂q of each body's inertia and applied forces, and the derivative of
 /// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block),
 /// so the cost of a tangent is linear in the number of bodies and joints; M and C_q are analytic.
@@ -84,7 +90,7 @@ struct JointCoordinate {
 };
 
 /// The absolute-coordinate formulation above as a ConstrainedSystem: n = Σ 7 or 6 per body + one
-/// angle per coupled revolute joint, m = Euler-parameter norm rows + active joint rows + active
+/// per shaft + one angle per coupled revolute joint, m = Euler-parameter norm rows + active joint rows + active
 /// coupling rows. Body indices i are those of
 /// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)
 /// unless stated otherwise. Bad body indices are not checked there (undefined behaviour).
@@ -221,6 +227,17 @@ class MultibodySystem final : public ConstrainedSystem {
   double coupling_multiplier(int coupling, ConstVecRef lambda) const;
   /// Active row of coupling i, -1 if disabled. @throws std::out_of_range for a bad index.
   int coupling_row(int coupling) const;
+
+  /// Index in q of the coordinate of shaft s (index in model().shafts()).
+  /// @throws std::out_of_range for a bad index.
+  int shaft_coordinate(int shaft) const;
+  /// Angle (rad) or position (m) of shaft s, its rate and its acceleration if `a` has size n
+  /// (else NaN). @throws std::out_of_range for a bad index.
+  JointCoordinate shaft_motion(int shaft, ConstVecRef q, ConstVecRef v, ConstVecRef a = VecX()) const;
+  /// Effort u of shaft force f (index in model().shaft_forces()): a spring-damper's
+  /// k (Δ − Δ0) + d Δ̇ (acting −u on its second shaft, +u on its first), a load's value at t
+  /// (N m or N). @throws std::out_of_range for a bad index.
+  double shaft_force_effort(int force, double t, ConstVecRef q, ConstVecRef v) const;
 
  private:
   struct Impl;

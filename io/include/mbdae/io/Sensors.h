@@ -26,6 +26,7 @@
 /// | potential_energy            | (name)              | J         | gravity + springs        |
 /// | linear_momentum             | .x .y .z            | kg m/s    | world; a body or all     |
 /// | angular_momentum            | .x .y .z            | kg m^2/s  | world, about the origin  |
+/// | shaft                       | (name) .rate        | rad or m  | a 1-D shaft's coordinate |
 ///
 /// The reaction is the wrench the joint applies to its second body at the joint point.
 /// Joint coordinates are measured between the joint's two markers (fixed to its bodies, both at
@@ -50,6 +51,7 @@ enum class SensorTarget {
   System,        ///< the whole model
   Force,         ///< `force`: a force element
   BodyOrSystem,  ///< `body`, or without it the whole model
+  Shaft,         ///< `shaft`: a 1-D shaft (System::shafts())
 };
 
 /// What a sensor's evaluation knows besides the state: its resolved item and what it keeps
@@ -58,6 +60,7 @@ struct SensorContext {
   BodyIndex body = kGround;  ///< body outputs (kGround: the whole system for BodyOrSystem)
   int joint = -1;            ///< joint outputs: index in model().joints()
   int force = -1;            ///< force-element outputs: index in model().forces()
+  int shaft = -1;            ///< shaft outputs: index in model().shafts()
   Vec3 p0 = Vec3::Zero();    ///< the body point's initial position (displacement)
   /// Joint and force-element outputs: the two bodies (a, b), each one's marker point and marker
   /// frame in its body axes (world for ground). The frames' z axis is the joint's axis.

@@ -187,21 +187,81 @@ struct Joint {
 ///   the other way, r = |ω_b/ω_a| = teeth of a / teeth of b); internal (ring gear) θ_b − r θ_a = 0
 ///   (c = [−r, 1]).
 /// - rack_pinion (revolute pinion, prismatic rack, `radius` R > 0): x = R θ (c = [−R, 1]).
+/// - belt (two revolute joints with the same axis direction, pulley radii r_a, r_b, no slip):
+///   r_a θ_a = r_b θ_b, the same sense of rotation (c = [r_a, −r_b]); crossed: r_a θ_a = −r_b θ_b.
+/// - screw (revolute screw, prismatic nut, `lead` L per turn): x = L θ / 2π (c = [−L/2π, 1]).
+/// - bevel (two revolute joints whose axes intersect at the cone apex, each axis pointing from
+///   the apex towards its gear): θ_b + r θ_a = 0 with r = z_a / z_b = sin δ_a / sin δ_b (teeth z,
+///   pitch cone angles δ, δ_a + δ_b = the angle between the axes) (c = [r, 1]).
 /// - linear: the coefficients as given.
+///
+/// Any of the coordinates may also be a shaft's (System::shafts(), Shaft): its coordinate
+/// measured from its initial value; a rotor stands for a revolute joint, a mass for a prismatic one.
 struct Coupling {
   /// How the model file stated the coupling (for messages).
   enum class Kind {
     Gear,        ///< two revolute joints, ratio
     RackPinion,  ///< revolute then prismatic, radius
     Linear,      ///< coefficients given
+    Belt,        ///< two revolute joints, pulley radii
+    Screw,       ///< revolute then prismatic, lead
+    Bevel,       ///< two revolute joints with intersecting axes, ratio from teeth or cone angles
   };
   std::string name;                  ///< unique among the couplings
   Kind kind = Kind::Linear;          ///< see above
-  std::vector<std::string> joints;   ///< names of revolute or prismatic joints, ≥ 1, each once
+  /// Names of revolute or prismatic joints or of shafts, ≥ 1, each once.
+  std::vector<std::string> joints;
   std::vector<double> coefficients;  ///< c_i, one per joint, finite, not all zero
 };
-/// Name of `k` as in the model file ("gear", "rack_pinion", "linear"). No throw.
+/// Name of `k` as in the model file ("gear", "rack_pinion", "linear", "belt", "screw", "bevel").
+/// No throw.
 const char* to_string(Coupling::Kind k);
+
+/// A 1-D body of a drivetrain: a rotor with an inertia about its own axis or a mass on a line,
+/// with one coordinate of its own (its angle or position, absolute: relative to the ground) and
+/// no place in space (Modelica's Rotational.Components.Inertia and Translational.Components.Mass,
+/// Chrono's ChShaft). Its equation is J q̈ = Σ efforts of its ShaftForce elements − the
+/// constraint efforts of its couplings. It moves only through ShaftForce elements and couplings
+/// (to other shafts, or to revolute and prismatic joints of the mechanism).
+struct Shaft {
+  /// Rotor (angle, rad) or linear mass (position, m).
+  enum class Kind {
+    Rotor,  ///< inertia kg m², angle rad
+    Mass,   ///< mass kg, position m
+  };
+  std::string name;          ///< unique among the shafts, different from every joint's name, not "ground"
+  Kind kind = Kind::Rotor;   ///< see above
+  double inertia = 0;        ///< kg m² (rotor) or kg (mass), > 0
+  double position = 0;       ///< angle (rad) or position (m) at t0
+  double rate = 0;           ///< rad/s or m/s at t0
+};
+/// Name of `k` as in the model file ("rotor", "mass"). No throw.
+const char* to_string(Shaft::Kind k);
+
+/// An effort on shafts: a spring-damper between two shafts (or a shaft and "ground") or a load
+/// (torque on a rotor, force on a mass) that is a function of time.
+///
+/// - spring_damper between a and b (`shafts`, either may be "ground", whose coordinate is 0):
+///   with Δ = q_b − q_a, u = k (Δ − Δ0) + d Δ̇ acts as −u on b and +u on a; potential ½ k (Δ − Δ0)²;
+///   Δ0 = `free_value` (default: Δ at t0, the spring relaxed).
+/// - load on shaft `shafts[0]`: u = value_of_t(t) if set, else `value` (N m or N), power u q̇.
+struct ShaftForce {
+  /// Which law.
+  enum class Kind {
+    SpringDamper,  ///< between two shafts
+    Load,          ///< torque or force of t on one shaft
+  };
+  std::string name;                    ///< unique among the shaft forces
+  Kind kind = Kind::SpringDamper;      ///< see above
+  std::array<std::string, 2> shafts;   ///< spring_damper: a, b ("ground" allowed); load: the shaft, ""
+  double stiffness = 0;                ///< N m/rad or N/m, ≥ 0
+  double damping = 0;                  ///< N m s/rad or N s/m, ≥ 0
+  std::optional<double> free_value;    ///< Δ0, rad or m; std::nullopt: Δ at t0
+  double value = 0;                    ///< load: N m or N (when value_of_t is not set)
+  std::function<double(double)> value_of_t;  ///< load: u(t), optional
+};
+/// Name of `k` as in the model file ("spring_damper", "load"). No throw.
+const char* to_string(ShaftForce::Kind k);
 
 /// Pose and twist of a body's reference point (world axes), as handed to user force functions.
 struct BodyMotion {
@@ -352,6 +412,8 @@ struct ItemRef {
     Contact,  ///< System::contacts()
     Sensor,   ///< a sensor list kept beside the System (io::LoadedModel::sensors)
     Coupling, ///< System::couplings()
+    Shaft,    ///< System::shafts()
+    ShaftForce,  ///< System::shaft_forces()
   };
   Kind kind = Kind::None;  ///< the list it is in
   int index = -1;  ///< 0-based index in that list; -1 with Kind::None
@@ -370,12 +432,17 @@ struct ItemRef {
   static ItemRef sensor(int i) { return {Kind::Sensor, i}; }
   /// couplings()[i]
   static ItemRef coupling(int i) { return {Kind::Coupling, i}; }
+  /// shafts()[i]
+  static ItemRef shaft(int i) { return {Kind::Shaft, i}; }
+  /// shaft_forces()[i]
+  static ItemRef shaft_force(int i) { return {Kind::ShaftForce, i}; }
   /// True if it names an item.
   explicit operator bool() const { return kind != Kind::None && index >= 0; }
   /// Ordered by kind, then index (for sets and maps of items).
   auto operator<=>(const ItemRef&) const = default;
 };
-/// "body", "joint", "load", "force", "contact", "sensor", "coupling" ("" for None). No throw.
+/// "body", "joint", "load", "force", "contact", "sensor", "coupling", "shaft", "shaft force" ("" for
+/// None). No throw.
 const char* to_string(ItemRef::Kind k);
 
 /// One problem: what is wrong (with the expected and the actual value) and the item it is about.
@@ -517,6 +584,20 @@ class System {
   const std::vector<Coupling>& couplings() const { return couplings_; }
   /// Writable couplings.
   std::vector<Coupling>& couplings() { return couplings_; }
+  /// Appends a 1-D shaft (checked in check()). No throw other than std::bad_alloc.
+  void add_shaft(Shaft shaft) { shafts_.push_back(std::move(shaft)); }
+  /// The shafts, in the order added.
+  const std::vector<Shaft>& shafts() const { return shafts_; }
+  /// Writable shafts.
+  std::vector<Shaft>& shafts() { return shafts_; }
+  /// Appends an effort on shafts (checked in check()). No throw other than std::bad_alloc.
+  void add_shaft_force(ShaftForce force) { shaft_forces_.push_back(std::move(force)); }
+  /// The efforts on shafts, in the order added.
+  const std::vector<ShaftForce>& shaft_forces() const { return shaft_forces_; }
+  /// Writable efforts on shafts.
+  std::vector<ShaftForce>& shaft_forces() { return shaft_forces_; }
+  /// Index of the shaft with this name in shafts(), -1 if there is none. No throw.
+  int shaft_index(const std::string& name) const;
 
   /// Every body's name (and "ground") with its index, built now: for many look-ups at once
   /// (find_body() searches the list each time).
@@ -528,7 +609,7 @@ class System {
 
   /// Every problem of the model (empty if none) with the item it is about: names, masses,
   /// inertias, joint bodies and axes, load and force element bodies and values, the joints and
-  /// coefficients of the couplings. Contacts are
+  /// coefficients of the couplings, the shafts and their efforts. Contacts are
   /// checked by the formulation that uses them (contact_problems(), Contact.h).
   std::vector<ModelProblem> problems() const;
   /// The messages of problems(), in order.
@@ -543,6 +624,8 @@ class System {
   std::vector<Contact> contacts_;
   std::vector<ForceElement> forces_;
   std::vector<Coupling> couplings_;
+  std::vector<Shaft> shafts_;
+  std::vector<ShaftForce> shaft_forces_;
 };
 
 }  // namespace mbdae
