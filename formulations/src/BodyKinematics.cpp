@@ -15,7 +15,7 @@ double inf_norm(const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0
 // ---- implicit formulation ------------------------------------------------------------------------
 
 MultibodyKinematics::MultibodyKinematics(const MultibodySystem& sys)
-    : sys_(sys), c_(sys.num_constraints()), cv_(sys.num_constraints()) {}
+    : sys_(sys), ws_(sys.make_workspace()), c_(sys.num_constraints()), cv_(sys.num_constraints()) {}
 
 void MultibodyKinematics::update(const StateView& s) {
   t_ = s.t;
@@ -43,13 +43,13 @@ JointReaction MultibodyKinematics::reaction(int joint) const {
   r.force_W = r.torque_W = r.force_J = r.torque_J = Vec3::Constant(kNaN);
   return r;
 }
-double MultibodyKinematics::energy() { return sys_.energy(t_, *q_, *v_); }
+double MultibodyKinematics::energy() { return sys_.energy(ws_, t_, *q_, *v_); }
 ConstraintViolation MultibodyKinematics::constraint_violation() {
   ConstraintViolation out;
   if (c_.size() == 0) return out;
   // Velocity-level rows (rolling without slip) have C = 0 by definition.
-  sys_.constraints(t_, *q_, c_);
-  sys_.constraint_velocity(t_, *q_, *v_, cv_);
+  sys_.constraints(ws_, t_, *q_, c_);
+  sys_.constraint_velocity(ws_, t_, *q_, *v_, cv_);
   out.position = inf_norm(c_);
   out.velocity = inf_norm(cv_);
   return out;

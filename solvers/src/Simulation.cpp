@@ -42,8 +42,9 @@ std::vector<std::string> conflict_partners(const MultibodySystem& full, const Mu
   std::vector<std::string> names;
   if (static_cast<long>(n) * m > 250'000 || m == 0) return names;
   SparseMatrix Jf = full.jacobian_pattern(), Js = sys.jacobian_pattern();
-  full.assemble_jacobian(t, q, Jf);
-  sys.assemble_jacobian(t, q, Js);
+  MultibodySystem::Workspace wf = full.make_workspace(), ws = sys.make_workspace();
+  full.assemble_jacobian(wf, t, q, Jf);
+  sys.assemble_jacobian(ws, t, q, Js);
   const MatX A = MatX(Js).transpose();  // n x m
   const VecX b = MatX(Jf).row(row).transpose();
   const VecX x = A.colPivHouseholderQr().solve(b);
@@ -95,14 +96,15 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
     // conflicts with them (a joint that cannot close, a drive against a locked structure).
     const int m = full->num_constraints();
     VecX c(m), cv(m), g(m), a, lambda;
-    full->constraints(t0, p.q0, c);
-    full->constraint_velocity(t0, p.q0, p.v0, cv);
-    full->gamma(t0, p.q0, p.v0, g);
+    MultibodySystem::Workspace wf = full->make_workspace();
+    full->constraints(wf, t0, p.q0, c);
+    full->constraint_velocity(wf, t0, p.q0, p.v0, cv);
+    full->gamma(wf, t0, p.q0, p.v0, g);
     VecX ca = VecX::Zero(m);
     try {
       initial_accelerations(*p.system, t0, p.q0, p.v0, a, lambda);
       SparseMatrix Cq = full->jacobian_pattern();
-      full->assemble_jacobian(t0, p.q0, Cq);
+      full->assemble_jacobian(wf, t0, p.q0, Cq);
       ca = Cq * a - g;
     } catch (const std::exception&) {
       // no accelerations (singular mass matrix): positions and velocities are still checked

@@ -42,14 +42,14 @@ double OutputGrid::time(int k) const {
 }
 
 ConstrainedSystemMonitor::ConstrainedSystemMonitor(const ConstrainedSystem& sys)
-    : sys_(sys), c_(sys.num_constraints()) {}
+    : sys_(sys), ws_(sys.make_workspace()), c_(sys.num_constraints()) {}
 
 ConstraintViolation ConstrainedSystemMonitor::constraint_violation(const StateView& s) {
   auto inf = [](const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; };
   ConstraintViolation out;
-  sys_.constraints(s.t, s.q, c_);
+  sys_.constraints(ws_, s.t, s.q, c_);
   out.position = inf(c_);
-  sys_.constraint_velocity(s.t, s.q, s.v, c_);
+  sys_.constraint_velocity(ws_, s.t, s.q, s.v, c_);
   out.velocity = inf(c_);
   return out;
 }

@@ -61,12 +61,13 @@ void PendulumRotation(Context& ctx) {
     PreparedSystem p = prepare(m);
     const SimulationSettings s = Settings(st.type, 5.0, st.v, 0.05, 0.8);
     double err = 0, E0 = 0, dE = 0, phi_end = 0;
+    auto ws = p.system->make_workspace();
     const auto [r, wall] = Run(p, s, [&](const StateView& v) {
       const double phi = exact.CalcState(v.t).phi;
       phi_end = phi;
       const Vec3 x = p.system->position(0, v.q);
       err = std::max({err, std::abs(x.x() - std::sin(phi)), std::abs(x.y() + std::cos(phi))});
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) E0 = E;
       dE = std::max(dE, std::abs(E - E0) / std::abs(E0));
     });
@@ -108,12 +109,13 @@ void TorqueFreeImplicit(Context& ctx) {
     const SimulationSettings s = Settings(st.type, 10.0, st.v, 0.1, kRhoInf);
     double err = 0, E0 = 0, dE = 0, dL = 0;
     Vec3 L0 = Vec3::Zero();
+    auto ws = p.system->make_workspace();
     const auto [r, wall] = Run(p, s, [&](const StateView& v) {
       const Mat3 R = p.system->rotation(0, v.q);
       const Vec3 w_B = R.transpose() * p.system->angular_velocity(0, v.q, v.v);
       err = std::max(err, (ref.P.transpose() * w_B - ref.exact.Calc_w_B(v.t)).cwiseAbs().maxCoeff());
       const Vec3 L = R * ref.J * w_B;
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) {
         E0 = E;
         L0 = L;
@@ -242,6 +244,7 @@ void LagrangeTopCase(Context& ctx) {
                                                         in.theta0, in.omega3, in.phi_dot0));
     const SimulationSettings s = Settings(st.type, 2.0, st.v, 0.01, kRhoInf);
     double eu = 0, ep = 0, dE = 0, E0 = 0;
+    auto ws = p.system->make_workspace();
     const auto [r, wall] = Run(p, s, [&](const StateView& v) {
       const Mat3 R = p.system->rotation(0, v.q);
       const Vec3 w = p.system->angular_velocity(0, v.q, v.v);
@@ -251,7 +254,7 @@ void LagrangeTopCase(Context& ctx) {
       const LagrangeTopState ex = exact.CalcState(v.t);
       eu = std::max(eu, std::abs(u - ex.u));
       ep = std::max(ep, std::abs(phi_dot - ex.phi_dot));
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) E0 = E;
       dE = std::max(dE, std::abs(E - E0) / std::abs(E0));
     });

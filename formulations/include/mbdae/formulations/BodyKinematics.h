@@ -80,6 +80,7 @@ class MultibodyKinematics final : public BodyKinematics {
 
  private:
   const MultibodySystem& sys_;
+  MultibodySystem::Workspace ws_;  // energy() and constraint_violation()
   double t_ = 0;
   const VecX* q_ = nullptr;
   const VecX* v_ = nullptr;

@@ -206,11 +206,12 @@ class ConstrainedSystemMonitor final : public StateMonitor {
   /// @param sys the system whose states are measured (kept by reference)
   explicit ConstrainedSystemMonitor(const ConstrainedSystem& sys);
   bool has_energy() const override { return sys_.has_energy(); }
-  double energy(const StateView& s) override { return sys_.energy(s.t, s.q, s.v); }
+  double energy(const StateView& s) override { return sys_.energy(ws_, s.t, s.q, s.v); }
   ConstraintViolation constraint_violation(const StateView& s) override;
 
  private:
   const ConstrainedSystem& sys_;
+  ConstrainedSystem::Workspace ws_;  // the monitor's own
   VecX c_;  // work vector (size m)
 };
 
