@@ -58,7 +58,8 @@ ConstraintViolation MultibodyKinematics::constraint_violation() {
 // ---- explicit, impulse and Lie-group paths -------------------------------------------------------
 
 NewtonEulerKinematics::NewtonEulerKinematics(const NewtonEulerSystem& sys, Layout layout, bool dynamics)
-    : sys_(sys), layout_(layout), dynamics_(dynamics), c_(sys.num_joint_rows()), cv_(sys.num_joint_rows()) {
+    : sys_(sys), ws_(sys.make_workspace()), layout_(layout), dynamics_(dynamics), c_(sys.num_joint_rows()),
+      cv_(sys.num_joint_rows()) {
   if (layout_ == Layout::LieGroup) qw_.resize(sys.num_q());
   if (!dynamics_) return;
   qd_.resize(sys.num_q());
@@ -97,8 +98,8 @@ void NewtonEulerKinematics::update(const StateView& s) {
     q_ = &qw_;
   }
   if (dynamics_) {
-    sys_.derivative(t_, *q_, *v_, qd_, vd_);
-    lambda_ = sys_.last_multipliers();
+    sys_.derivative(ws_, t_, *q_, *v_, qd_, vd_);
+    lambda_ = ws_.multipliers();
   }
 }
 
@@ -147,13 +148,13 @@ JointReaction NewtonEulerKinematics::reaction(int joint) const {
   r.torque_J = Rj.transpose() * r.torque_W;
   return r;
 }
-double NewtonEulerKinematics::energy() { return sys_.energy(*q_, *v_); }
+double NewtonEulerKinematics::energy() { return sys_.energy(ws_, *q_, *v_); }
 ConstraintViolation NewtonEulerKinematics::constraint_violation() {
   ConstraintViolation out;
   if (c_.size() == 0) return out;
   // At the state's time: driven joints follow their motion s(t).
-  sys_.joint_violation(t_, *q_, c_);
-  sys_.joint_velocity_violation(t_, *q_, *v_, cv_);
+  sys_.joint_violation(ws_, t_, *q_, c_);
+  sys_.joint_velocity_violation(ws_, t_, *q_, *v_, cv_);
   out.position = inf_norm(c_);
   out.velocity = inf_norm(cv_);
   return out;

@@ -82,10 +82,12 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
 
 /// Positions and velocities of the Newton–Euler path onto its joints (positions by projection,
 /// velocities by the constraint impulse, M-weighted), as the implicit path's assembly does; the
-/// largest |C| left on the positions.
+/// largest |C| left on the positions. A workspace of its own: the projection factorizes J M⁻¹ Jᵀ
+/// at every iteration.
 double project_onto_joints(const NewtonEulerSystem& ne, VecX& q, VecX& v) {
-  const double after = ne.project_positions(q, 1e-12, 50);
-  ne.project_velocities(q, v);
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
+  const double after = ne.project_positions(ws, q, 1e-12, 50);
+  ne.project_velocities(ws, q, v);
   return after;
 }
 
@@ -199,7 +201,8 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
         // positions by projection, velocities by the constraint impulse (M-weighted), as the
         // implicit path's assembly does.
         VecX c;
-        I.ne->joint_violation(I.q0, c);
+        NewtonEulerSystem::Workspace ws = I.ne->make_workspace();
+        I.ne->joint_violation(ws, I.q0, c);
         const double before = c.cwiseAbs().maxCoeff();
         const VecX q_given = I.q0;
         const double after = project_onto_joints(*I.ne, I.q0, I.v0);

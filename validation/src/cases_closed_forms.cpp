@@ -142,9 +142,10 @@ void TorqueFreeExplicit(Context& ctx) {
   const System model = models::TorqueFreeBodyModel();
   {
     NewtonEulerSystem ne(model);
+    NewtonEulerSystem::Workspace ws = ne.make_workspace();
     VecX q0, v0;
     ne.initial_state(q0, v0);
-    const double E0 = ne.energy(q0, v0);
+    const double E0 = ne.energy(ws, q0, v0);
     const Vec3 L0 = ne.angular_momentum(q0, v0);
     for (ExplicitMethod m : {ExplicitMethod::RK4, ExplicitMethod::Dopri5}) {
       ExplicitOptions o;
@@ -157,7 +158,7 @@ void TorqueFreeExplicit(Context& ctx) {
       double dE = 0, dL = 0, dw = 0;
       Stopwatch w;
       const SolveResult r = solve_explicit(ne, 0, q0, v0, o, [&](const StateView& st) {
-        dE = std::max(dE, std::abs(ne.energy(st.q, st.v) - E0) / std::abs(E0));
+        dE = std::max(dE, std::abs(ne.energy(ws, st.q, st.v) - E0) / std::abs(E0));
         dL = std::max(dL, (ne.angular_momentum(st.q, st.v) - L0).norm() / L0.norm());
         dw = std::max(dw, (ref.P.transpose() * ne.angular_velocity_body(0, st.v) - ref.exact.Calc_w_B(st.t))
                               .cwiseAbs()

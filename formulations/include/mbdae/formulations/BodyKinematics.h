@@ -124,6 +124,7 @@ class NewtonEulerKinematics final : public BodyKinematics {
 
  private:
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // update() with dynamics, energy(), constraint_violation()
   Layout layout_;
   bool dynamics_;
   double t_ = 0;

@@ -88,6 +88,11 @@ struct JointCoordinate {
 /// coupling rows. Body indices i are those of
 /// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)
 /// unless stated otherwise. Bad body indices are not checked there (undefined behaviour).
+///
+/// Threads (ConstrainedSystem): read-only once built, its scratch in the caller's workspaces
+/// (make_workspace(), one per thread), so one system may be shared by threads. Exception: the
+/// turn count of a `joint_motor` force element (ForceGeometry::last_angle) is kept in the system,
+/// so a system of a model with one belongs to one run.
 class MultibodySystem final : public ConstrainedSystem {
  public:
   /// Builds the formulation. Calls model.validate() first: throws ModelError listing every

@@ -88,6 +88,7 @@ class NewtonEulerMonitor final : public StateMonitor {
 
  private:
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // the monitor's own
   VecX c_, cd_;
 };
 
