@@ -132,7 +132,6 @@ TEST_CASE("Quaternion renormalisation policy", "[explicit][newton_euler]") {
 TEST_CASE("Explicit solvers check settings and report failures", "[explicit][newton_euler]") {
   const System s = one_body();
   NewtonEulerSystem ne(s);
-  NewtonEulerSystem::Workspace ws = ne.make_workspace();
   VecX q0, v0;
   ne.initial_state(q0, v0);
   ExplicitOptions o;
@@ -233,6 +232,7 @@ VecX independent_f(const NewtonEulerSystem& ne, const VecX& v) {
 MatX dense_jacobian(const NewtonEulerSystem& ne, const VecX& q) {
   MatX J(ne.num_joint_rows(), ne.num_v());
   VecX e = VecX::Zero(ne.num_v()), col;
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
   for (int k = 0; k < ne.num_v(); ++k) {
     e[k] = 1;
     ne.joint_velocity_violation(ws, q, e, col);

@@ -69,9 +69,7 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
   const SimulationSettings& ss = m.settings;
   ExplicitOptions eo;
   eo.method = dopri ? ExplicitMethod::Dopri5 : ExplicitMethod::RK4;
-  eo.t_end = ss.t_end;
-  eo.step = ss.step;
-  eo.output_every = ss.output_every;
+  eo.run_settings() = ss;
   eo.rtol = ss.rtol;
   eo.atol = ss.atol;
   const bool project = m.explicit_settings.projection && ne.num_joint_rows() > 0;
@@ -94,9 +92,7 @@ double project_onto_joints(const NewtonEulerSystem& ne, VecX& q, VecX& v) {
 ImpulseOptions impulse_options(const LoadedModel& m) {
   const SimulationSettings& ss = m.settings;
   ImpulseOptions io;
-  io.t_end = ss.t_end;
-  io.step = ss.step;
-  io.output_every = ss.output_every;
+  io.run_settings() = ss;
   io.pgs_max_iterations = m.explicit_settings.pgs_iterations;
   io.pgs_tolerance = m.explicit_settings.pgs_tolerance;
   io.friction = m.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
@@ -243,9 +239,7 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
       const LieGroupState s0 = I.lg->initial_state();
       LieGroupOptions lo;
       lo.method = LieGroupMethod::RK4;
-      lo.t_end = ss.t_end;
-      lo.step = ss.step;
-      lo.output_every = ss.output_every;
+      lo.run_settings() = ss;
       auto integ = make_lie_group(*I.lg, 0.0, s0, lo);
       monitor_ = std::make_unique<LieGroupMonitor>(*I.lg, *integ);
       integrator_ = std::move(integ);
@@ -357,7 +351,7 @@ SolveResult ModelRun::run(const RowObserver& obs, const std::atomic<bool>* inter
     return true;
   };
   // Output times on the grid from t = 0, also for a run continued from a state file.
-  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings.t_end, model_.settings.output_every, observer,
+  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings, observer,
                              run_checks(model_), 0.0);
   integrator_->set_interrupt_flag(nullptr);
   if (flag_seen && r.status == SolveStatus::StoppedByObserver) {

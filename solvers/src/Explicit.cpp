@@ -199,7 +199,7 @@ SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& 
                            const ExplicitOptions& opt, const Observer& obs) {
   const auto integ = make_explicit(sys, t0, q0, v0, opt);
   NewtonEulerMonitor monitor(sys);
-  return run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(monitor, *integ, opt, obs);
 }
 
 namespace {
@@ -304,7 +304,7 @@ SolveResult solve_lie_group(const LieGroupBodies& sys, double t0, const LieGroup
                             LieGroupState* final_state) {
   const auto integ = make_lie_group(sys, t0, s0, opt);
   LieGroupMonitor monitor(sys, *integ);
-  SolveResult res = run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  SolveResult res = run_to_end(monitor, *integ, opt, obs);
   if (final_state) *final_state = integ->group_state();
   return res;
 }

@@ -652,13 +652,13 @@ std::unique_ptr<Integrator> make_trapezoidal_index2(const ConstrainedSystem& sys
 SolveResult solve_generalized_alpha(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                     const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
   auto integ = make_generalized_alpha(sys, t0, q0, v0, opt);
-  return run_to_end(sys, *integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(sys, *integ, opt, obs);
 }
 
 SolveResult solve_trapezoidal_index2(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                      const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
   auto integ = make_trapezoidal_index2(sys, t0, q0, v0, opt);
-  return run_to_end(sys, *integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(sys, *integ, opt, obs);
 }
 
 }  // namespace mbdae

@@ -831,7 +831,7 @@ std::unique_ptr<Integrator> make_ida(const ConstrainedSystem& sys, double t0, co
 SolveResult solve_ida(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
                       const IdaOptions& opt, const Observer& obs) {
   IdaIntegrator integ(sys, t0, q0, v0, opt);
-  return run_to_end(sys, integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(sys, integ, opt, obs);
 }
 
 }  // namespace mbdae

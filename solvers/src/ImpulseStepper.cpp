@@ -589,7 +589,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
   const auto integ = make_impulse(sys, t0, q0, v0, opt);
   NewtonEulerMonitor monitor(sys);
   ImpulseResult out;
-  out.result = run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  out.result = run_to_end(monitor, *integ, opt, obs);
   out.pgs = integ->pgs_stats();
   return out;
 }

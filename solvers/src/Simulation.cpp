@@ -166,9 +166,7 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
 namespace {
 NewmarkOptions newmark_options(const SimulationSettings& s) {
   NewmarkOptions o;
-  o.t_end = s.t_end;
-  o.step = s.step;
-  o.output_every = s.output_every;
+  o.run_settings() = s;
   o.rho_inf = s.rho_inf;
   o.formulation = s.formulation;
   o.newton_rtol = s.newton_tol;
@@ -182,8 +180,7 @@ NewmarkOptions newmark_options(const SimulationSettings& s) {
 #if MBDAE_WITH_IDA
 IdaOptions ida_options(const SimulationSettings& s) {
   IdaOptions o;
-  o.t_end = s.t_end;
-  o.output_every = s.output_every;
+  o.run_settings() = s;  // IDA does not use the step
   o.rtol = s.rtol;
   o.atol = s.atol;
   o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
@@ -212,7 +209,7 @@ SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, co
                      const SimulationSettings& s, const Observer& obs) {
   if (!(s.t_end >= t0)) throw SolverSettingsError("end time must not be before the start time");
   auto integ = make_integrator(sys, t0, q0, v0, s);
-  return run_to_end(sys, *integ, s.t_end, s.output_every, obs);
+  return run_to_end(sys, *integ, s, obs);
 }
 
 }  // namespace mbdae

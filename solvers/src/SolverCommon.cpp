@@ -143,10 +143,15 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, d
   return finish(SolveStatus::Success, "");
 }
 
-SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
-                       double output_every, const Observer& obs) {
+SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, const RunSettings& run, const Observer& obs,
+                       const RunChecks& checks, double grid_origin) {
+  return run_to_end(monitor, integ, run.t_end, run.output_every, obs, checks, grid_origin);
+}
+
+SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, const RunSettings& run,
+                       const Observer& obs) {
   ConstrainedSystemMonitor monitor(sys);
-  return run_to_end(monitor, integ, t_end, output_every, obs);
+  return run_to_end(monitor, integ, run, obs);
 }
 
 }  // namespace mbdae
