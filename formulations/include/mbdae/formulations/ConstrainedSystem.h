@@ -68,8 +68,8 @@ class ConstrainedSystem {
     /// A workspace of `owner` holding `data` (null for a system without scratch memory).
     explicit Workspace(const ConstrainedSystem& owner, std::unique_ptr<Data> data = nullptr)
         : owner_(&owner), data_(std::move(data)) {}
-    Workspace(Workspace&&) noexcept = default;
-    Workspace& operator=(Workspace&&) noexcept = default;
+    Workspace(Workspace&&) noexcept = default;             ///< moves (the owner stays)
+    Workspace& operator=(Workspace&&) noexcept = default;  ///< moves (the owner with it)
     Workspace(const Workspace&) = delete;
     Workspace& operator=(const Workspace&) = delete;
     ~Workspace() = default;

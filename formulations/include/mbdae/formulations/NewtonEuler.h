@@ -106,8 +106,8 @@ class NewtonEulerSystem {
   /// multipliers. Movable, not copyable; used by one thread at a time.
   class Workspace {
    public:
-    Workspace(Workspace&&) noexcept;
-    Workspace& operator=(Workspace&&) noexcept;
+    Workspace(Workspace&&) noexcept;             ///< moves (the owner stays)
+    Workspace& operator=(Workspace&&) noexcept;  ///< moves (the owner with it)
     Workspace(const Workspace&) = delete;
     Workspace& operator=(const Workspace&) = delete;
     ~Workspace();
@@ -213,6 +213,7 @@ class NewtonEulerSystem {
   /// to a quarter or less; J is always the current one, and the velocity correction is repeated
   /// to round-off, so the result is the same projection. Otherwise J M⁻¹ Jᵀ is factorized at
   /// the current state.
+  /// @param ws  a workspace of this system (its factorization is reused, then overwritten)
   /// @param t   time, s (driven joints)
   /// @param q   positions, size 7n, updated in place
   /// @param tol on ‖C‖∞ (m or rad)
