@@ -186,7 +186,8 @@ int check_command(const CheckOptions& o) {
 
   // ---- initial constraint violation and assembly ----------------------------------------------
   VecX c(mb->num_constraints());
-  mb->constraints(0.0, q0, c);
+  auto ws = mb->make_workspace();
+  mb->constraints(ws, 0.0, q0, c);
   int worst = 0;
   const double cmax = c.size() ? c.cwiseAbs().maxCoeff(&worst) : 0.0;
   fmt::print("\ninitial      max |C| = {:.3g}{}\n", cmax,

@@ -256,6 +256,7 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
                                   << (ground ? " to ground" : "")) {
             const System sys = make_system(cs, pa, pb, ground, gen);
             const MultibodySystem mb(sys);
+            auto ws = mb.make_workspace();
             const int n = mb.num_coordinates(), m = mb.num_constraints();
             VecX q, v, a;
             random_state(mb, gen, q, v, a);
@@ -267,7 +268,7 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
 
             // C_q against central differences of C (velocity-level rows: A = ∂(A v + b)/∂v).
             SparseMatrix Cq = mb.jacobian_pattern();
-            mb.assemble_jacobian(t, q, Cq);
+            mb.assemble_jacobian(ws, t, q, Cq);
             const MatX Cd(Cq);
             MatX Cfd(m, n);
             const double h = 1e-6;
@@ -276,13 +277,13 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
               VecX qp = q, qm = q, vp = v, vm = v;
               qp[k] += h;
               qm[k] -= h;
-              mb.constraints(t, qp, cp);
-              mb.constraints(t, qm, cm);
+              mb.constraints(ws, t, qp, cp);
+              mb.constraints(ws, t, qm, cm);
               Cfd.col(k) = (cp - cm) / (2 * h);
               vp[k] += h;
               vm[k] -= h;
-              mb.constraint_velocity(t, q, vp, cp);
-              mb.constraint_velocity(t, q, vm, cm);
+              mb.constraint_velocity(ws, t, q, vp, cp);
+              mb.constraint_velocity(ws, t, q, vm, cm);
               for (int r = 0; r < m; ++r)
                 if (vrow[static_cast<size_t>(r)]) Cfd(r, k) = (cp[r] - cm[r]) / (2 * h);
             }
@@ -290,66 +291,66 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
 
             // Ċ = C_q v + C_t with C_t = ∂C/∂t by differences (velocity-level rows: b = 0 here).
             VecX cv(m), ct(m);
-            mb.constraint_velocity(t, q, v, cv);
-            mb.constraints(t + h, q, cp);
-            mb.constraints(t - h, q, cm);
+            mb.constraint_velocity(ws, t, q, v, cv);
+            mb.constraints(ws, t + h, q, cp);
+            mb.constraints(ws, t - h, q, cm);
             ct = (cp - cm) / (2 * h);
             CHECK((cv - Cd * v - ct).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, cv.cwiseAbs().maxCoeff()));
 
             // γ: d²/ds² C(t + s, q + v s + a s²/2) at s = 0 equals C_q a − γ; for velocity-level
             // rows d/ds (A v + b) along the same path with v + a s.
             VecX gam(m), c0(m);
-            mb.gamma(t, q, v, gam);
+            mb.gamma(ws, t, q, v, gam);
             const double s = 1e-4;
             VecX qs1 = q + v * s + a * (s * s / 2), qs2 = q - v * s + a * (s * s / 2);
-            mb.constraints(t + s, qs1, cp);
-            mb.constraints(t - s, qs2, cm);
-            mb.constraints(t, q, c0);
+            mb.constraints(ws, t + s, qs1, cp);
+            mb.constraints(ws, t - s, qs2, cm);
+            mb.constraints(ws, t, q, c0);
             VecX cdd = (cp - 2 * c0 + cm) / (s * s);
-            mb.constraint_velocity(t + s, qs1, v + a * s, cp);
-            mb.constraint_velocity(t - s, qs2, v - a * s, cm);
+            mb.constraint_velocity(ws, t + s, qs1, v + a * s, cp);
+            mb.constraint_velocity(ws, t - s, qs2, v - a * s, cm);
             for (int r = 0; r < m; ++r)
               if (vrow[static_cast<size_t>(r)]) cdd[r] = (cp[r] - cm[r]) / (2 * s);
             CHECK((cdd - (Cd * a - gam)).cwiseAbs().maxCoeff() < 1e-5 * std::max(1.0, cdd.cwiseAbs().maxCoeff()));
 
             // ∂(C_q v)/∂q.
             SparseMatrix Gv = mb.jacobian_pattern();
-            mb.assemble_velocity_jacobian(t, q, v, Gv);
+            mb.assemble_velocity_jacobian(ws, t, q, v, Gv);
             MatX Gfd(m, n);
             for (int k = 0; k < n; ++k) {
               VecX qp = q, qm = q;
               qp[k] += h;
               qm[k] -= h;
-              mb.constraint_velocity(t, qp, v, cp);
-              mb.constraint_velocity(t, qm, v, cm);
+              mb.constraint_velocity(ws, t, qp, v, cp);
+              mb.constraint_velocity(ws, t, qm, v, cm);
               Gfd.col(k) = (cp - cm) / (2 * h);
             }
             CHECK((MatX(Gv) - Gfd).cwiseAbs().maxCoeff() < 1e-6 * std::max(1.0, Gfd.cwiseAbs().maxCoeff()));
 
             // Mass matrix = ∂r/∂a; tangent = c_q ∂r/∂q + c_v ∂r/∂v + c_a M against global differences.
             SparseMatrix M = mb.tangent_pattern(), A = mb.tangent_pattern();
-            mb.assemble_mass(q, M);
+            mb.assemble_mass(ws, q, M);
             const double cq = 0.7, cvv = 1.3, ca = 0.4;
-            mb.assemble_tangent(t, q, v, a, lam, cq, cvv, ca, A);
+            mb.assemble_tangent(ws, t, q, v, a, lam, cq, cvv, ca, A);
             MatX Mfd(n, n), Tfd(n, n);
             VecX rp(n), rm(n);
             for (int k = 0; k < n; ++k) {
               VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
               ap[k] += h;
               am[k] -= h;
-              mb.residual(t, q, v, ap, lam, rp);
-              mb.residual(t, q, v, am, lam, rm);
+              mb.residual(ws, t, q, v, ap, lam, rp);
+              mb.residual(ws, t, q, v, am, lam, rm);
               Mfd.col(k) = (rp - rm) / (2 * h);
               Tfd.col(k) = ca * Mfd.col(k);
               qp[k] += h;
               qm[k] -= h;
-              mb.residual(t, qp, v, a, lam, rp);
-              mb.residual(t, qm, v, a, lam, rm);
+              mb.residual(ws, t, qp, v, a, lam, rp);
+              mb.residual(ws, t, qm, v, a, lam, rm);
               Tfd.col(k) += cq * (rp - rm) / (2 * h);
               vp[k] += h;
               vm[k] -= h;
-              mb.residual(t, q, vp, a, lam, rp);
-              mb.residual(t, q, vm, a, lam, rm);
+              mb.residual(ws, t, q, vp, a, lam, rp);
+              mb.residual(ws, t, q, vm, a, lam, rm);
               Tfd.col(k) += cvv * (rp - rm) / (2 * h);
             }
             CHECK((MatX(M) - Mfd).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, Mfd.cwiseAbs().maxCoeff()));
@@ -359,8 +360,8 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
 
             // forces() = −residual with a = 0, λ = 0.
             VecX f(n), r0(n);
-            mb.forces(t, q, v, f);
-            mb.residual(t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
+            mb.forces(ws, t, q, v, f);
+            mb.residual(ws, t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
             CHECK((f + r0).cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, f.cwiseAbs().maxCoeff()));
           }
         }
@@ -403,6 +404,7 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
           s.contact_penalty = pen;
           const MultibodySystem mb(s);
+          auto ws = mb.make_workspace();
           const int n = mb.num_coordinates(), m = mb.num_constraints();
           VecX q(n), v(n);
           mb.initial_state(q, v);
@@ -411,8 +413,8 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           const double t = 0.1, h = 1e-7;
           // The contacts are active: the contact forces make forces() differ from gravity alone.
           VecX f(n), r0(n);
-          mb.forces(t, q, v, f);
-          mb.residual(t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
+          mb.forces(ws, t, q, v, f);
+          mb.residual(ws, t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
           CHECK((f + r0).cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, f.cwiseAbs().maxCoeff()));
           CHECK(f.segment<3>(0).z() > 0);  // the floor carries the sphere
           // Coupling of A and B (the box–sphere pair) in the pattern, fixed at construction.
@@ -423,25 +425,25 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           // Tangent against global central differences of the residual.
           SparseMatrix T = mb.tangent_pattern();
           const double cq = 0.7, cvv = 1.3, ca = 0.4;
-          mb.assemble_tangent(t, q, v, a, lam, cq, cvv, ca, T);
+          mb.assemble_tangent(ws, t, q, v, a, lam, cq, cvv, ca, T);
           MatX Tfd(n, n);
           VecX rp(n), rm(n);
           for (int k = 0; k < n; ++k) {
             VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
             ap[k] += h;
             am[k] -= h;
-            mb.residual(t, q, v, ap, lam, rp);
-            mb.residual(t, q, v, am, lam, rm);
+            mb.residual(ws, t, q, v, ap, lam, rp);
+            mb.residual(ws, t, q, v, am, lam, rm);
             Tfd.col(k) = ca * (rp - rm) / (2 * h);
             qp[k] += h;
             qm[k] -= h;
-            mb.residual(t, qp, v, a, lam, rp);
-            mb.residual(t, qm, v, a, lam, rm);
+            mb.residual(ws, t, qp, v, a, lam, rp);
+            mb.residual(ws, t, qm, v, a, lam, rm);
             Tfd.col(k) += cq * (rp - rm) / (2 * h);
             vp[k] += h;
             vm[k] -= h;
-            mb.residual(t, q, vp, a, lam, rp);
-            mb.residual(t, q, vm, a, lam, rm);
+            mb.residual(ws, t, q, vp, a, lam, rp);
+            mb.residual(ws, t, q, vm, a, lam, rm);
             Tfd.col(k) += cvv * (rp - rm) / (2 * h);
           }
           CHECK((MatX(T) - Tfd).cwiseAbs().maxCoeff() < 1e-5 * Tfd.cwiseAbs().maxCoeff());
@@ -453,14 +455,15 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           if (law == PenaltyLaw::HuntCrossley) el.damping_factor = 0.0;
           s0.contact_penalty = el;
           const MultibodySystem m0(s0);
+          auto ws0 = m0.make_workspace();
           const VecX v0 = VecX::Zero(n);
           VecX f0(n), gradV(n);
-          m0.forces(t, q, v0, f0);
+          m0.forces(ws0, t, q, v0, f0);
           for (int k = 0; k < n; ++k) {
             VecX qp = q, qm = q;
             qp[k] += h;
             qm[k] -= h;
-            gradV[k] = (m0.potential_energy(t, qp) - m0.potential_energy(t, qm)) / (2 * h);
+            gradV[k] = (m0.potential_energy(ws0, t, qp) - m0.potential_energy(ws0, t, qm)) / (2 * h);
           }
           CHECK((f0 + gradV).cwiseAbs().maxCoeff() < 1e-5 * f0.cwiseAbs().maxCoeff());
         }

@@ -145,8 +145,37 @@ struct UnitEval {
 
 }  // namespace
 
-namespace {
-}  // namespace
+/// The scratch memory of the evaluations (MultibodySystem::make_workspace()): the work arrays of
+/// each function, one member per array (no two functions share one, so nested calls cannot
+/// overwrite each other's). Each only grows: no allocation once they have their sizes.
+struct MultibodySystem::WorkspaceData final : ConstrainedSystem::Workspace::Data {
+  std::vector<Kin> all_kin;                          // Impl::all_kin()
+  std::vector<BodyMotion> user_motion;               // Impl::force_wrenches(): user forces
+  std::vector<Kin> gen_kin;                          // Impl::force_generalized()
+  std::vector<Wrench> gen_wrench;                    // Impl::force_generalized_kin()
+  std::vector<double> elem_q, elem_v, elem_g;        // Impl::add_element_forces(q, v)
+  std::vector<Kin> elem_kin;                         // Impl::add_element_forces(ks)
+  std::vector<Wrench> elem_wrench;
+  std::vector<int> pairs;                            // Impl::active_pairs()
+  GridBroadPhase grid;
+  std::vector<Vec3> centre, finite_centre;
+  std::vector<std::pair<int, int>> cand;
+  std::vector<Mat3> rot;
+  VecX res_q, res_grad;                              // residual(): coupling rows
+  VecX con_q;                                        // constraints()
+  VecX cv_q, cv_v;                                   // constraint_velocity()
+  VecX gam_q, gam_v;                                 // gamma()
+  std::vector<double> tan_q, tan_v, tan_gp, tan_gm, tan_B;  // assemble_tangent(): force elements
+  std::vector<Kin> tan_kin0, tan_kin;
+  VecX tan_uq, tan_fp, tan_fm;                       // assemble_tangent(): coupling rows
+  MatX tan_uB;
+  VecX jac_q, jac_grad;                              // assemble_jacobian()
+  VecX vj_q, vj_v;                                   // assemble_velocity_jacobian()
+  MatX vj_B;
+  std::vector<Kin> pot_kin;                          // potential_energy()
+  std::vector<Wrench> pot_wrench;
+  VecX viol_c, viol_cv;                              // constraint_violation()
+};
 
 struct MultibodySystem::Impl {
   System model;
@@ -248,10 +277,10 @@ struct MultibodySystem::Impl {
     return kin(i, q.data() + off, v ? v + off : nullptr);
   }
   /// Kinematics of every body at (q, v) (v may be null), evaluated once per call of residual()
-  /// or constraints() instead of once per joint. The storage is per thread (a system may be used
-  /// from several threads at once) and keeps its capacity, so only the first call allocates.
-  const std::vector<Kin>& all_kin(ConstVecRef q, const double* v) const {
-    thread_local std::vector<Kin> ks;
+  /// or constraints() instead of once per joint. The storage is the workspace's and keeps its
+  /// capacity, so only the first call allocates.
+  const std::vector<Kin>& all_kin(WorkspaceData& W, ConstVecRef q, const double* v) const {
+    std::vector<Kin>& ks = W.all_kin;
     if (ks.size() < bodies.size()) ks.resize(bodies.size());
     for (size_t i = 0; i < bodies.size(); ++i) {
       const int off = bodies[i].off;
@@ -281,9 +310,9 @@ struct MultibodySystem::Impl {
   // ---- force elements ----
   /// Wrenches (at the reference points, world) of force element fd on its bodies, from the
   /// bodies' kinematics; adds the element's potential energy to *V if V is given.
-  void force_wrenches(const ForceData& fd, double t, const std::vector<Kin>& ks,
+  void force_wrenches(WorkspaceData& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
                       std::vector<Wrench>& out, double* V) const {
-    thread_local std::vector<BodyMotion> bm;  // user forces only; grows once
+    std::vector<BodyMotion>& bm = W.user_motion;  // user forces only; grows once
     detail::force_wrenches(*fd.src, fd, t, ks, out, V, bm);
   }
 
@@ -297,18 +326,19 @@ struct MultibodySystem::Impl {
     }
   }
   /// Generalised force of the element on its coordinates (local vector of size coords.size(),
-  /// written to out). The work vectors are per thread and only grow: no allocation in the step
-  /// loop.
-  void force_generalized(const ForceData& fd, double t, const double* qloc, const double* vloc,
-                         double* out) const {
-    thread_local std::vector<Kin> ks;
+  /// written to out). The work vectors are the workspace's and only grow: no allocation in the
+  /// step loop.
+  void force_generalized(WorkspaceData& W, const ForceData& fd, double t, const double* qloc,
+                         const double* vloc, double* out) const {
+    std::vector<Kin>& ks = W.gen_kin;
     force_kin(fd, qloc, vloc, ks);
-    force_generalized_kin(fd, t, ks, out);
+    force_generalized_kin(W, fd, t, ks, out);
   }
   /// The same from the bodies' kinematics (ks as force_kin fills it).
-  void force_generalized_kin(const ForceData& fd, double t, const std::vector<Kin>& ks, double* out) const {
-    thread_local std::vector<Wrench> w;
-    force_wrenches(fd, t, ks, w, nullptr);
+  void force_generalized_kin(WorkspaceData& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
+                             double* out) const {
+    std::vector<Wrench>& w = W.gen_wrench;
+    force_wrenches(W, fd, t, ks, w, nullptr);
     Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
     g.setZero();
     int o = 0;
@@ -325,14 +355,14 @@ struct MultibodySystem::Impl {
   /// T = blockdiag([I 0; 0 R G]) maps the wrenches W to the coordinates, so
   ///   ∂f/∂q = Tᵀ (∂W/∂x T + ∂W/∂ξ ∂ξ/∂q) + ∂(Tᵀ)/∂q W,   ∂f/∂v = Tᵀ ∂W/∂ξ T;
   /// the two kinematic terms (no user call) by central differences.
-  void user_force_tangent(const ForceData& fd, double t, VecX& ql, const VecX& vl, double c_q,
-                          double c_v, MatX& B) const {
+  void user_force_tangent(WorkspaceData& Ws, const ForceData& fd, double t, VecX& ql, const VecX& vl,
+                          double c_q, double c_v, MatX& B) const {
     const ForceElement& f = *fd.src;
     const int nc = static_cast<int>(fd.coords.size()), N = 6 * static_cast<int>(fd.bodies.size());
     std::vector<Kin> ks;
     force_kin(fd, ql.data(), vl.data(), ks);
     std::vector<Wrench> W;
-    force_wrenches(fd, t, ks, W, nullptr);
+    force_wrenches(Ws, fd, t, ks, W, nullptr);
     std::vector<BodyMotion> bm(ks.size());
     for (size_t k = 0; k < ks.size(); ++k) bm[k] = {ks[k].p, ks[k].R, ks[k].v, ks[k].w};
     MatX dWdx = MatX::Zero(N, N), dWdxi = MatX::Zero(N, N);
@@ -372,8 +402,8 @@ struct MultibodySystem::Impl {
   }
 
   /// Adds every force element's generalised force times `sign` to the global vector r.
-  void add_element_forces(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
-    thread_local std::vector<double> ql, vl, g;  // grow once, no allocation in the step loop
+  void add_element_forces(WorkspaceData& W, double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+    std::vector<double>&ql = W.elem_q, &vl = W.elem_v, &g = W.elem_g;  // grow once, no allocation in the step loop
     for (const ForceData& fd : forces) {
       if (fd.coords.empty()) continue;
       const int nc = static_cast<int>(fd.coords.size());
@@ -384,21 +414,21 @@ struct MultibodySystem::Impl {
         ql[static_cast<size_t>(k)] = q[fd.coords[static_cast<size_t>(k)]];
         vl[static_cast<size_t>(k)] = v[fd.coords[static_cast<size_t>(k)]];
       }
-      force_generalized(fd, t, ql.data(), vl.data(), g.data());
+      force_generalized(W, fd, t, ql.data(), vl.data(), g.data());
       for (int k = 0; k < nc; ++k) r[fd.coords[static_cast<size_t>(k)]] += sign * g[static_cast<size_t>(k)];
     }
   }
 
   /// add_element_forces() from kinematics already evaluated for every body (all_kin at the same
   /// q and v): no kinematics per element.
-  void add_element_forces(double t, const std::vector<Kin>& ks, double sign, VecRef r) const {
-    thread_local std::vector<Kin> kk;  // per thread, grow once
-    thread_local std::vector<Wrench> w;
+  void add_element_forces(WorkspaceData& W, double t, const std::vector<Kin>& ks, double sign, VecRef r) const {
+    std::vector<Kin>& kk = W.elem_kin;  // grows once
+    std::vector<Wrench>& w = W.elem_wrench;
     for (const ForceData& fd : forces) {
       if (fd.coords.empty()) continue;
       kk.resize(fd.bodies.size());
       for (size_t k = 0; k < fd.bodies.size(); ++k) kk[k] = cached(ks, fd.bodies[k]);
-      force_wrenches(fd, t, kk, w, nullptr);
+      force_wrenches(W, fd, t, kk, w, nullptr);
       int o = 0;
       for (size_t k = 0; k < fd.bodies.size(); ++k) {
         const int nb = fd.sizes[k];
@@ -487,17 +517,17 @@ struct MultibodySystem::Impl {
   /// The contact pairs whose shapes may touch at q, by the broad phase shared with the impulse
   /// stepper (ContactGeometry.h: the grid for finite shapes, the bounding-sphere test for planes).
   /// The pairs far apart give no force and no tangent, so only these are evaluated. The storage
-  /// is per thread (as all_kin()); the reference is valid until the next call on this thread.
-  const std::vector<int>& active_pairs(ConstVecRef q) const {
-    thread_local std::vector<int> out;
-    thread_local GridBroadPhase grid;
-    thread_local std::vector<Vec3> centre, finite_centre;
-    thread_local std::vector<std::pair<int, int>> cand;
-    thread_local std::vector<Mat3> rot;
+  /// is the workspace's (as all_kin()); the reference is valid until the next call with it.
+  const std::vector<int>& active_pairs(WorkspaceData& W, ConstVecRef q) const {
+    std::vector<int>& out = W.pairs;
+    GridBroadPhase& grid = W.grid;
+    std::vector<Vec3>&centre = W.centre, &finite_centre = W.finite_centre;
+    std::vector<std::pair<int, int>>& cand = W.cand;
+    std::vector<Mat3>& rot = W.rot;
     out.clear();
     if (contact_pairs.empty()) return out;
     // At most one entry per pair: reserved (a no-op once the capacity is there), so that no
-    // evaluation allocates after the first on a thread.
+    // evaluation allocates after the first with a workspace.
     out.reserve(contact_pairs.size());
     cand.reserve(contact_pairs.size());
     grid.reserve(finite_shapes.size());
@@ -537,9 +567,9 @@ struct MultibodySystem::Impl {
 
   /// Adds the generalised force of every contact pair that may touch (active_pairs()) times
   /// `sign` to the global vector r.
-  void add_contact_forces(ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+  void add_contact_forces(WorkspaceData& W, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
     VecN ql, vl, g;
-    for (int pi : active_pairs(q)) {
+    for (int pi : active_pairs(W, q)) {
       const ContactPairData& cp = contact_pairs[static_cast<size_t>(pi)];
       const int nc = cp.na + cp.nb;
       ql.resize(nc);
@@ -692,7 +722,7 @@ struct MultibodySystem::Impl {
     }
   }
   /// The local coordinates of unit u gathered from a global vector into the first entries of
-  /// `out`, which only grows (per-thread work vectors: no allocation once they have grown).
+  /// `out`, which only grows (workspace vectors: no allocation once they have grown).
   static void gather_unit(const RowUnit& u, ConstVecRef x, VecX& out) {
     grow(out, static_cast<int>(u.coords.size()));
     for (size_t k = 0; k < u.coords.size(); ++k) out[static_cast<int>(k)] = x[u.coords[k]];
@@ -1114,8 +1144,11 @@ MultibodySystem::~MultibodySystem() = default;
 
 int MultibodySystem::num_coordinates() const { return impl_->n; }
 int MultibodySystem::num_contact_pairs() const { return static_cast<int>(impl_->contact_pairs.size()); }
-int MultibodySystem::num_contact_pairs_near(ConstVecRef q) const {
-  return static_cast<int>(impl_->active_pairs(q).size());
+int MultibodySystem::num_contact_pairs_near(Workspace& ws, ConstVecRef q) const {
+  return static_cast<int>(impl_->active_pairs(workspace_data<WorkspaceData>(ws), q).size());
+}
+MultibodySystem::Workspace MultibodySystem::make_workspace() const {
+  return Workspace(*this, std::make_unique<WorkspaceData>());
 }
 int MultibodySystem::num_constraints() const { return impl_->m; }
 const System& MultibodySystem::model() const { return impl_->model; }
@@ -1174,12 +1207,13 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
 
 // ===================================================================================== residuals
 
-void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+void MultibodySystem::residual(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                ConstVecRef lambda, VecRef r) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   // Kinematics with velocities: the joints below use only their position parts (R, G, RG, p),
   // which are the same as without velocities (eval_joint reads velocities only for γ).
-  const std::vector<Kin>& ks = I.all_kin(q, v.data());
+  const std::vector<Kin>& ks = I.all_kin(W, q, v.data());
   r.tail(I.n - I.n_angle0).setZero();  // the couplings' angle coordinates: constraint forces only
   for (const ShaftData& sd : I.shafts) r[sd.coord] = sd.J * a[sd.coord];
   I.add_shaft_forces(t, q, v, -1.0, r);
@@ -1188,8 +1222,8 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
     I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
-  I.add_element_forces(t, ks, -1.0, r);
-  I.add_contact_forces(q, v, -1.0, r);
+  I.add_element_forces(W, t, ks, -1.0, r);
+  I.add_contact_forces(W, q, v, -1.0, r);
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
@@ -1214,7 +1248,7 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
     }
   }
   if (!I.units.empty()) {
-    thread_local VecX ql, grad;  // grow once
+    VecX &ql = W.res_q, &grad = W.res_grad;  // grow once
     UnitEval ue;
     for (const RowUnit& u : I.units) {
       if (u.active < 0) continue;
@@ -1227,8 +1261,9 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
   }
 }
 
-void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
+void MultibodySystem::forces(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     const double zero[7] = {0, 0, 0, 0, 0, 0, 0};
@@ -1239,24 +1274,25 @@ void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) c
   }
   f.tail(I.n - I.n_body).setZero();  // the shafts' efforts below; the couplings' angles: no mass, no force
   I.add_shaft_forces(t, q, v, 1.0, f);
-  I.add_element_forces(t, q, v, 1.0, f);
-  I.add_contact_forces(q, v, 1.0, f);
+  I.add_element_forces(W, t, q, v, 1.0, f);
+  I.add_contact_forces(W, q, v, 1.0, f);
 }
 
-void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
+void MultibodySystem::constraints(Workspace& ws, double t, ConstVecRef q, VecRef c) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) c[bd.ep_row] = q.segment<4>(bd.off + 3).squaredNorm() - 1.0;
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, nullptr);
+  const std::vector<Kin>& ks = I.all_kin(W, q, nullptr);
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), false, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       c[jd.active_global[k]] = e.c[static_cast<size_t>(jd.active[k])];
   }
-  thread_local VecX ql;
+  VecX& ql = W.con_q;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1266,13 +1302,14 @@ void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
   }
 }
 
-void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const {
+void MultibodySystem::constraint_velocity(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef cv) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) cv[bd.ep_row] = 2.0 * q.segment<4>(bd.off + 3).dot(v.segment<4>(bd.off + 3));
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, v.data());
+  const std::vector<Kin>& ks = I.all_kin(W, q, v.data());
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin& ka = I.cached(ks, jd.a);
@@ -1286,7 +1323,7 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
       cv[jd.active_global[k]] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb) + e.ct[static_cast<size_t>(lr)];
     }
   }
-  thread_local VecX ql, vl;
+  VecX &ql = W.cv_q, &vl = W.cv_v;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1297,20 +1334,21 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
   }
 }
 
-void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const {
+void MultibodySystem::gamma(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef g) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) g[bd.ep_row] = -2.0 * v.segment<4>(bd.off + 3).squaredNorm();
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, v.data());
+  const std::vector<Kin>& ks = I.all_kin(W, q, v.data());
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), true, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       g[jd.active_global[k]] = e.gamma[static_cast<size_t>(jd.active[k])];
   }
-  thread_local VecX ql, vl;
+  VecX &ql = W.gam_q, &vl = W.gam_v;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1323,10 +1361,11 @@ void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) co
 
 // ===================================================================================== matrices
 
-void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+void MultibodySystem::assemble_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                        ConstVecRef lambda, double c_q, double c_v, double c_a,
                                        SparseMatrix& A) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   zero_values(A);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
@@ -1357,10 +1396,10 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   }
   // Force elements: −∂f/∂q, −∂f/∂v by central differences local to the element's bodies.
   if (c_q != 0 || c_v != 0) {
-    // Per-thread work arrays that only grow: no allocation in the step loop (the user-Jacobian
+    // Workspace arrays that only grow: no allocation in the step loop (the user-Jacobian
     // branch excepted: it calls user code with Eigen matrices of its own).
-    thread_local std::vector<double> qbuf, vbuf, gpbuf, gmbuf, Bbuf;
-    thread_local std::vector<Kin> ks0, ks;
+    std::vector<double>&qbuf = W.tan_q, &vbuf = W.tan_v, &gpbuf = W.tan_gp, &gmbuf = W.tan_gm, &Bbuf = W.tan_B;
+    std::vector<Kin>&ks0 = W.tan_kin0, &ks = W.tan_kin;
     for (const ForceData& fd : I.forces) {
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
@@ -1372,7 +1411,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
           vl[k] = v[fd.coords[static_cast<size_t>(k)]];
         }
         MatX B = MatX::Zero(nc, nc);
-        I.user_force_tangent(fd, t, ql, vl, c_q, c_v, B);
+        I.user_force_tangent(W, fd, t, ql, vl, c_q, c_v, B);
         fd.tangent_map.scatter_add(A, B);
         continue;
       }
@@ -1402,7 +1441,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
               x, o, o + nb, gpbuf, gmbuf,
               [&](int, std::vector<double>& out) {
                 ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
-                I.force_generalized_kin(fd, t, ks, out.data());
+                I.force_generalized_kin(W, fd, t, ks, out.data());
               },
               [&](int k, const std::vector<double>&, const std::vector<double>&, double h2) {
                 B.col(k) -= c * (gp - gm) / h2;
@@ -1418,7 +1457,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   if (c_q != 0 || c_v != 0) {
     VecN ql, vl, gp, gm;
     BlockN B;
-    for (int pi : I.active_pairs(q)) {
+    for (int pi : I.active_pairs(W, q)) {
       const ContactPairData& cp = I.contact_pairs[static_cast<size_t>(pi)];
       const int nc = cp.na + cp.nb;
       ql.resize(nc);
@@ -1483,8 +1522,8 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   for (const RowUnit& u : I.units) {
     if (u.active < 0 || lambda[u.active] == 0) continue;
     const int nc = static_cast<int>(u.coords.size());
-    thread_local VecX ql, fp, fm;
-    thread_local MatX B;
+    VecX &ql = W.tan_uq, &fp = W.tan_fp, &fm = W.tan_fm;
+    MatX& B = W.tan_uB;
     Impl::gather_unit(u, q, ql);
     if (B.rows() < nc) B.resize(nc, nc);  // only grows; the map reads its top-left nc × nc
     Impl::grow(fp, nc);
@@ -1497,7 +1536,8 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   }
 }
 
-void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
+void MultibodySystem::assemble_mass(Workspace& ws, ConstVecRef q, SparseMatrix& M) const {
+  (void)workspace_data<WorkspaceData>(ws);  // no scratch; checks that ws is this system's
   const Impl& I = *impl_;
   zero_values(M);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
@@ -1507,14 +1547,15 @@ void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
   for (const ShaftData& sd : I.shafts) M.valuePtr()[sd.diag] += sd.J;
 }
 
-void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const {
+void MultibodySystem::assemble_jacobian(Workspace& ws, double t, ConstVecRef q, SparseMatrix& Cq) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   zero_values(Cq);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(Cq, 2.0 * q.segment<4>(bd.off + 3).transpose());
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, nullptr);  // each body once, not once per joint
+  const std::vector<Kin>& ks = I.all_kin(W, q, nullptr);  // each body once, not once per joint
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin& ka = I.cached(ks, jd.a);
@@ -1522,7 +1563,7 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
     detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     jd.jac_map.scatter_add(Cq, I.joint_jacobian(jd, ka, kb, e));
   }
-  thread_local VecX ql, grad;
+  VecX &ql = W.jac_q, &grad = W.jac_grad;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1533,10 +1574,11 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
   }
 }
 
-void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+void MultibodySystem::assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                                  SparseMatrix& G) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   zero_values(G);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(G, 2.0 * v.segment<4>(bd.off + 3).transpose());
@@ -1574,8 +1616,8 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
     const int nc = static_cast<int>(u.coords.size());
-    thread_local VecX ql, vl;
-    thread_local MatX B;
+    VecX &ql = W.vj_q, &vl = W.vj_v;
+    MatX& B = W.vj_B;
     Impl::gather_unit(u, q, ql);
     Impl::gather_unit(u, v, vl);
     if (B.cols() < nc) B.resize(1, nc);  // only grows; the map reads its first nc entries
@@ -1673,8 +1715,8 @@ std::string MultibodySystem::coordinate_problem(ConstVecRef q, ConstVecRef v, do
   return {};
 }
 
-double MultibodySystem::energy(double t, ConstVecRef q, ConstVecRef v) const {
-  return kinetic_energy(q, v) + potential_energy(t, q);
+double MultibodySystem::energy(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const {
+  return kinetic_energy(q, v) + potential_energy(ws, t, q);
 }
 
 double MultibodySystem::kinetic_energy(ConstVecRef q, ConstVecRef v) const {
@@ -1691,23 +1733,24 @@ double MultibodySystem::kinetic_energy(ConstVecRef q, ConstVecRef v) const {
   return E;
 }
 
-double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
+double MultibodySystem::potential_energy(Workspace& ws, double t, ConstVecRef q) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   double V = 0;
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     const Kin k = I.kin(static_cast<BodyIndex>(i), q.data() + bd.off, nullptr);
     V -= bd.m * I.model.gravity.dot(k.p + k.R * bd.b);
   }
-  thread_local std::vector<Kin> ks;  // per thread, grow once
-  thread_local std::vector<Wrench> w;
+  std::vector<Kin>& ks = W.pot_kin;  // grows once
+  std::vector<Wrench>& w = W.pot_wrench;
   for (const ForceData& fd : I.forces) {
     if (!force_type_info(fd.src->type).pairwise) continue;
     ks.resize(fd.bodies.size());
     for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
-    I.force_wrenches(fd, t, ks, w, &V);
+    I.force_wrenches(W, fd, t, ks, w, &V);
   }
-  for (int pi : I.active_pairs(q)) {
+  for (int pi : I.active_pairs(W, q)) {
     const ContactPairData& cp = I.contact_pairs[static_cast<size_t>(pi)];
     Wrench w1, w2;
     I.contact_wrenches(cp, I.kin_state(cp.a, q, nullptr), I.kin_state(cp.b, q, nullptr), w1, w2, &V);
@@ -1723,11 +1766,15 @@ bool MultibodySystem::is_velocity_level(int row) const {
   return impl_->vel_row.at(static_cast<size_t>(row)) != 0;
 }
 
-ConstraintViolation MultibodySystem::constraint_violation(double t, ConstVecRef q, ConstVecRef v) const {
+ConstraintViolation MultibodySystem::constraint_violation(Workspace& ws, double t, ConstVecRef q,
+                                                          ConstVecRef v) const {
   const int m = impl_->m;
-  VecX c(m), cv(m);
-  constraints(t, q, c);
-  constraint_velocity(t, q, v, cv);
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
+  VecX &c = W.viol_c, &cv = W.viol_cv;
+  c.resize(m);  // no-op once sized
+  cv.resize(m);
+  constraints(ws, t, q, c);
+  constraint_velocity(ws, t, q, v, cv);
   ConstraintViolation out;
   for (int r = 0; r < m; ++r) {
     if (!impl_->vel_row[static_cast<size_t>(r)]) out.position = std::max(out.position, std::abs(c[r]));

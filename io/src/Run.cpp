@@ -69,9 +69,7 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
   const SimulationSettings& ss = m.settings;
   ExplicitOptions eo;
   eo.method = dopri ? ExplicitMethod::Dopri5 : ExplicitMethod::RK4;
-  eo.t_end = ss.t_end;
-  eo.step = ss.step;
-  eo.output_every = ss.output_every;
+  eo.run_settings() = ss;
   eo.rtol = ss.rtol;
   eo.atol = ss.atol;
   const bool project = m.explicit_settings.projection && ne.num_joint_rows() > 0;
@@ -82,19 +80,19 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
 
 /// Positions and velocities of the Newton–Euler path onto its joints (positions by projection,
 /// velocities by the constraint impulse, M-weighted), as the implicit path's assembly does; the
-/// largest |C| left on the positions.
+/// largest |C| left on the positions. A workspace of its own: the projection factorizes J M⁻¹ Jᵀ
+/// at every iteration.
 double project_onto_joints(const NewtonEulerSystem& ne, VecX& q, VecX& v) {
-  const double after = ne.project_positions(q, 1e-12, 50);
-  ne.project_velocities(q, v);
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
+  const double after = ne.project_positions(ws, q, 1e-12, 50);
+  ne.project_velocities(ws, q, v);
   return after;
 }
 
 ImpulseOptions impulse_options(const LoadedModel& m) {
   const SimulationSettings& ss = m.settings;
   ImpulseOptions io;
-  io.t_end = ss.t_end;
-  io.step = ss.step;
-  io.output_every = ss.output_every;
+  io.run_settings() = ss;
   io.pgs_max_iterations = m.explicit_settings.pgs_iterations;
   io.pgs_tolerance = m.explicit_settings.pgs_tolerance;
   io.friction = m.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
@@ -201,7 +199,8 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
         // positions by projection, velocities by the constraint impulse (M-weighted), as the
         // implicit path's assembly does.
         VecX c;
-        I.ne->joint_violation(I.q0, c);
+        NewtonEulerSystem::Workspace ws = I.ne->make_workspace();
+        I.ne->joint_violation(ws, I.q0, c);
         const double before = c.cwiseAbs().maxCoeff();
         const VecX q_given = I.q0;
         const double after = project_onto_joints(*I.ne, I.q0, I.v0);
@@ -242,9 +241,7 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
       const LieGroupState s0 = I.lg->initial_state();
       LieGroupOptions lo;
       lo.method = LieGroupMethod::RK4;
-      lo.t_end = ss.t_end;
-      lo.step = ss.step;
-      lo.output_every = ss.output_every;
+      lo.run_settings() = ss;
       auto integ = make_lie_group(*I.lg, 0.0, s0, lo);
       monitor_ = std::make_unique<LieGroupMonitor>(*I.lg, *integ);
       integrator_ = std::move(integ);
@@ -356,7 +353,7 @@ SolveResult ModelRun::run(const RowObserver& obs, const std::atomic<bool>* inter
     return true;
   };
   // Output times on the grid from t = 0, also for a run continued from a state file.
-  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings.t_end, model_.settings.output_every, observer,
+  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings, observer,
                              run_checks(model_), 0.0);
   integrator_->set_interrupt_flag(nullptr);
   if (flag_seen && r.status == SolveStatus::StoppedByObserver) {

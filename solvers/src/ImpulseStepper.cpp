@@ -113,7 +113,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
  public:
   ImpulseIntegratorImpl(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                         const ImpulseOptions& opt)
-      : sys_(sys), opt_(opt), nb(sys.num_bodies()), nj(static_cast<int>(sys.model().joints().size())),
+      : sys_(sys), ws_(sys.make_workspace()), opt_(opt), nb(sys.num_bodies()), nj(static_cast<int>(sys.model().joints().size())),
         h(opt.step), omega(opt.relaxation), detector(sys), fapp(6 * nb), t(t0), q(q0), v(v0) {
     const OutputGrid grid(t0, opt.t_end, opt.output_every);
     if (opt.record_per_step)
@@ -309,7 +309,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     }
     detector.detect(q, opt.contact_margin, cps);
     // ---- 2. free velocities (applied forces at the start of the step, explicitly) ----
-    sys.applied_forces(t, q, v, fapp);
+    sys.applied_forces(ws_, t, q, v, fapp);
     for (int i = 0; i < nb; ++i) {
       const size_t s = static_cast<size_t>(i);
       const Vec3 F = fapp.segment<3>(6 * i), tau = fapp.segment<3>(6 * i + 3);
@@ -532,6 +532,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   }
 
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // applied_forces()' scratch
   ImpulseOptions opt_;
   const int nb, nj;
   const double h, omega;
@@ -589,7 +590,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
   const auto integ = make_impulse(sys, t0, q0, v0, opt);
   NewtonEulerMonitor monitor(sys);
   ImpulseResult out;
-  out.result = run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  out.result = run_to_end(monitor, *integ, opt, obs);
   out.pgs = integ->pgs_stats();
   return out;
 }

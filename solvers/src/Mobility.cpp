@@ -36,8 +36,9 @@ MobilityReport calc_mobility(const MultibodySystem& sys, double t, const VecX& q
   if (rep.velocity_equations == 0) {
     rep.rank = all_rank;
   } else {
+    ConstrainedSystem::Workspace ws = sys.make_workspace();
     SparseMatrix C = sys.jacobian_pattern();
-    sys.assemble_jacobian(t, q, C);
+    sys.assemble_jacobian(ws, t, q, C);
     std::vector<int> pos_index(static_cast<size_t>(m), -1);
     int mp = 0;
     for (int r = 0; r < m; ++r)

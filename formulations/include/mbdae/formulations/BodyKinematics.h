@@ -85,6 +85,7 @@ class MultibodyKinematics final : public BodyKinematics {
 
  private:
   const MultibodySystem& sys_;
+  MultibodySystem::Workspace ws_;  // energy() and constraint_violation()
   double t_ = 0;
   const VecX* q_ = nullptr;
   const VecX* v_ = nullptr;
@@ -129,6 +130,7 @@ class NewtonEulerKinematics final : public BodyKinematics {
 
  private:
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // update() with dynamics, energy(), constraint_violation()
   Layout layout_;
   bool dynamics_;
   double t_ = 0;

@@ -94,6 +94,11 @@ struct JointCoordinate {
 /// coupling rows. Body indices i are those of
 /// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)
 /// unless stated otherwise. Bad body indices are not checked there (undefined behaviour).
+///
+/// Threads (ConstrainedSystem): read-only once built, its scratch in the caller's workspaces
+/// (make_workspace(), one per thread), so one system may be shared by threads. Exception: the
+/// turn count of a `joint_motor` force element (ForceGeometry::last_angle) is kept in the system,
+/// so a system of a model with one belongs to one run.
 class MultibodySystem final : public ConstrainedSystem {
  public:
   /// Builds the formulation. Calls model.validate() first: throws ModelError listing every
@@ -109,24 +114,26 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Contact pairs in the tangent pattern (every pair of shapes on different bodies). No throw.
   int num_contact_pairs() const;
   /// Contact pairs the broad phase passes on at positions q (size num_coordinates()), the ones
-  /// an evaluation at q computes. Not for concurrent use with an evaluation on the same thread.
-  int num_contact_pairs_near(ConstVecRef q) const;
+  /// an evaluation at q computes.
+  int num_contact_pairs_near(Workspace& ws, ConstVecRef q) const;
   int num_coordinates() const override;
   int num_constraints() const override;
   void initial_state(VecRef q0, VecRef v0) const override;
-  void residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
+  /// A workspace for this system's evaluations (see ConstrainedSystem: one per thread).
+  Workspace make_workspace() const override;
+  void residual(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
                 VecRef r) const override;
-  void forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const override;
-  void constraints(double t, ConstVecRef q, VecRef c) const override;
-  void constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const override;
-  void gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const override;
+  void forces(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef f) const override;
+  void constraints(Workspace& ws, double t, ConstVecRef q, VecRef c) const override;
+  void constraint_velocity(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef cv) const override;
+  void gamma(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef g) const override;
   const SparseMatrix& tangent_pattern() const override;
   const SparseMatrix& jacobian_pattern() const override;
-  void assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
-                        double c_q, double c_v, double c_a, SparseMatrix& A) const override;
-  void assemble_mass(ConstVecRef q, SparseMatrix& M) const override;
-  void assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const override;
-  void assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+  void assemble_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                        ConstVecRef lambda, double c_q, double c_v, double c_a, SparseMatrix& A) const override;
+  void assemble_mass(Workspace& ws, ConstVecRef q, SparseMatrix& M) const override;
+  void assemble_jacobian(Workspace& ws, double t, ConstVecRef q, SparseMatrix& Cq) const override;
+  void assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                   SparseMatrix& G) const override;
   std::string coordinate_label(int i) const override;
   /// all_row_label() of active row `row`. @throws std::out_of_range if row ∉ [0, m).
@@ -154,7 +161,7 @@ class MultibodySystem final : public ConstrainedSystem {
   /// (rxyz, h = 2e-4) runs at |cos β| = 0.30 within its tolerances.
   static constexpr double kRxyzMaxAmplification = 4.0;
   /// kinetic_energy + potential_energy, J.
-  double energy(double t, ConstVecRef q, ConstVecRef v) const override;
+  double energy(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const override;
   /// True for the rolling disc's no-slip rows (velocity level, no position equation).
   bool is_velocity_level(int row) const override;
 
@@ -164,9 +171,9 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Potential of gravity (zero at the world origin) plus the potential of the spring elements
   /// (spring_damper, torsional, rigid-body and Cartesian spring-dampers) and the elastic energy
   /// of the penalty contacts, J. User forces and loads have none.
-  double potential_energy(double t, ConstVecRef q) const;
+  double potential_energy(Workspace& ws, double t, ConstVecRef q) const;
   /// Largest position and velocity constraint violations of the active rows.
-  ConstraintViolation constraint_violation(double t, ConstVecRef q, ConstVecRef v) const;
+  ConstraintViolation constraint_violation(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const;
   /// Relative coordinate of joint j (revolute: angle of b's marker x axis about a's marker z
   /// axis in (−π, π], or for a driven joint s(t) plus the deviation from it, continuous over
   /// turns; prismatic and cylindrical: displacement along the axis) with its rate, and its
@@ -241,6 +248,7 @@ class MultibodySystem final : public ConstrainedSystem {
 
  private:
   struct Impl;
+  struct WorkspaceData;  // the scratch of the evaluations (Multibody.cpp)
   std::unique_ptr<Impl> impl_;
 };
 

@@ -68,11 +68,9 @@ enum class FrictionModel {
   Cone,     ///< the disc itself (Coulomb cone)
 };
 
-/// Settings of solve_impulse().
-struct ImpulseOptions {
-  double t_end = 1.0;           ///< s, > t0
-  double step = 1e-3;           ///< h, s, > 0
-  double output_every = 0;      ///< s; 0: only t0 and t_end
+/// Settings of solve_impulse(): the run's (RunSettings: t_end > t0, the step h > 0,
+/// output_every) and its own.
+struct ImpulseOptions : RunSettings {
   int pgs_max_iterations = 100; ///< velocity sweeps per step at most, ≥ 1
   double pgs_tolerance = 1e-9;  ///< m/s: stop when a sweep changes no velocity by more
   double relaxation = 1.0;      ///< ω in (0, 2)
