@@ -335,6 +335,7 @@ TEST_CASE("shafts: the residual's tangent against finite differences", "[shaft][
       "solver: {end_time: 1.0}\n";
   const LoadedModel lm = load_model_text(text, "fd.yaml", {});
   const MultibodySystem mb(lm.system);
+  ConstrainedSystem::Workspace ws = mb.make_workspace();
   const int n = mb.num_coordinates(), m = mb.num_constraints();
   VecX q(n), v(n);
   mb.initial_state(q, v);
@@ -348,9 +349,9 @@ TEST_CASE("shafts: the residual's tangent against finite differences", "[shaft][
   const VecX lam = VecX::NullaryExpr(m, [&]() { return 5 * N(gen); });
   const double t = 0.3, h = 1e-6, cq = 0.7, cv = 1.3, ca = 0.4;
   SparseMatrix A = mb.tangent_pattern();
-  mb.assemble_tangent(t, q, v, a, lam, cq, cv, ca, A);
+  mb.assemble_tangent(ws, t, q, v, a, lam, cq, cv, ca, A);
   SparseMatrix M = mb.tangent_pattern();
-  mb.assemble_mass(q, M);
+  mb.assemble_mass(ws, q, M);
   MatX Tfd(n, n), Mfd(n, n);
   VecX rp(n), rm(n);
   for (int k = 0; k < n; ++k) {
@@ -361,14 +362,14 @@ TEST_CASE("shafts: the residual's tangent against finite differences", "[shaft][
     vm[k] -= h;
     ap[k] += h;
     am[k] -= h;
-    mb.residual(t, qp, v, a, lam, rp);
-    mb.residual(t, qm, v, a, lam, rm);
+    mb.residual(ws, t, qp, v, a, lam, rp);
+    mb.residual(ws, t, qm, v, a, lam, rm);
     Tfd.col(k) = cq * (rp - rm) / (2 * h);
-    mb.residual(t, q, vp, a, lam, rp);
-    mb.residual(t, q, vm, a, lam, rm);
+    mb.residual(ws, t, q, vp, a, lam, rp);
+    mb.residual(ws, t, q, vm, a, lam, rm);
     Tfd.col(k) += cv * (rp - rm) / (2 * h);
-    mb.residual(t, q, v, ap, lam, rp);
-    mb.residual(t, q, v, am, lam, rm);
+    mb.residual(ws, t, q, v, ap, lam, rp);
+    mb.residual(ws, t, q, v, am, lam, rm);
     Mfd.col(k) = (rp - rm) / (2 * h);
     Tfd.col(k) += ca * Mfd.col(k);
   }
@@ -378,8 +379,8 @@ TEST_CASE("shafts: the residual's tangent against finite differences", "[shaft][
   CHECK((MatX(M) - Mfd).cwiseAbs().maxCoeff() <= 1e-6 * Mfd.cwiseAbs().maxCoeff());
   // The forces are the residual's negative at zero acceleration and multipliers.
   VecX f(n), r0(n);
-  mb.forces(t, q, v, f);
-  mb.residual(t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
+  mb.forces(ws, t, q, v, f);
+  mb.residual(ws, t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
   CHECK((f + r0).cwiseAbs().maxCoeff() <= 1e-12 * (1 + f.cwiseAbs().maxCoeff()));
 }
 

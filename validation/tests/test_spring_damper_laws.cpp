@@ -92,13 +92,14 @@ struct Track {
 Track run(const System& s, double t_end) {
   const PreparedSystem p = prepare(s);
   const MultibodySystem& mb = *p.system;
+  ConstrainedSystem::Workspace ws = mb.make_workspace();
   Track tr;
-  tr.E0 = mb.energy(0, p.q0, p.v0);
+  tr.E0 = mb.energy(ws, 0, p.q0, p.v0);
   const SolveResult r = simulate(mb, 0.0, p.q0, p.v0, ida(t_end, 0.01), [&](const StateView& v) {
     tr.pa.push_back(mb.position(0, v.q));
     tr.pb.push_back(mb.position(1, v.q));
     tr.Rb.push_back(mb.rotation(1, v.q));
-    tr.dE = std::max(tr.dE, std::abs(mb.energy(v.t, v.q, v.v) - tr.E0));
+    tr.dE = std::max(tr.dE, std::abs(mb.energy(ws, v.t, v.q, v.v) - tr.E0));
     const Mat3 Rrel = mb.rotation(0, v.q).transpose() * mb.rotation(1, v.q);
     tr.max_angle = std::max(tr.max_angle, math::so3_log(Rrel).norm());
     return true;
@@ -189,6 +190,7 @@ TEST_CASE("rigid-body spring-damper: small oscillations at the linear closed-for
     s.add_force(f);
     const PreparedSystem p = prepare(s);
     const MultibodySystem& mb = *p.system;
+    ConstrainedSystem::Workspace ws = mb.make_workspace();
     double ey = 0, er = 0;
     const SolveResult r = simulate(mb, 0.0, p.q0, p.v0, ida(2.0, 0.01), [&](const StateView& v) {
       const double y = F.col(1).dot(mb.position(0, v.q) - b.position);
@@ -222,6 +224,7 @@ TEST_CASE("cartesian spring-damper: reaction at a's marker conserves energy, at 
     s.add_force(f);
     const PreparedSystem p = prepare(s);
     const MultibodySystem& mb = *p.system;
+    ConstrainedSystem::Workspace ws = mb.make_workspace();
     auto momentum = [&](const StateView& v) {
       Vec3 L = Vec3::Zero();
       for (BodyIndex i = 0; i < 2; ++i) {
@@ -235,7 +238,7 @@ TEST_CASE("cartesian spring-damper: reaction at a's marker conserves energy, at 
     double E0 = 0, dE = 0, dL = 0;
     Vec3 L0 = Vec3::Zero();
     const SolveResult r = simulate(mb, 0.0, p.q0, p.v0, ida(3.0, 0.01), [&](const StateView& v) {
-      const double E = mb.energy(v.t, v.q, v.v);
+      const double E = mb.energy(ws, v.t, v.q, v.v);
       if (v.t == 0) {
         E0 = E;
         L0 = momentum(v);
