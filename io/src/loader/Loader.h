@@ -56,6 +56,7 @@ class Loader : public Reader {
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
   bool joint_motor(Map& f, ForceElement& fe);
+  const Joint* element_joint(Map& f, ForceElement& fe, bool cylindrical);
   /// Every key of the forces section (loads and force element types).
   static const std::vector<std::string>& force_section_keys();
   bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);

@@ -73,6 +73,16 @@ void Loader::sensors(const YAML::Node& n) {
         continue;
       }
     }
+    if (*out == SensorOutput::JointFriction && solver_ok_) {
+      const SolverInfo* si = find_solver(m_.solver_name());
+      if (si && si->path == SolverPath::Impulse) {
+        error(s.find("output")->value, s.path("output"),
+              "output joint_friction is not available with solver.type " + m_.solver_name() +
+                  ": its Coulomb friction is an impulse of the Gauss-Seidel iteration, not a force of the state "
+                  "(use an implicit or explicit solver, whose regularized friction it gives)");
+        continue;
+      }
+    }
     const SensorOutputInfo& info = sensor_output_info(*out);
     const std::string o = to_string(*out);
     auto not_for = [&](const char* key, const std::string& why) {
