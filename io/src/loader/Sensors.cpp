@@ -59,7 +59,8 @@ void Loader::sensors(const YAML::Node& n) {
                  (oi.needs_multipliers && !si->support.multipliers))) {
         std::string available;
         for (const SensorOutputInfo& x : sensor_outputs())
-          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers))
+          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers) &&
+              (x.output != SensorOutput::JointFriction || si->path != SolverPath::Impulse))
             available += std::string(available.empty() ? "" : ", ") + x.name;
         const char* what = oi.needs_accelerations ? "accelerations" : "Lagrange multipliers (reactions)";
         error(s.find("output")->value, s.path("output"),
