@@ -141,6 +141,23 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
                2 * q.speed + std::sin(t);
       };
     }
+    if (f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) {  // on the joint J
+      f.joint = "J";
+      f.point = j.point;
+      f.axis = j.axis;
+      f.joint_type = j.type;
+      f.upper = -1.0;  // joint_limit: pressed in by about 1 rad or 1 m
+      if (f.type == ForceType::JointFriction) {
+        f.friction = 0.3;
+        f.static_friction = 0.5;
+        f.stribeck_velocity = 0.4;
+        f.normal_force = 80;
+        f.radius = 0.2;
+        f.viscous_rotation = 0.7;
+        f.viscous_slide = 1.1;
+        f.regularization_velocity = 0.5;  // smooth on the scale of the differences
+      }
+    }
     if (f.type == ForceType::User) {
       f.bodies = {"A"};
       if (!b_is_ground) f.bodies.push_back("B");
@@ -235,6 +252,15 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
     if (t.type == ForceType::JointMotor) {  // on its joint, a cylindrical one: torque and force
       cases.emplace_back(std::string(t.name) + " (torque)", JT::Cylindrical, 0, t.type);
       cases.emplace_back(std::string(t.name) + " (force)", JT::Cylindrical, 1, t.type);
+      continue;
+    }
+    if (t.type == ForceType::JointFriction) {  // on a cylindrical joint: both coordinates, Stribeck
+      cases.emplace_back(t.name, JT::Cylindrical, 0, t.type);
+      continue;
+    }
+    if (t.type == ForceType::JointLimit) {  // pressed into its upper stop (the smooth branch)
+      cases.emplace_back(std::string(t.name) + " (angle)", JT::Revolute, 0, t.type);
+      cases.emplace_back(std::string(t.name) + " (slide)", JT::Prismatic, 0, t.type);
       continue;
     }
     cases.emplace_back(t.name, JT::Spherical, 0, t.type);

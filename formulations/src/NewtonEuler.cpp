@@ -566,6 +566,9 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
   Impl& I = *impl_;
   I.model = model;
   I.opt = options;
+  if (options.joint_elements_by_impulses)
+    for (ForceElement& f : I.model.forces())
+      if (f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) f.by_impulses = true;
   if (options.linear_damping < 0 || options.angular_damping < 0)
     throw std::invalid_argument("NewtonEulerOptions: damping must be >= 0, got linear " +
                                 std::to_string(options.linear_damping) + ", angular " +
@@ -825,6 +828,51 @@ void NewtonEulerSystem::joint_rows_world(double t, int joint, const VecX& q, con
 }
 
 std::string NewtonEulerSystem::joint_row_label(int row) const { return impl_->row_label(row); }
+
+void NewtonEulerSystem::joint_element_rows(Workspace& ws, const VecX& q, const VecX& v,
+                                           std::vector<JointElementRows>& out) const {
+  const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
+  out.clear();
+  if (!I.opt.joint_elements_by_impulses) return;
+  I.body_kinematics(W, q, &v);
+  for (size_t e = 0; e < I.forces.size(); ++e) {
+    const ForceNE& fe = I.forces[e];
+    if (!fe.src->by_impulses) continue;
+    I.reference_kinematics(W, e);
+    const detail::FrameKin& ka = W.force_kin[e][0];
+    const detail::FrameKin& kb = W.force_kin[e][1];
+    const Vec3 ra = ka.R * fe.xa, rb = kb.R * fe.xb;
+    const Vec3 d = kb.p + rb - ka.p - ra;
+    const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
+    const Mat3 FA = ka.R * fe.Aa;
+    const Vec3 ax = FA.col(2), xb = kb.R * fe.Ab.col(0);
+    JointElementRows r;
+    r.force = static_cast<int>(e);
+    r.a = fe.bodies[0];
+    r.b = fe.bodies[1];
+    // The angle as the force laws count it (model/src/forces/Forces.h, joint_coordinates()).
+    const double wrapped = std::atan2(xb.dot(FA.col(1)), xb.dot(FA.col(0)));
+    r.angle = fe.last_angle + std::remainder(wrapped - fe.last_angle, 2 * M_PI);
+    fe.last_angle = r.angle;
+    r.rate = (kb.w - ka.w).dot(ax);
+    r.displacement = ax.dot(d);
+    r.speed = ax.dot(dd) + ka.w.cross(ax).dot(d);
+    // Rows over the COM twists: b's marker point is p_b = x_Cb + r_Cb, and a's force acts there too.
+    const Vec3 xCa = r.a == kGround ? Vec3::Zero() : Vec3(W.kin[static_cast<size_t>(r.a)].p);
+    const Vec3 xCb = r.b == kGround ? Vec3::Zero() : Vec3(W.kin[static_cast<size_t>(r.b)].p);
+    const Vec3 pb = kb.p + rb;
+    r.Wa.setZero();
+    r.Wb.setZero();
+    r.Wa.block<1, 3>(0, 3) = -ax.transpose();
+    r.Wb.block<1, 3>(0, 3) = ax.transpose();
+    r.Wa.block<1, 3>(1, 0) = -ax.transpose();
+    r.Wa.block<1, 3>(1, 3) = -(pb - xCa).cross(ax).transpose();
+    r.Wb.block<1, 3>(1, 0) = ax.transpose();
+    r.Wb.block<1, 3>(1, 3) = (pb - xCb).cross(ax).transpose();
+    out.push_back(r);
+  }
+}
 
 double NewtonEulerSystem::project_positions(Workspace& ws, VecX& q, double tol, int max_iter) const {
   return project_positions(ws, 0.0, q, tol, max_iter);

@@ -159,12 +159,16 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
     if (restart->solver != name)
       refuse("it was written by solver " + restart->solver + ", this run uses " + name +
              " (the solver's history differs; give the same solver.type)");
-    for (const ForceElement& f : model.system.forces())
-      if (f.effort_uses_angle)
+    for (const ForceElement& f : model.system.forces()) {
+      if (f.type == ForceType::JointLimit && f.joint_type == JointType::Revolute)
+        refuse("joint_limit '" + f.name + "' on the angle of joint '" + f.joint +
+               "' counts turns, which state files do not carry yet");
+      else if (f.effort_uses_angle)
         refuse(f.type == ForceType::JointMotor
                    ? "joint_motor '" + f.name + "' uses angle(" + f.joint +
                          "), whose count of turns state files do not carry yet (a motor without angle() continues)"
                    : "force '" + f.name + "' uses a joint's angle(), whose count of turns state files do not carry yet");
+    }
     if (restart->bodies != static_cast<int>(model.system.bodies().size()))
       refuse("it has " + std::to_string(restart->bodies) + " bodies, the model " +
              std::to_string(model.system.bodies().size()));
@@ -191,7 +195,10 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
     }
     case SolverPath::NewtonEuler:
     case SolverPath::Impulse: {
-      I.ne = std::make_unique<NewtonEulerSystem>(model.system);
+      // The impulse stepper takes joint friction (Coulomb) and joint limits as impulses.
+      NewtonEulerOptions neo;
+      neo.joint_elements_by_impulses = solver_->path == SolverPath::Impulse;
+      I.ne = std::make_unique<NewtonEulerSystem>(model.system, neo);
       I.ne->initial_state(I.q0, I.v0);
       if (I.ne->num_joint_rows() > 0) {
         // Start on the joints (the explicit methods hold them at the acceleration level only; the

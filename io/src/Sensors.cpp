@@ -272,6 +272,25 @@ std::vector<SensorOutputInfo> make_table() {
          if (model.shafts()[static_cast<size_t>(c.shaft)].kind == Shaft::Kind::Rotor) return nullptr;
          return col == 0 ? "m" : "m/s";
        }},
+      {SensorOutput::JointFriction, "joint_friction", "", T::Force, false, {".torque", ".force", ".power"}, false,
+       false,
+       "a joint friction's torque about and force along its joint's axis on the second body (Coulomb, Stribeck "
+       "and viscous, as the smooth solvers apply them) and its power (<= 0)",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         // The element's own law (model/src/forces/JointFriction.cpp) at the markers' motion; the
+         // marker frames are world frames here, so the geometry is the identity.
+         const Markers m = markers(k, c);
+         const ForceElement& f = k.model().forces()[static_cast<size_t>(c.force)];
+         const ForceGeometry g;
+         const PairMotion pm{m.p_b - m.p_a, m.v_b - m.v_a, m.F_a, m.F_b, m.w_a, m.w_b, k.time()};
+         Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
+         force_type_info(f.type).law(f, g, pm, Fb, Tb, nullptr);
+         const Vec3 e = m.F_a.col(2), d = m.p_b - m.p_a;
+         o[0] = Tb.dot(e);
+         o[1] = Fb.dot(e);
+         o[2] = o[0] * (m.w_b - m.w_a).dot(e) + o[1] * (e.dot(m.v_b - m.v_a) + d.dot(m.w_a.cross(e)));
+       },
+       {"N m", "N", "W"}, nullptr, "", [](ForceType t) { return t == ForceType::JointFriction; }, "joint_friction"},
   };
 }
 

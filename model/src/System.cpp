@@ -196,6 +196,46 @@ void System::add_joint_motor(const std::string& name, const std::string& joint, 
   add_force(std::move(f));
 }
 
+namespace {
+/// Bodies, point, axis and type of the joint named `joint`, if there is one (else check() names it).
+void copy_joint(const std::vector<Joint>& joints, ForceElement& f) {
+  for (const Joint& j : joints)
+    if (j.name == f.joint) {
+      f.bodies = {j.bodies[0], j.bodies[1]};
+      f.point = j.point;
+      f.axis = j.axis;
+      f.joint_type = j.type;
+      f.motor_force = j.type == JointType::Prismatic;
+    }
+}
+}  // namespace
+
+ForceElement& System::add_joint_friction(const std::string& name, const std::string& joint) {
+  ForceElement f;
+  f.name = name;
+  f.type = ForceType::JointFriction;
+  f.joint = joint;
+  copy_joint(joints_, f);
+  add_force(std::move(f));
+  return forces_.back();
+}
+
+ForceElement& System::add_joint_limit(const std::string& name, const std::string& joint, std::optional<double> lower,
+                                      std::optional<double> upper, double stiffness, double damping, double restitution) {
+  ForceElement f;
+  f.name = name;
+  f.type = ForceType::JointLimit;
+  f.joint = joint;
+  f.lower = lower;
+  f.upper = upper;
+  f.stiffness = stiffness;
+  f.damping = damping;
+  f.restitution = restitution;
+  copy_joint(joints_, f);
+  add_force(std::move(f));
+  return forces_.back();
+}
+
 void System::add_spherical(const std::string& n, const std::string& a, const std::string& b,
                            const Vec3& point) {
   Joint j;
@@ -405,6 +445,21 @@ std::vector<ModelProblem> System::problems() const {
       } else if (f.bodies.size() != 2 || f.bodies[0] != j->bodies[0] || f.bodies[1] != j->bodies[1] ||
                  f.point != j->point || f.axis != j->axis) {
         add(who + ": its bodies, point and axis must be those of joint '" + f.joint + "' (add_joint_motor copies them)");
+      }
+    }
+    if ((f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) && !f.joint.empty()) {
+      const bool limit = f.type == ForceType::JointLimit;
+      const auto j = std::find_if(joints_.begin(), joints_.end(), [&](const Joint& x) { return x.name == f.joint; });
+      if (j == joints_.end()) {
+        add(who + ": unknown joint '" + f.joint + "'");
+      } else if (j->type != JointType::Revolute && j->type != JointType::Prismatic &&
+                 (limit || j->type != JointType::Cylindrical)) {
+        add(who + ": joint '" + f.joint + "' is " + to_string(j->type) + "; a " + to_string(f.type) + " acts on a " +
+            (limit ? "revolute or prismatic joint" : "revolute, prismatic or cylindrical joint"));
+      } else if (f.bodies.size() != 2 || f.bodies[0] != j->bodies[0] || f.bodies[1] != j->bodies[1] ||
+                 f.point != j->point || f.axis != j->axis || f.joint_type != j->type) {
+        add(who + ": its bodies, point, axis and joint type must be those of joint '" + f.joint +
+            "' (add_" + to_string(f.type) + " copies them)");
       }
     }
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||

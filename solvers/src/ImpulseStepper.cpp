@@ -13,6 +13,7 @@
 
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/solvers/Explicit.h>
+#include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/math/Rotation.h>
 
 namespace mbdae {
@@ -32,6 +33,22 @@ struct JRow {
   double k = 0;  // J M⁻¹ Jᵀ
   double c = 0;  // position error
   double lam = 0, lam_p = 0;
+};
+
+/// A joint_friction or joint_limit element as impulses on its joint's coordinates
+/// (NewtonEulerSystem::joint_element_rows()).
+///  - friction: rows of the slip at the pin surface (r φ̇ and/or ṡ), their impulses bounded by
+///    |p| ≤ L = h F(v₀) (the Coulomb–Stribeck level at the slip speed v₀ of the step's start; a
+///    disc for the two rows of a cylindrical joint): the Coulomb law as complementarity;
+///  - limit: one row per stop, the gap's rate g = ±q̇, with λ ≥ 0 and target g⁺ ≥ bn (Newton
+///    restitution −e g⁻ when the stop closes within the step, else the gap closed at the step's end),
+///    and bp the split-impulse target for a penetration.
+struct ERow {
+  JRow r[2];
+  int nr = 0;
+  bool limit = false;
+  double L = 0;        // friction: bound of the impulse (N s)
+  double bn = 0, bp = 0;
 };
 
 /// One contact point prepared for PGS. Bodies are slots of the velocity array, the ground being
@@ -341,6 +358,53 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         jr.lam_p = 0;
       }
     }
+    // ---- 3a'. joint friction and joint limits (NewtonEulerOptions::joint_elements_by_impulses) ----
+    sys.joint_element_rows(ws_, q, v, jel);
+    erows.clear();
+    for (const JointElementRows& je : jel) {
+      const ForceElement& f = sys.model().forces()[static_cast<size_t>(je.force)];
+      auto make_row = [&](JRow& jr, int k, double scale) {
+        jr.a = je.a;
+        jr.b = je.b;
+        jr.ja_v = scale * je.Wa.block<1, 3>(k, 0).transpose();
+        jr.ja_w = scale * je.Wa.block<1, 3>(k, 3).transpose();
+        jr.jb_v = scale * je.Wb.block<1, 3>(k, 0).transpose();
+        jr.jb_w = scale * je.Wb.block<1, 3>(k, 3).transpose();
+        jr.k = 0;
+        if (jr.a >= 0) jr.k += im[static_cast<size_t>(jr.a)] * jr.ja_v.squaredNorm() + jr.ja_w.dot(Iw[static_cast<size_t>(jr.a)] * jr.ja_w);
+        if (jr.b >= 0) jr.k += im[static_cast<size_t>(jr.b)] * jr.jb_v.squaredNorm() + jr.jb_w.dot(Iw[static_cast<size_t>(jr.b)] * jr.jb_w);
+        jr.lam = jr.lam_p = 0;
+      };
+      if (f.type == ForceType::JointFriction) {
+        const bool turns = joint_turns(f.joint_type), slides = joint_slides(f.joint_type);
+        const double vr = turns ? f.radius * je.rate : 0.0, vs = slides ? je.speed : 0.0;
+        ERow er;
+        er.L = h * joint_friction_level(f, std::hypot(vr, vs));
+        if (!(er.L > 0)) continue;  // viscous only: in the applied forces
+        if (turns) make_row(er.r[er.nr++], 0, f.radius);
+        if (slides) make_row(er.r[er.nr++], 1, 1.0);
+        erows.push_back(er);
+      } else {
+        const bool turns = f.joint_type == JointType::Revolute;
+        const double x = turns ? je.angle : je.displacement;
+        for (int side = 0; side < 2; ++side) {
+          const std::optional<double>& stop = side == 0 ? f.upper : f.lower;
+          if (!stop) continue;
+          const double sign = side == 0 ? -1.0 : 1.0;  // the gap's rate is sign · q̇
+          const double gap = sign * (x - *stop);
+          ERow er;
+          er.limit = true;
+          er.nr = 1;
+          make_row(er.r[0], turns ? 0 : 1, sign);
+          const double g0 = joint_vel(u0, er.r[0]);  // the gap's rate at the step's start
+          if (gap + h * g0 <= 0 && g0 < -opt.restitution_threshold && f.restitution > 0) er.bn = -f.restitution * g0;
+          else er.bn = gap > 0 ? -gap / h : 0.0;
+          er.bp = opt.split_impulse ? opt.position_beta * std::max(-gap - opt.slop, 0.0) / h : 0.0;
+          er.r[0].c = gap;
+          erows.push_back(er);
+        }
+      }
+    }
     // ---- 3b. contact rows ----
     crows.resize(cps.size());
     double max_pen = 0;
@@ -433,6 +497,30 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         apply_joint(u, jr, dl);
         res = std::max(res, std::abs(dl) * jr.k);
       }
+      for (ERow& er : erows) {
+        if (er.limit) {
+          JRow& jr = er.r[0];
+          const double ln = std::max(0.0, jr.lam - omega * (joint_vel(u, jr) - er.bn) / jr.k);
+          const double dl = ln - jr.lam;
+          jr.lam = ln;
+          apply_joint(u, jr, dl);
+          res = std::max(res, std::abs(dl) * jr.k);
+          continue;
+        }
+        // Friction: the unconstrained update of each row, then the radial projection on |p| ≤ L.
+        double cand[2] = {0, 0}, norm2 = 0;
+        for (int k = 0; k < er.nr; ++k) {
+          cand[k] = er.r[k].lam - omega * joint_vel(u, er.r[k]) / er.r[k].k;
+          norm2 += cand[k] * cand[k];
+        }
+        const double scale = norm2 > er.L * er.L ? er.L / std::sqrt(norm2) : 1.0;
+        for (int k = 0; k < er.nr; ++k) {
+          const double dl = scale * cand[k] - er.r[k].lam;
+          er.r[k].lam += dl;
+          apply_joint(u, er.r[k], dl);
+          res = std::max(res, std::abs(dl) * er.r[k].k);
+        }
+      }
       for (CRow& c : crows) {
         const double vn = row_vel(c, U, 0);
         const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) * c.kn_inv);
@@ -471,7 +559,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     }
     // ---- 4. split impulse: pseudo-velocities for the position error ----
     int pit = 0;
-    if (opt.split_impulse && (nj > 0 || !crows.empty())) {
+    if (opt.split_impulse && (nj > 0 || !crows.empty() || !erows.empty())) {
       for (pit = 1; pit <= opt.position_iterations; ++pit) {
         double pres = 0;
         for (JRow& jr : jrows) {
@@ -480,6 +568,15 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
           jr.lam_p += dl;
           apply_joint(up, jr, dl);
           pres = std::max(pres, std::abs(dl) * jr.k);
+        }
+        for (ERow& er : erows) {
+          if (!er.limit) continue;
+          JRow& jr = er.r[0];
+          const double lp = std::max(0.0, jr.lam_p - omega * (joint_vel(up, jr) - er.bp) / jr.k);
+          const double dp = lp - jr.lam_p;
+          jr.lam_p = lp;
+          apply_joint(up, jr, dp);
+          pres = std::max(pres, std::abs(dp) * jr.k);
         }
         for (CRow& c : crows) {
           const double vn = row_vel(c, UP, 0);
@@ -548,6 +645,8 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   std::vector<Mat3> Iw, Rb;
   std::vector<Vec3> xc;
   std::vector<JRow> jrows;
+  std::vector<JointElementRows> jel;
+  std::vector<ERow> erows;
   std::vector<ContactPoint> cps;
   std::vector<CRow> crows;
   std::vector<Prev> prev, prev_next;

@@ -43,19 +43,24 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
   fe.name = name_;
   fe.type = info->type;
   bool ok = true;
-  const bool motor = info->type == ForceType::JointMotor;  // its bodies are its joint's
+  const bool motor = info->type == ForceType::JointMotor;
+  // Its bodies are its joint's.
+  const bool on_joint = motor || info->type == ForceType::JointFriction || info->type == ForceType::JointLimit;
   for (const std::string& k : force_section_keys())
-    if (const Entry* e = f.find(k); e && k != "name" && k != "type" && (motor ? k != "joint" && k != "value" : k != "bodies") &&
+    if (const Entry* e = f.find(k); e && k != "name" && k != "type" &&
+                                    (on_joint ? k != "joint" && (!motor || k != "value") : k != "bodies") &&
                                     std::none_of(info->keys.begin(), info->keys.end(),
                                                  [&](const ForceKey& fk) { return k == fk.key; })) {
       error(e->key_node, f.path(k),
             "key '" + k + "' does not apply to a " + t + " force" +
-                (motor && k == "bodies" ? " (it acts between the bodies of its joint)" : ""));
+                (on_joint && k == "bodies" ? " (it acts between the bodies of its joint)" : ""));
       ok = false;
     }
   if (!element_keys(f, info->keys, fe)) ok = false;
   if (motor) {
     if (!joint_motor(f, fe)) ok = false;
+  } else if (on_joint) {
+    if (!element_joint(f, fe, info->type == ForceType::JointFriction)) ok = false;
   } else if (!pair_bodies(f.find("bodies") ? f.find("bodies") : f.require("bodies", "the two bodies it connects"),
                           f.path("bodies"), fe.bodies)) {
     ok = false;
@@ -76,31 +81,44 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
 /// the motor's), its `effort` against the joint's type, and its `value`: an expression of t and
 /// the joint's own coordinates (the others' would make the element act on more than its two
 /// bodies; they are refused by name).
-bool Loader::joint_motor(Map& f, ForceElement& fe) {
+/// The `joint` of a force element that acts on a joint's coordinates (joint_motor, joint_friction,
+/// joint_limit): revolute or prismatic, and cylindrical if `cylindrical`; its bodies, point, axis
+/// and type become the element's. The joint, or nullptr after reporting the problem.
+const Joint* Loader::element_joint(Map& f, ForceElement& fe, bool cylindrical) {
   const Joint* joint = nullptr;
-  const Entry* je = f.require("joint", "the revolute, prismatic or cylindrical joint it acts on");
-  if (!je) return false;
+  const Entry* je = f.require("joint", cylindrical ? "the revolute, prismatic or cylindrical joint it acts on"
+                                                   : "the revolute or prismatic joint it acts on");
+  if (!je) return nullptr;
   const auto jname = string(je->value, f.path("joint"));
-  if (!jname) return false;
+  if (!jname) return nullptr;
   for (const Joint& j : m_.system.joints())
     if (j.name == *jname) joint = &j;
   if (!joint) {
     // A joint of the file with problems of its own is not in the System: already reported.
     if (!joint_names_.count(*jname)) error(je->value, f.path("joint"), "unknown joint '" + *jname + "'");
-    return false;
+    return nullptr;
   }
   const JointType jt = joint->type;
-  const bool turns = jt == JointType::Revolute || jt == JointType::Cylindrical;
-  const bool slides = jt == JointType::Prismatic || jt == JointType::Cylindrical;
-  if (!turns && !slides) {
-    error(je->value, f.path("joint"), "joint '" + *jname + "' is " + to_string(jt) +
-                                          "; a joint_motor acts on a revolute, prismatic or cylindrical joint");
-    return false;
+  if (jt != JointType::Revolute && jt != JointType::Prismatic && (!cylindrical || jt != JointType::Cylindrical)) {
+    error(je->value, f.path("joint"), "joint '" + *jname + "' is " + to_string(jt) + "; a " + to_string(fe.type) +
+                                          (cylindrical ? " acts on a revolute, prismatic or cylindrical joint"
+                                                       : " acts on a revolute or prismatic joint"));
+    return nullptr;
   }
   fe.joint = *jname;
   fe.bodies = {joint->bodies[0], joint->bodies[1]};
   fe.point = joint->point;
   fe.axis = joint->axis;
+  fe.joint_type = jt;
+  return joint;
+}
+
+bool Loader::joint_motor(Map& f, ForceElement& fe) {
+  const Joint* joint = element_joint(f, fe, true);
+  if (!joint) return false;
+  const std::optional<std::string> jname = joint->name;
+  const JointType jt = joint->type;
+  const bool turns = joint_turns(jt), slides = joint_slides(jt);
   bool ok = true;
   if (const Entry* e = f.find("effort")) {
     if ((jt == JointType::Revolute && fe.motor_force) || (jt == JointType::Prismatic && !fe.motor_force)) {

@@ -69,6 +69,7 @@ class Loader : public Reader {
   void motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const;
   /// The user force element a load that depends on the state becomes.
   static ForceElement state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver);
+  const Joint* element_joint(Map& f, ForceElement& fe, bool cylindrical);
   /// Every key of the forces section (loads and force element types).
   static const std::vector<std::string>& force_section_keys();
   bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);

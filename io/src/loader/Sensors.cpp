@@ -59,7 +59,8 @@ void Loader::sensors(const YAML::Node& n) {
                  (oi.needs_multipliers && !si->support.multipliers))) {
         std::string available;
         for (const SensorOutputInfo& x : sensor_outputs())
-          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers))
+          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers) &&
+              (x.output != SensorOutput::JointFriction || si->path != SolverPath::Impulse))
             available += std::string(available.empty() ? "" : ", ") + x.name;
         const char* what = oi.needs_accelerations ? "accelerations" : "Lagrange multipliers (reactions)";
         error(s.find("output")->value, s.path("output"),
@@ -70,6 +71,16 @@ void Loader::sensors(const YAML::Node& n) {
                                          ? +[](const SolverInfo& x) { return x.support.accelerations; }
                                          : +[](const SolverInfo& x) { return x.support.multipliers; }) +
                   ")");
+        continue;
+      }
+    }
+    if (*out == SensorOutput::JointFriction && solver_ok_) {
+      const SolverInfo* si = find_solver(m_.solver_name());
+      if (si && si->path == SolverPath::Impulse) {
+        error(s.find("output")->value, s.path("output"),
+              "output joint_friction is not available with solver.type " + m_.solver_name() +
+                  ": its Coulomb friction is an impulse of the Gauss-Seidel iteration, not a force of the state "
+                  "(use an implicit or explicit solver, whose regularized friction it gives)");
         continue;
       }
     }

@@ -75,6 +75,26 @@ struct NewtonEulerOptions {
   JointSolveMethod joint_solve = JointSolveMethod::Schur;  ///< how derivative() finds λ
   double baumgarte_alpha = 0.0;  ///< α, 1/s (velocity feedback 2α Ċ)
   double baumgarte_beta = 0.0;   ///< β, 1/s (position feedback β² C)
+  /// For the impulse stepper: the Coulomb part of every joint_friction and the stops of every
+  /// joint_limit are left out of applied_forces() (ForceElement::by_impulses) and given as rows by
+  /// joint_element_rows(), for impulses of the stepper's Gauss–Seidel.
+  bool joint_elements_by_impulses = false;
+};
+
+/// A joint_friction or joint_limit element at a state, for the impulse stepper
+/// (NewtonEulerOptions::joint_elements_by_impulses), in the coordinates u = (v_C world, ω WORLD)
+/// of its two bodies: row 0 gives the rate φ̇ = (ω_b − ω_a)·e, row 1 the slide speed
+/// ṡ = e·ḋ + (ω_a × e)·d at b's marker point (e the joint axis turning with a, world).
+struct JointElementRows {
+  int force = 0;           ///< index in model().forces()
+  BodyIndex a = kGround;   ///< body a (kGround for ground)
+  BodyIndex b = kGround;   ///< body b
+  Eigen::Matrix<double, 2, 6> Wa;  ///< rows × (v_C, ω_W) of body a
+  Eigen::Matrix<double, 2, 6> Wb;  ///< the same for body b
+  double angle = 0;         ///< φ, rad, turns counted from the previous call (joint_limit on a revolute joint)
+  double displacement = 0;  ///< s, m
+  double rate = 0;          ///< φ̇, rad/s
+  double speed = 0;         ///< ṡ, m/s
 };
 
 /// One joint's equations evaluated at a state, in the coordinates u = (v_C world, ω WORLD) of its
@@ -205,6 +225,10 @@ class NewtonEulerSystem {
   void joint_rows_world(int joint, const VecX& q, const VecX& v, JointRowsWorld& out) const;
   /// Label of joint row `row` ("joint 'B' <equation>"); "row <row>" if out of range. No throw.
   std::string joint_row_label(int row) const;
+  /// The joint_friction and joint_limit elements taken as impulses (only with
+  /// NewtonEulerOptions::joint_elements_by_impulses; else `out` is left empty) at (q, v), in the
+  /// order of model().forces(). The angle's turn count is kept between calls (one run's memory).
+  void joint_element_rows(Workspace& ws, const VecX& q, const VecX& v, std::vector<JointElementRows>& out) const;
   /// Projection onto the constraint manifold at time t (M-orthogonal, through the chosen joint
   /// solve method): positions by Gauss–Newton (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at
   /// most max_iter), then velocities u ← u − M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ Ċ. Return the final ‖C‖∞ / ‖Ċ‖∞.

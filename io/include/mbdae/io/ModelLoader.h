@@ -33,7 +33,7 @@ enum class SensorOutput {
   AngularVelocity, AngularVelocityLocal, Acceleration, AccelerationLocal,
   AngularAcceleration, AngularAccelerationLocal, ReactionForce, ReactionTorque,
   Energy, ConstraintViolation, JointAngle, JointDisplacement, SpringDamper, KineticEnergy, PotentialEnergy,
-  LinearMomentum, AngularMomentum, JointMotor, Shaft,
+  LinearMomentum, AngularMomentum, JointMotor, Shaft, JointFriction,
 };
 /// The key word of the model file ("angular_velocity_local", ...).
 const char* to_string(SensorOutput o);

@@ -307,6 +307,8 @@ enum class ForceType {
   User,                   ///< user function of the bodies' motions
   EndStop,                ///< one-sided penalty stops on the slide along an axis
   JointMotor,             ///< a torque or force on a joint's coordinate, a function of t and the joint's state
+  JointFriction,          ///< Coulomb (regularized), Stribeck and viscous friction of a joint
+  JointLimit,             ///< one-sided penalty stops on a joint's angle or slide
 };
 /// Name of `t` as in the model file ("spring_damper", …). No throw.
 const char* to_string(ForceType t);
@@ -347,6 +349,15 @@ enum class SpringRotationLaw {
 ///   (JointCoordinates) acts on b as a torque u e (`motor_force` false) or a force u e at the
 ///   joint point (true), e the joint axis turning with a; a gets the opposite. Its power is
 ///   u·rate or u·speed. No potential.
+/// - joint_friction: on the revolute, prismatic or cylindrical joint `joint` (bodies, point and
+///   axis copied from it): with the slip speed at the pin surface v = |(r φ̇, ṡ)| (φ̇ for the
+///   turning joints, ṡ for the sliding ones, r = `radius`), the Coulomb–Stribeck level
+///   F(v) = μ N + (μ_s − μ) N exp(−(v/v_s)²) (N = `normal_force`), regularized by tanh(v/v_ε),
+///   acts against the slip: torque −r F tanh(v/v_ε) (r φ̇/v) − c_φ φ̇ about the axis and force
+///   −F tanh(v/v_ε) (ṡ/v) − c_s ṡ along it. Dissipative; no potential (forces/JointFriction.cpp).
+/// - joint_limit: on the revolute (angle φ, turns counted) or prismatic (slide s) joint `joint`:
+///   one-sided penalty stops at `lower`, `upper` as end_stop, a torque or a force; potential
+///   ½ k p². The impulse stepper takes it as a unilateral impulse with `restitution`.
 struct ForceElement {
   std::string name;                 ///< unique among the force elements (may be empty)
   ForceType type = ForceType::SpringDamper;  ///< which law (see above)
@@ -371,6 +382,20 @@ struct ForceElement {
   bool motor_force = false;         ///< joint_motor: a force along the axis (else a torque about it)
   JointEffortFunction effort;       ///< joint_motor: N m (torque) or N (force)
   bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry); user: the law counts a joint's turns (a run cannot continue it from a state file)
+  JointType joint_type = JointType::Revolute;  ///< joint_friction, joint_limit: the type of `joint` (copied from it)
+  double friction = 0;              ///< joint_friction: Coulomb (sliding) coefficient μ
+  std::optional<double> static_friction;  ///< joint_friction: μ_s of the Stribeck curve (needs stribeck_velocity)
+  double stribeck_velocity = 0;     ///< joint_friction: v_s, m/s at the pin surface (0: no Stribeck term)
+  double radius = 0;                ///< joint_friction: pin radius r, m (revolute, cylindrical)
+  double normal_force = 0;          ///< joint_friction: given normal force N, N
+  double viscous_rotation = 0;      ///< joint_friction: c_φ, N m s/rad (revolute, cylindrical)
+  double viscous_slide = 0;         ///< joint_friction: c_s, N s/m (prismatic, cylindrical)
+  double regularization_velocity = 1e-3;  ///< joint_friction: v_ε, m/s at the pin surface
+  double restitution = 0;           ///< joint_limit: Newton restitution e in [0, 1] (impulse stepper)
+  /// joint_friction, joint_limit: set by the impulse stepper's formulation, which takes the
+  /// Coulomb part and the stops as impulses of its projected Gauss–Seidel: the law then gives
+  /// only the viscous part (friction) or nothing (limit).
+  bool by_impulses = false;
   UserForceFunction user;           ///< user
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };
@@ -533,6 +558,14 @@ class System {
   /// q.angle. An unknown joint is reported by check().
   void add_joint_motor(const std::string& name, const std::string& joint, JointEffortFunction effort,
                        bool force = false, bool uses_angle = true);
+  /// Friction on the joint named `joint` (added before; revolute, prismatic or cylindrical):
+  /// bodies, point, axis and type copied from the joint now; set the coefficients (friction,
+  /// normal_force, radius, …) on the returned element. An unknown joint is reported by check().
+  ForceElement& add_joint_friction(const std::string& name, const std::string& joint);
+  /// Stops on the angle (revolute, rad) or slide (prismatic, m) of the joint named `joint`:
+  /// stiffness N m/rad or N/m, damping N m s/rad or N s/m; restitution for the impulse stepper.
+  ForceElement& add_joint_limit(const std::string& name, const std::string& joint, std::optional<double> lower,
+                                std::optional<double> upper, double stiffness, double damping, double restitution = 0);
 
   // Convenience builders that read like the model file: `a`, `b` are body names (or
   // "ground"), points (m) and axes are world coordinates at t0; nothing is checked here.
