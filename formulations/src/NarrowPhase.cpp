@@ -22,7 +22,9 @@
 //    each cylinder rim (sampled, then refined); then the incident feature clipped to a reference
 //    face (as for box–box) or the feature points inside the other shape.
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include "NarrowPhase.h"
+
+#include <mbdae/formulations/ContactPairs.h>
 
 #include <algorithm>
 #include <array>
@@ -916,74 +918,119 @@ PlacedShape placed_shape(const Contact& c) {
   return g;
 }
 
-int shape_order(ShapeType t) {
-  switch (t) {
-    case ShapeType::Plane: return 0;
-    case ShapeType::Box: return 1;
-    case ShapeType::Cylinder: return 2;
-    case ShapeType::Capsule: return 3;
-    case ShapeType::Sphere: return 4;
-  }
-  return 5;
+// ---- the pair functions of the registry (ContactPairs.cpp), one per pair kind -------------------
+
+namespace pairs {
+
+namespace {
+/// World normal and offset of the plane a, then the points of b against it.
+template <class F>
+int against_plane(const PlacedShape& A, PairPoint* out, F&& f) {
+  Emitter emit{out};
+  Vec3 n;
+  double off;
+  plane_world(A, n, off);
+  f(emit, n, off);
+  return emit.count;
+}
+}  // namespace
+
+int plane_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) {
+    sphere_plane(emit, n, off, B.c_W, B.radius, margin, 0);
+  });
 }
 
-bool narrow_phase_handles(ShapeType x, ShapeType y) { return contact_pair_handled(x, y); }
+int plane_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) {
+    const Vec3 ax = B.R_WS.col(2) * B.half_length;
+    sphere_plane(emit, n, off, B.c_W + ax, B.radius, margin, 0);
+    sphere_plane(emit, n, off, B.c_W - ax, B.radius, margin, 1);
+  });
+}
+
+int plane_box(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) {
+    for (int k = 0; k < 8; ++k) {
+      const Vec3 corner_S((k & 1 ? 1 : -1) * B.half.x(), (k & 2 ? 1 : -1) * B.half.y(),
+                          (k & 4 ? 1 : -1) * B.half.z());
+      const Vec3 x = B.c_W + B.R_WS * corner_S;
+      const double d = n.dot(x) - off;
+      if (d < margin) emit(x - n * (0.5 * d), n, d, k, 0);
+    }
+  });
+}
+
+int plane_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) { cylinder_plane(emit, n, off, B, margin); });
+}
+
+int box_box(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_box(emit, A, B, margin);
+  return emit.count;
+}
+
+int box_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_cylinder(emit, A, B, margin);
+  return emit.count;
+}
+
+int box_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_capsule(emit, A, B, margin);
+  return emit.count;
+}
+
+int box_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_sphere(emit, A, B.c_W, B.radius, margin, 0);
+  return emit.count;
+}
+
+int cylinder_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::cylinder_cylinder(emit, A, B, margin);
+  return emit.count;
+}
+
+int cylinder_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::cylinder_capsule(emit, A, B, margin);
+  return emit.count;
+}
+
+int cylinder_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::cylinder_sphere(emit, A, B.c_W, B.radius, margin);
+  return emit.count;
+}
+
+int capsule_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::capsule_capsule(emit, A, B, margin);
+  return emit.count;
+}
+
+int capsule_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::capsule_sphere(emit, A, B, margin);
+  return emit.count;
+}
+
+int sphere_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::sphere_sphere(emit, A.c_W, A.radius, B.c_W, B.radius, margin, 0, Vec3::UnitZ());
+  return emit.count;
+}
+
+}  // namespace pairs
 
 int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, PairPoint* out, bool& swapped) {
-  // Order the pair: plane first, then box, cylinder, capsule, sphere (a is the "lower" type).
-  swapped = !(shape_order(s1.type) <= shape_order(s2.type));
-  const PlacedShape& A = swapped ? s2 : s1;
-  const PlacedShape& B = swapped ? s1 : s2;
-  Emitter emit{out};
-  if (!contact_pair_handled(A.type, B.type)) return 0;
-  if (A.type == ShapeType::Plane) {
-    Vec3 n;
-    double off;
-    plane_world(A, n, off);
-    switch (B.type) {
-      case ShapeType::Sphere: sphere_plane(emit, n, off, B.c_W, B.radius, margin, 0); break;
-      case ShapeType::Capsule: {
-        const Vec3 ax = B.R_WS.col(2) * B.half_length;
-        sphere_plane(emit, n, off, B.c_W + ax, B.radius, margin, 0);
-        sphere_plane(emit, n, off, B.c_W - ax, B.radius, margin, 1);
-        break;
-      }
-      case ShapeType::Box:
-        for (int k = 0; k < 8; ++k) {
-          const Vec3 corner_S((k & 1 ? 1 : -1) * B.half.x(), (k & 2 ? 1 : -1) * B.half.y(),
-                              (k & 4 ? 1 : -1) * B.half.z());
-          const Vec3 x = B.c_W + B.R_WS * corner_S;
-          const double d = n.dot(x) - off;
-          if (d < margin) emit(x - n * (0.5 * d), n, d, k, 0);
-        }
-        break;
-      case ShapeType::Cylinder: cylinder_plane(emit, n, off, B, margin); break;
-      case ShapeType::Plane: break;
-    }
-    return emit.count;
-  }
-  switch (A.type) {
-    case ShapeType::Box:
-      if (B.type == ShapeType::Box) box_box(emit, A, B, margin);
-      else if (B.type == ShapeType::Capsule) box_capsule(emit, A, B, margin);
-      else if (B.type == ShapeType::Sphere) box_sphere(emit, A, B.c_W, B.radius, margin, 0);
-      else if (B.type == ShapeType::Cylinder) box_cylinder(emit, A, B, margin);
-      break;
-    case ShapeType::Cylinder:
-      if (B.type == ShapeType::Sphere) cylinder_sphere(emit, A, B.c_W, B.radius, margin);
-      else if (B.type == ShapeType::Capsule) cylinder_capsule(emit, A, B, margin);
-      else if (B.type == ShapeType::Cylinder) cylinder_cylinder(emit, A, B, margin);
-      break;
-    case ShapeType::Capsule:
-      if (B.type == ShapeType::Capsule) capsule_capsule(emit, A, B, margin);
-      else if (B.type == ShapeType::Sphere) capsule_sphere(emit, A, B, margin);
-      break;
-    case ShapeType::Sphere:
-      sphere_sphere(emit, A.c_W, A.radius, B.c_W, B.radius, margin, 0, Vec3::UnitZ());
-      break;
-    case ShapeType::Plane: break;
-  }
-  return emit.count;
+  const ContactPairKind& kind = contact_pair_kind(s1.type, s2.type, swapped);
+  if (!kind.collide) return 0;  // refused before (contact_pair_problems())
+  return swapped ? kind.collide(s2, s1, margin, out) : kind.collide(s1, s2, margin, out);
 }
 
 }  // namespace mbdae

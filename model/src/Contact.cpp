@@ -18,11 +18,6 @@ const char* to_string(ShapeType t) {
   return "?";
 }
 
-bool contact_pair_handled(ShapeType x, ShapeType y) {
-  // Every pair of finite shapes; a plane with every finite shape; not two planes.
-  return !(x == ShapeType::Plane && y == ShapeType::Plane);
-}
-
 const char* to_string(CombineRule r) {
   switch (r) {
     case CombineRule::GeometricMean: return "geometric_mean";

@@ -2,8 +2,9 @@
 /// @file Contact.h
 /// Contact geometry and material of a body, as a user describes it. A `Contact` attaches one
 /// shape to a body (or to "ground"); every pair of shapes on different bodies may touch. Which
-/// pairs the contact geometry handles is the table contact_pair_handled(); a model with a pair it
-/// does not handle is refused by System::problems(), naming both shapes and their bodies. Both the
+/// pairs the contact geometry handles is the registry of contact pair kinds
+/// (formulations/ContactPairs.h); a model with a pair it does not handle is refused by name (the
+/// model loader, ContactDetector and MultibodySystem: contact_pair_problems()). Both the
 /// ImpulseStepper (impulses) and MultibodySystem (penalty forces) use that same geometry
 /// (formulations/ContactGeometry.h).
 ///
@@ -30,14 +31,10 @@ enum class ShapeType {
   Plane,    ///< half-space n·x ≤ offset (body frame; world on ground)
   Cylinder, ///< solid cylinder of `radius` and length 2 `half_length` along the shape z axis
 };
+/// Number of ShapeType values.
+inline constexpr int kShapeTypeCount = 5;
 /// Name of `t` as in the model file ("sphere", "box", "capsule", "plane", "cylinder"). No throw.
 const char* to_string(ShapeType t);
-
-/// Whether the contact geometry handles shapes x and y touching, in either order. Handled: every
-/// pair of spheres, boxes, capsules and cylinders, and a plane with each of them. Not handled
-/// (refused by System::problems() when the two shapes are on different bodies): plane–plane.
-/// No throw.
-bool contact_pair_handled(ShapeType x, ShapeType y);
 
 /// How the friction μ or the restitution e of a pair combines the values of its two shapes.
 enum class CombineRule {
