@@ -707,18 +707,18 @@ TEST_CASE("Example cylinders with penalty contacts: each contact carries what re
   CHECK(std::hypot(last[10] - 3, last[11]) < 1e-9);
 }
 
-TEST_CASE("Convex meshes are refused by name", "[contact][io]") {
+TEST_CASE("A convex mesh without its file is refused at its place", "[contact][io]") {
   const std::string text = "bodies:\n  - {name: a, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0]}\n"
                            "contacts:\n  - {name: part, type: convex_mesh, body: a}\n"
                            "solver: {type: impulse, end_time: 0.1}\n";
   try {
     io::load_model_text(text, "mesh.yaml");
-    FAIL("a convex mesh must be refused");
+    FAIL("a convex mesh without a file must be refused");
   } catch (const io::LoadError& e) {
     const std::string w = e.what();
     INFO(w);
     CHECK(w.find("mesh.yaml:4:") != std::string::npos);
-    CHECK(w.find("contact type 'convex_mesh' is not supported yet") != std::string::npos);
+    CHECK(w.find("contacts[0]: missing required key 'file'") != std::string::npos);
   }
 }
 

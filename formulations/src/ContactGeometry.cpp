@@ -243,6 +243,7 @@ double thickness(const Contact& c) {
     case ShapeType::Capsule: return c.radius;
     case ShapeType::Cylinder: return std::min(c.radius, c.half_length);
     case ShapeType::Box: return c.half_extents.minCoeff();
+    case ShapeType::ConvexMesh: return c.hull ? c.hull->inner_radius() : 0;
   }
   return 0;
 }

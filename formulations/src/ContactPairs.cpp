@@ -54,6 +54,24 @@ const std::vector<ContactPairKind>& table() {
       {S::Capsule, S::Sphere, "capsule-sphere", pairs::capsule_sphere, 1, true, true,
        "closest point of the segment, then as sphere-sphere"},
       {S::Sphere, S::Sphere, "sphere-sphere", pairs::sphere_sphere, 1, true, true, "the line between the centres"},
+      {S::Plane, S::ConvexMesh, "plane-convex_mesh", pairs::plane_convex_mesh, 8, true, true,
+       "the hull's vertices below the surface (more than 8: the deepest, then each time the farthest from those "
+       "kept)"},
+      {S::ConvexMesh, S::Box, "convex_mesh-box", pairs::convex_mesh_box, 8, true, true,
+       "as convex_mesh-convex_mesh, the box as a polyhedron"},
+      {S::ConvexMesh, S::Cylinder, "convex_mesh-cylinder", pairs::convex_mesh_cylinder, 8, true, true,
+       "as box-cylinder with the polyhedron's faces, vertices and edges for the box's: separating axes exact from "
+       "the support functions; a face as reference: the cylinder's incident end disc or generator clipped to it; "
+       "else the vertices and edge points inside the cylinder and the rim points inside the polyhedron"},
+      {S::ConvexMesh, S::Capsule, "convex_mesh-capsule", pairs::convex_mesh_capsule, 3, true, true,
+       "as box-capsule, on the polyhedron's signed distance (convex)"},
+      {S::ConvexMesh, S::Sphere, "convex_mesh-sphere", pairs::convex_mesh_sphere, 1, true, true,
+       "closest point of the polyhedron: inside, the least deep face; outside, the closest point of the faces "
+       "facing the centre"},
+      {S::ConvexMesh, S::ConvexMesh, "convex_mesh-convex_mesh", pairs::convex_mesh_convex_mesh, 8, true, true,
+       "separating axes: both shapes' face normals and the edge-edge axes whose arcs cross on the Gauss map "
+       "(Gregorius 2013), separations exact from the vertices; a face axis: the incident face clipped against the "
+       "reference face's side planes (Sutherland–Hodgman); an edge axis: the closest points of the two edges"},
   };
   return t;
 }
@@ -119,8 +137,9 @@ int shape_order(ShapeType t) {
     case ShapeType::Cylinder: return 2;
     case ShapeType::Capsule: return 3;
     case ShapeType::Sphere: return 4;
+    case ShapeType::ConvexMesh: return 5;
   }
-  return 5;
+  return 6;
 }
 
 namespace {

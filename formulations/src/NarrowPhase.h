@@ -22,4 +22,11 @@ int capsule_capsule(const PlacedShape& a, const PlacedShape& b, double margin, P
 int capsule_sphere(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
 int sphere_sphere(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
 
+int plane_convex_mesh(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
+int convex_mesh_cylinder(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
+int convex_mesh_box(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
+int convex_mesh_capsule(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
+int convex_mesh_sphere(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
+int convex_mesh_convex_mesh(const PlacedShape& a, const PlacedShape& b, double margin, PairPoint* out);
+
 }  // namespace mbdae::pairs

@@ -68,6 +68,7 @@ struct PlacedShape {
   Vec3 half = Vec3::Zero();            ///< m: box half extents
   Vec3 normal = Vec3::UnitZ();         ///< plane: unit outward normal, shape axes
   double offset = 0;                   ///< plane: n·(x − c_W) = offset on the surface (shape axes), m
+  const ConvexHull* hull = nullptr;    ///< convex_mesh: the polyhedron, shape axes (owned by the Contact)
   Vec3 c_W = Vec3::Zero();             ///< shape origin, world, m
   Mat3 R_WS = Mat3::Identity();        ///< shape axes in world axes
 };
