@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Assembly.h>
 #include <mbdae/solvers/Mobility.h>
@@ -130,6 +131,27 @@ int check_command(const CheckOptions& o) {
     if (sys.contact_penalty)
       fmt::print("  contact_penalty {}, stiffness {:g}\n", to_string(sys.contact_penalty->law),
                  sys.contact_penalty->stiffness);
+    // The pair kinds of the model (shapes on different bodies), from the registry of pair kinds.
+    std::map<std::string, std::pair<int, const ContactPairKind*>> kinds;
+    const auto& cs = sys.contacts();
+    for (size_t j = 0; j < cs.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
+        if (sys.find_body(cs[i].body) == sys.find_body(cs[j].body)) continue;
+        bool swapped;
+        const ContactPairKind& k = contact_pair_kind(cs[i].shape, cs[j].shape, swapped);
+        auto& e = kinds[k.name];
+        ++e.first;
+        e.second = &k;
+      }
+    for (const auto& [name, e] : kinds) {
+      const ContactPairKind& k = *e.second;
+      std::string paths;
+      for (const ContactPath p : {ContactPath::Impulse, ContactPath::Penalty})
+        if (k.on(p)) paths += std::string(paths.empty() ? "" : ", ") + to_string(p);
+      fmt::print("  pair {:<18} {:>4} pair{} of shapes, up to {} point{} each; {}\n", name, e.first,
+                 e.first == 1 ? " " : "s", k.max_points, k.max_points == 1 ? "" : "s",
+                 k.collide ? "paths: " + paths : std::string("not handled"));
+    }
     // Deep overlaps at the given poses: every run refuses them (io::ModelRun).
     try {
       std::vector<ModelProblem> overlaps = initial_overlap_problems(sys);

@@ -20,6 +20,7 @@
 #include <Eigen/LU>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/model/math/Rotation.h>
 
 #include "FiniteDifference.h"
@@ -1012,10 +1013,12 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         I.finite_group.push_back(static_cast<int>(cb[k]));
       }
     }
+    for (ModelProblem& p : contact_pair_problems(I.model, ContactPath::Penalty)) problems.push_back(std::move(p));
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j) {
-        // Pairs the geometry does not handle are refused by System::problems() before.
-        if (cb[i] == cb[j] || !narrow_phase_handles(cs[i].shape, cs[j].shape)) continue;
+        // Pairs the penalty path does not take are refused just above.
+        bool swapped;
+        if (cb[i] == cb[j] || !contact_pair_kind(cs[i].shape, cs[j].shape, swapped).on(ContactPath::Penalty)) continue;
         const Contact& ci = cs[i];
         const Contact& cj = cs[j];
         const ItemRef item = ItemRef::contact(static_cast<int>(j));  // a pair's problems: at its second shape

@@ -571,25 +571,6 @@ std::vector<ModelProblem> System::problems() const {
             " couples a revolute joint (or a rotor) and then a prismatic joint (or a mass)");
     }
   }
-  // Contact pairs the contact geometry does not handle: refused, never dropped. Each such pair of
-  // shape types is reported once, at the later of its first two shapes.
-  std::set<std::pair<int, int>> reported;
-  for (size_t j = 0; j < contacts_.size(); ++j)
-    for (size_t i = 0; i < j; ++i) {
-      const Contact& a = contacts_[i];
-      const Contact& b = contacts_[j];
-      const auto ia = find_body(a.body), ib = find_body(b.body);
-      if (!ia || !ib || *ia == *ib || contact_pair_handled(a.shape, b.shape)) continue;
-      // A pair of values, not std::minmax's pair of references to the two temporaries.
-      const std::pair<int, int> key = std::minmax(static_cast<int>(a.shape), static_cast<int>(b.shape));
-      if (!reported.insert(key).second) continue;
-      item = ItemRef::contact(static_cast<int>(j));
-      add("contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
-          to_string(b.shape) + " on " + b.body + "): the contact geometry does not handle the pair " +
-          to_string(a.shape) + "-" + to_string(b.shape) +
-          " (handled: every pair of spheres, boxes, capsules and cylinders, and a plane with each of them); "
-          "put the two shapes on the same body or use other shapes");
-    }
   return out;
 }
 

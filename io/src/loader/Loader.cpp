@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include <mbdae/formulations/ContactPairs.h>
+
 #include <yaml-cpp/eventhandler.h>
 
 namespace mbdae::io::loader {
@@ -196,6 +198,9 @@ void Loader::model_checks() {
   // System::problems() repeats some checks of the sections; keep only what is new, i.e. problems
   // of items that have no diagnostic yet, pointed at the item.
   for (const ModelProblem& p : m_.system.problems())
+    if (!items_with_problems_.count(p.item)) report(m_.locate(p));
+  // Pairs of shapes the contact geometry does not handle (the registry of pair kinds).
+  for (const ModelProblem& p : contact_pair_problems(m_.system))
     if (!items_with_problems_.count(p.item)) report(m_.locate(p));
 }
 

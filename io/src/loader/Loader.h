@@ -24,6 +24,7 @@
 /// section may use what an earlier one recorded (the body and joint names, the solver).
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,6 +35,7 @@
 #include <array>
 
 #include <mbdae/io/Quantities.h>
+#include <mbdae/model/ConvexHull.h>
 
 namespace mbdae::io::loader {
 
@@ -74,6 +76,10 @@ class Loader : public Reader {
   static const std::vector<std::string>& force_section_keys();
   bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);
   void contacts(const YAML::Node& n);
+  /// The convex hull of the mesh that the mapping `m` names (keys `file`, relative to the model
+  /// file's folder, `scale` and `convex_hull`; see docs/model-format.md), shared between the items
+  /// that name the same file and scale; nullptr (and problems at the keys) if it cannot be made.
+  std::shared_ptr<const ConvexHull> convex_mesh(Map& m);
   void contact_material(const YAML::Node& n);
   std::optional<PenaltyParameters> penalty(const YAML::Node& n, const std::string& path);
   void sensors(const YAML::Node& n);
@@ -102,6 +108,7 @@ class Loader : public Reader {
   std::vector<Placed> shafts_;  // shafts and shaft forces
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
   bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
+  std::map<std::string, std::shared_ptr<const ConvexHull>> meshes_;  // by resolved file and scale
   bool solver_ok_ = true;
   YAML::Mark solver_type_mark_ = YAML::Mark::null_mark();
 };
