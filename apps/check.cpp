@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Assembly.h>
 #include <mbdae/solvers/Mobility.h>
@@ -90,6 +91,16 @@ int check_command(const CheckOptions& o) {
       fmt::print("  {:<14} {:<11} {} = 0\n", c.name, to_string(c.kind), terms);
     }
   }
+  if (!sys.shafts().empty()) {
+    fmt::print("\nshafts ({})\n", sys.shafts().size());
+    for (const Shaft& s : sys.shafts())
+      fmt::print("  {:<14} {:<6} {} {:g} {}\n", s.name, to_string(s.kind),
+                 s.kind == Shaft::Kind::Rotor ? "inertia" : "mass", s.inertia,
+                 s.kind == Shaft::Kind::Rotor ? "kg m^2" : "kg");
+    for (const ShaftForce& f : sys.shaft_forces())
+      fmt::print("  {:<14} {:<13} {}{}\n", f.name, to_string(f.kind), f.shafts[0],
+                 f.kind == ShaftForce::Kind::SpringDamper ? " - " + f.shafts[1] : std::string());
+  }
   for (const RigidBody& b : sys.bodies())
     if (!connected.count(b.name)) notes.push_back(fmt::format("body '{}' has no joint: it moves freely", b.name));
   for (const Joint& jt : sys.joints())
@@ -98,9 +109,17 @@ int check_command(const CheckOptions& o) {
     if (l.value_of_t) notes.push_back(fmt::format("load '{}' depends on time", l.name));
   if (!sys.forces().empty()) {
     fmt::print("\nforces ({})\n", sys.forces().size());
-    for (const ForceElement& f : sys.forces())
+    for (const ForceElement& f : sys.forces()) {
+      if (f.type == ForceType::User) {  // a user law (a load of named quantities): its body, then those it reads
+        std::string reads;
+        for (size_t k = 1; k < f.bodies.size(); ++k) reads += (k > 1 ? ", " : "") + f.bodies[k];
+        fmt::print("  {:<14} {:<24} on {}{}\n", f.name, to_string(f.type), f.bodies.empty() ? "" : f.bodies[0],
+                   reads.empty() ? "" : " (reads " + reads + ")");
+        continue;
+      }
       fmt::print("  {:<14} {:<24} {} - {}\n", f.name, to_string(f.type), f.bodies.size() > 0 ? f.bodies[0] : "",
                  f.bodies.size() > 1 ? f.bodies[1] : "");
+    }
   }
   if (!sys.contacts().empty()) {
     fmt::print("\ncontacts ({})\n", sys.contacts().size());
@@ -112,6 +131,27 @@ int check_command(const CheckOptions& o) {
     if (sys.contact_penalty)
       fmt::print("  contact_penalty {}, stiffness {:g}\n", to_string(sys.contact_penalty->law),
                  sys.contact_penalty->stiffness);
+    // The pair kinds of the model (shapes on different bodies), from the registry of pair kinds.
+    std::map<std::string, std::pair<int, const ContactPairKind*>> kinds;
+    const auto& cs = sys.contacts();
+    for (size_t j = 0; j < cs.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
+        if (sys.find_body(cs[i].body) == sys.find_body(cs[j].body)) continue;
+        bool swapped;
+        const ContactPairKind& k = contact_pair_kind(cs[i].shape, cs[j].shape, swapped);
+        auto& e = kinds[k.name];
+        ++e.first;
+        e.second = &k;
+      }
+    for (const auto& [name, e] : kinds) {
+      const ContactPairKind& k = *e.second;
+      std::string paths;
+      for (const ContactPath p : {ContactPath::Impulse, ContactPath::Penalty})
+        if (k.on(p)) paths += std::string(paths.empty() ? "" : ", ") + to_string(p);
+      fmt::print("  pair {:<18} {:>4} pair{} of shapes, up to {} point{} each; {}\n", name, e.first,
+                 e.first == 1 ? " " : "s", k.max_points, k.max_points == 1 ? "" : "s",
+                 k.collide ? "paths: " + paths : std::string("not handled"));
+    }
     // Deep overlaps at the given poses: every run refuses them (io::ModelRun).
     try {
       std::vector<ModelProblem> overlaps = initial_overlap_problems(sys);
@@ -128,12 +168,15 @@ int check_command(const CheckOptions& o) {
   const int coupling_rows = static_cast<int>(sys.couplings().size());
   int angles = n;  // the couplings' angle coordinates: one per coupled revolute joint, each with its row
   for (size_t i = 0; i < sys.bodies().size(); ++i) angles -= mb->body_size(static_cast<BodyIndex>(i));
+  const int nshafts = static_cast<int>(sys.shafts().size());
+  angles -= nshafts;
   const int norm_rows = rows - joint_equations - coupling_rows - angles;
   VecX q0(n), v0(n);
   mb->initial_state(q0, v0);
   const RedundancyReport red = find_redundant_constraints(*mb, 0.0, q0);
   const int nb = static_cast<int>(sys.bodies().size());
-  fmt::print("\ncoordinates  {} ({} bodies; {} Euler-parameter norm equation{}{})\n", n, nb, norm_rows,
+  fmt::print("\ncoordinates  {} ({} bodies{}; {} Euler-parameter norm equation{}{})\n", n, nb,
+             nshafts ? fmt::format(", {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(), norm_rows,
              norm_rows == 1 ? "" : "s",
              angles ? fmt::format("; {} joint angle{} of the couplings, each with its equation", angles, angles == 1 ? "" : "s")
                     : std::string());
@@ -143,10 +186,11 @@ int check_command(const CheckOptions& o) {
   else
     fmt::print("equations    {} joint + {} norm = {}\n", joint_equations, norm_rows, rows);
   const MobilityReport mob = calc_mobility(*mb, 0.0, q0);
-  const int gruebler = 6 * nb - mob.joint_equations;
+  const int gruebler = 6 * nb + nshafts - mob.joint_equations;
   const int mobility = mob.mobility;
-  fmt::print("Grübler      6 x {} bodies - {} joint equations = {} degree{} of freedom\n", nb, mob.joint_equations,
-             gruebler, std::abs(gruebler) == 1 ? "" : "s");
+  fmt::print("Grübler      6 x {} bodies{} - {} joint equations = {} degree{} of freedom\n", nb,
+             nshafts ? fmt::format(" + {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(),
+             mob.joint_equations, gruebler, std::abs(gruebler) == 1 ? "" : "s");
   fmt::print("mobility     {} coordinates - rank {} of the constraint Jacobian = {} degree{} of freedom "
              "(at the initial configuration)\n",
              n, mob.rank, mobility, mobility == 1 ? "" : "s");
@@ -164,7 +208,8 @@ int check_command(const CheckOptions& o) {
 
   // ---- initial constraint violation and assembly ----------------------------------------------
   VecX c(mb->num_constraints());
-  mb->constraints(0.0, q0, c);
+  auto ws = mb->make_workspace();
+  mb->constraints(ws, 0.0, q0, c);
   int worst = 0;
   const double cmax = c.size() ? c.cwiseAbs().maxCoeff(&worst) : 0.0;
   fmt::print("\ninitial      max |C| = {:.3g}{}\n", cmax,

@@ -79,8 +79,9 @@ int main(int argc, char** argv) {
       pen.contact_penalty->stiffness = 1e5;
       pen.contact_penalty->damping = 300;
       const MultibodySystem mb(pen);
+      auto ws = mb.make_workspace();
       std::printf("       implicit penalty path: %d pairs in the pattern; evaluated at t = 0: %d, at t = %g s: %d\n",
-                  mb.num_contact_pairs(), mb.num_contact_pairs_near(q0), t_end, mb.num_contact_pairs_near(q_end));
+                  mb.num_contact_pairs(), mb.num_contact_pairs_near(ws, q0), t_end, mb.num_contact_pairs_near(ws, q_end));
     }
   }
   return 0;

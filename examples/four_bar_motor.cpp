@@ -58,9 +58,10 @@ int main() {
   s.output_every = 1e-3;  // fine enough for the quadrature of the power balance
   double E_prev = 0, t_prev = 0, P_prev = 0, worst_balance = 0;
   std::printf("%6s %12s %14s\n", "t [s]", "rocker [rad]", "torque [N m]");
+  auto ws = mb.make_workspace();
   const SolveResult res = simulate(mb, 0, p.q0, p.v0, s, [&](const StateView& x) {
     const double torque = mb.joint_drive_force(0, x.t, x.q, x.lambda);
-    const double E = mb.energy(x.t, x.q, x.v);
+    const double E = mb.energy(ws, x.t, x.q, x.v);
     const double P = torque * omega;
     const Vec3 ex = mb.rotation(sys.body_index("rocker"), x.q).col(0);
     if (std::lround(x.t * 1000) % 50 == 0)

@@ -36,9 +36,10 @@ int main(int argc, char** argv) {
   opt.output_every = 0.1;
   struct Row { double t, angle, x, z, E; };
   std::vector<Row> rows;
+  auto ws = mb.make_workspace();
   auto obs = [&](const StateView& s) {
     const Vec3 p = mb.position(0, s.q);
-    rows.push_back({s.t, std::atan2(-p.z(), p.x()), p.x(), p.z(), mb.energy(s.t, s.q, s.v)});
+    rows.push_back({s.t, std::atan2(-p.z(), p.x()), p.x(), p.z(), mb.energy(ws, s.t, s.q, s.v)});
     return true;
   };
   const SolveResult res = solver == "trapezoidal_index2"

@@ -1,7 +1,8 @@
 // Every pair of contact shapes: each pair the geometry handles is checked against a configuration
 // whose depth, normal and points follow from elementary geometry (written out beside each case);
-// each pair it does not handle is refused by System::problems() naming both shapes, their bodies
-// and the pair, and by the model loader at the file position of the shape.
+// each pair it does not handle is refused by contact_pair_problems() (the registry of pair kinds)
+// naming both shapes, their bodies and the pair, by the formulations and by the model loader at
+// the file position of the shape.
 
 #include <catch2/catch.hpp>
 
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/formulations/Multibody.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/model/math/Rotation.h>
@@ -434,8 +437,9 @@ TEST_CASE("A plane on a moving body: its pose is the body's", "[contact][geometr
 
 TEST_CASE("Every pair of shape types collides or is refused by name", "[contact][geometry]") {
   // One body per shape (a plane on a body too), each pair placed so that it overlaps, and
-  // narrow_phase() must give a point for every handled pair; for the others System::problems()
-  // names both contacts, their bodies and the pair.
+  // narrow_phase() must give a point for every handled pair; for the others
+  // contact_pair_problems() names both contacts, their bodies and the pair, and both contact
+  // paths refuse the model.
   const std::vector<ShapeType> all = {ShapeType::Sphere, ShapeType::Box, ShapeType::Capsule, ShapeType::Plane,
                                       ShapeType::Cylinder};
   auto contact_of = [](ShapeType t, const std::string& name, const std::string& body) {
@@ -464,7 +468,8 @@ TEST_CASE("Every pair of shape types collides or is refused by name", "[contact]
       s.add_body(b);
       s.add_contact(contact_of(x, "first", "one"));
       s.add_contact(contact_of(y, "second", "two"));
-      const auto problems = s.problems();
+      CHECK(s.problems().empty());
+      const auto problems = contact_pair_problems(s);
       PlacedShape p1 = placed_shape(s.contacts()[0]), p2 = placed_shape(s.contacts()[1]);
       p2.c_W += Vec3(0.05, 0.02, 0.1);
       if (contact_pair_handled(x, y)) {
@@ -480,7 +485,17 @@ TEST_CASE("Every pair of shape types collides or is refused by name", "[contact]
         CHECK(m.find(std::string(to_string(x)) + "-" + to_string(y)) != std::string::npos);
         CHECK(problems[0].item.kind == ItemRef::Kind::Contact);
         CHECK(problems[0].item.index == 1);
-        CHECK_THROWS_AS(NewtonEulerSystem(s), ModelError);
+        const NewtonEulerSystem ne(s);
+        CHECK_THROWS_AS(ContactDetector(ne), ModelError);
+        PenaltyParameters pen;
+        pen.stiffness = 1e5;
+        s.contact_penalty = pen;
+        REQUIRE_THROWS_AS(MultibodySystem(s), ModelError);
+        try {
+          MultibodySystem mb(s);
+        } catch (const ModelError& e) {
+          CHECK(std::string(e.what()).find(std::string(to_string(x)) + "-" + to_string(y)) != std::string::npos);
+        }
       }
     }
   // 25 ordered pairs: only plane–plane is refused.
@@ -692,18 +707,18 @@ TEST_CASE("Example cylinders with penalty contacts: each contact carries what re
   CHECK(std::hypot(last[10] - 3, last[11]) < 1e-9);
 }
 
-TEST_CASE("Convex meshes are refused by name", "[contact][io]") {
+TEST_CASE("A convex mesh without its file is refused at its place", "[contact][io]") {
   const std::string text = "bodies:\n  - {name: a, mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0]}\n"
                            "contacts:\n  - {name: part, type: convex_mesh, body: a}\n"
                            "solver: {type: impulse, end_time: 0.1}\n";
   try {
     io::load_model_text(text, "mesh.yaml");
-    FAIL("a convex mesh must be refused");
+    FAIL("a convex mesh without a file must be refused");
   } catch (const io::LoadError& e) {
     const std::string w = e.what();
     INFO(w);
     CHECK(w.find("mesh.yaml:4:") != std::string::npos);
-    CHECK(w.find("contact type 'convex_mesh' is not supported yet") != std::string::npos);
+    CHECK(w.find("contacts[0]: missing required key 'file'") != std::string::npos);
   }
 }
 

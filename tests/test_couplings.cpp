@@ -221,6 +221,7 @@ TEST_CASE("couplings: Jacobian, velocity, gamma and tangent against finite diffe
       "solver: {end_time: 1.0}\n";
   const LoadedModel lm = load_model_text(text, "fd.yaml", {});
   const MultibodySystem mb(lm.system);
+  auto ws = mb.make_workspace();
   const int n = mb.num_coordinates(), m = mb.num_constraints();
   VecX q(n), v(n);
   mb.initial_state(q, v);
@@ -235,7 +236,7 @@ TEST_CASE("couplings: Jacobian, velocity, gamma and tangent against finite diffe
   const VecX lam = VecX::NullaryExpr(m, [&]() { return 5 * N(gen); });
   const double t = 0.2, h = 1e-6;
   SparseMatrix Cq = mb.jacobian_pattern();
-  mb.assemble_jacobian(t, q, Cq);
+  mb.assemble_jacobian(ws, t, q, Cq);
   const MatX C(Cq);
   MatX Cfd(m, n), Gfd(m, n), Tfd(n, n);
   VecX cp(m), cm(m), rp(n), rm(n);
@@ -244,44 +245,44 @@ TEST_CASE("couplings: Jacobian, velocity, gamma and tangent against finite diffe
     VecX qp = q, qm = q, vp = v, vm = v, ap = a, am = a;
     qp[k] += h;
     qm[k] -= h;
-    mb.constraints(t, qp, cp);
-    mb.constraints(t, qm, cm);
+    mb.constraints(ws, t, qp, cp);
+    mb.constraints(ws, t, qm, cm);
     Cfd.col(k) = (cp - cm) / (2 * h);
-    mb.constraint_velocity(t, qp, v, cp);
-    mb.constraint_velocity(t, qm, v, cm);
+    mb.constraint_velocity(ws, t, qp, v, cp);
+    mb.constraint_velocity(ws, t, qm, v, cm);
     Gfd.col(k) = (cp - cm) / (2 * h);
-    mb.residual(t, qp, v, a, lam, rp);
-    mb.residual(t, qm, v, a, lam, rm);
+    mb.residual(ws, t, qp, v, a, lam, rp);
+    mb.residual(ws, t, qm, v, a, lam, rm);
     Tfd.col(k) = cq * (rp - rm) / (2 * h);
     vp[k] += h;
     vm[k] -= h;
-    mb.residual(t, q, vp, a, lam, rp);
-    mb.residual(t, q, vm, a, lam, rm);
+    mb.residual(ws, t, q, vp, a, lam, rp);
+    mb.residual(ws, t, q, vm, a, lam, rm);
     Tfd.col(k) += cv * (rp - rm) / (2 * h);
     ap[k] += h;
     am[k] -= h;
-    mb.residual(t, q, v, ap, lam, rp);
-    mb.residual(t, q, v, am, lam, rm);
+    mb.residual(ws, t, q, v, ap, lam, rp);
+    mb.residual(ws, t, q, v, am, lam, rm);
     Tfd.col(k) += ca * (rp - rm) / (2 * h);
   }
   CHECK((C - Cfd).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, Cfd.cwiseAbs().maxCoeff()));
   VecX cvel(m);
-  mb.constraint_velocity(t, q, v, cvel);
+  mb.constraint_velocity(ws, t, q, v, cvel);
   CHECK((cvel - C * v).cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, cvel.cwiseAbs().maxCoeff()));
   SparseMatrix G = mb.jacobian_pattern();
-  mb.assemble_velocity_jacobian(t, q, v, G);
+  mb.assemble_velocity_jacobian(ws, t, q, v, G);
   CHECK((MatX(G) - Gfd).cwiseAbs().maxCoeff() < 1e-6 * std::max(1.0, Gfd.cwiseAbs().maxCoeff()));
   // γ: d²/ds² C(q + v s + a s²/2) = C_q a − γ.
   VecX gam(m), c0(m);
-  mb.gamma(t, q, v, gam);
+  mb.gamma(ws, t, q, v, gam);
   const double s = 1e-4;
-  mb.constraints(t, q + v * s + a * (s * s / 2), cp);
-  mb.constraints(t, q - v * s + a * (s * s / 2), cm);
-  mb.constraints(t, q, c0);
+  mb.constraints(ws, t, q + v * s + a * (s * s / 2), cp);
+  mb.constraints(ws, t, q - v * s + a * (s * s / 2), cm);
+  mb.constraints(ws, t, q, c0);
   const VecX cdd = (cp - 2 * c0 + cm) / (s * s);
   CHECK((cdd - (C * a - gam)).cwiseAbs().maxCoeff() < 1e-5 * std::max(1.0, cdd.cwiseAbs().maxCoeff()));
   SparseMatrix A = mb.tangent_pattern();
-  mb.assemble_tangent(t, q, v, a, lam, cq, cv, ca, A);
+  mb.assemble_tangent(ws, t, q, v, a, lam, cq, cv, ca, A);
   CHECK((MatX(A) - Tfd).cwiseAbs().maxCoeff() < 1e-5 * std::max(1.0, Tfd.cwiseAbs().maxCoeff()));
 }
 
@@ -299,7 +300,7 @@ TEST_CASE("couplings of an unknown joint or a joint without one coordinate are r
     int column;
   };
   const std::vector<Bad> bad{
-      {"  - {name: g, type: gear, joints: [ja, nothing], ratio: 2}\n", "couplings[0].joints[1]", "unknown joint 'nothing'", 40},
+      {"  - {name: g, type: gear, joints: [ja, nothing], ratio: 2}\n", "couplings[0].joints[1]", "unknown joint or shaft 'nothing'", 40},
       {"  - {name: g, type: linear, joints: [ja, ball], coefficients: [1, 1]}\n", "couplings[0].joints[1]",
        "joint 'ball' is spherical; a coupling takes revolute and prismatic joints", 42},
   };

@@ -16,7 +16,8 @@
 // they are not a silent wrong one either).
 //
 // Contact models are compared only among solvers of the same contact model (the impulse
-// stepper's rigid contacts and the implicit solvers' penalty forces are different physics).
+// stepper's rigid contacts and the implicit solvers' penalty forces are different physics; so are
+// its impulses for joint friction and joint limits and the regularized friction and penalty stops).
 
 #include <catch2/catch.hpp>
 
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include <mbdae/io/Run.h>
+#include <mbdae/model/ForceTypes.h>
 
 using namespace mbdae;
 using namespace mbdae::io;
@@ -116,7 +118,11 @@ TEST_CASE("Every example with every solver: the same sensors within the runs' ow
     const std::string path = file.string(), name = file.stem().string();
     const LoadedModel own = load_model_file(path);
     const std::string own_solver = own.solver_name();
-    const bool contacts = !own.system.contacts().empty();
+    // The impulse stepper's rigid contacts, Coulomb joint friction and joint stops (impulses) are
+    // other physics than the smooth solvers' penalty forces and regularized friction.
+    bool contacts = !own.system.contacts().empty();
+    for (const ForceElement& f : own.system.forces())
+      if (f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) contacts = true;
     const SolverInfo* own_info = find_solver(own_solver);
     REQUIRE(own_info);
     // Reference: the model's own solver, refined twice.

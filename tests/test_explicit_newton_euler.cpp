@@ -77,9 +77,10 @@ TEST_CASE("Newton-Euler derivative: Euler's equations with a full inertia, loads
   opt.linear_damping = 0.5;
   opt.angular_damping = 0.25;
   NewtonEulerSystem ne(s, opt);
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
   VecX q, v, qd, vd;
   ne.initial_state(q, v);
-  ne.derivative(0, q, v, qd, vd);
+  ne.derivative(ws, 0, q, v, qd, vd);
   const RigidBody& b = s.bodies()[0];
   const Mat3 R = b.orientation;
   const Vec3 wB = R.transpose() * b.angular_velocity;
@@ -231,9 +232,10 @@ VecX independent_f(const NewtonEulerSystem& ne, const VecX& v) {
 MatX dense_jacobian(const NewtonEulerSystem& ne, const VecX& q) {
   MatX J(ne.num_joint_rows(), ne.num_v());
   VecX e = VecX::Zero(ne.num_v()), col;
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
   for (int k = 0; k < ne.num_v(); ++k) {
     e[k] = 1;
-    ne.joint_velocity_violation(q, e, col);
+    ne.joint_velocity_violation(ws, q, e, col);
     J.col(k) = col;
     e[k] = 0;
   }
@@ -246,6 +248,8 @@ void check_sparse_solve(const System& s, const char* what) {
   os.joint_solve = JointSolveMethod::Schur;
   oe.joint_solve = JointSolveMethod::EquationSystem;
   NewtonEulerSystem ns(s, os), ne(s, oe);
+  NewtonEulerSystem::Workspace ws_ns = ns.make_workspace();
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
   VecX q, v;
   ns.initial_state(q, v);
   // A moving, consistent state: random velocities projected onto J u = 0 (Schur), then
@@ -253,15 +257,15 @@ void check_sparse_solve(const System& s, const char* what) {
   std::srand(7);
   const VecX vr = VecX::Random(ns.num_v());
   VecX v1 = vr, v2 = vr;
-  CHECK(ns.project_velocities(q, v1) < 1e-13);
-  CHECK(ne.project_velocities(q, v2) < 1e-13);
+  CHECK(ns.project_velocities(ws_ns, q, v1) < 1e-13);
+  CHECK(ne.project_velocities(ws, q, v2) < 1e-13);
   CHECK((v1 - v2).norm() < 1e-12 * v1.norm());
   v = v1;
   VecX qd1, vd1, qd2, vd2;
-  ns.derivative(0, q, v, qd1, vd1);
-  const VecX l1 = ns.last_multipliers();
-  ne.derivative(0, q, v, qd2, vd2);
-  const VecX l2 = ne.last_multipliers();
+  ns.derivative(ws_ns, 0, q, v, qd1, vd1);
+  const VecX l1 = ns.last_multipliers(ws_ns);
+  ne.derivative(ws, 0, q, v, qd2, vd2);
+  const VecX l2 = ne.last_multipliers(ws);
   INFO("rows " << ns.num_joint_rows() << ", |u̇| " << vd1.norm() << ", |λ| " << l1.norm());
   CHECK((vd1 - vd2).norm() < 1e-12 * vd1.norm());
   CHECK((l1 - l2).norm() < 1e-12 * l1.norm());
@@ -317,14 +321,15 @@ TEST_CASE("Sparse joint solve: position projection reaches the manifold in both 
     NewtonEulerOptions o;
     o.joint_solve = method;
     NewtonEulerSystem ne(rssr_four_bar(), o);
+    NewtonEulerSystem::Workspace ws = ne.make_workspace();
     VecX q, v, c;
     ne.initial_state(q, v);
     std::srand(3);
     q += 1e-3 * VecX::Random(ne.num_q());
-    ne.joint_violation(q, c);
+    ne.joint_violation(ws, q, c);
     REQUIRE(c.cwiseAbs().maxCoeff() > 1e-4);
-    CHECK(ne.project_positions(q, 1e-12, 10) <= 1e-12);
-    ne.joint_violation(q, c);
+    CHECK(ne.project_positions(ws, q, 1e-12, 10) <= 1e-12);
+    ne.joint_violation(ws, q, c);
     CHECK(c.cwiseAbs().maxCoeff() <= 1e-12);
   }
 }
@@ -346,17 +351,18 @@ TEST_CASE("Redundant joints: both methods report the singular joint system",
     NewtonEulerOptions o;
     o.joint_solve = method;
     NewtonEulerSystem ne(s, o);
+    NewtonEulerSystem::Workspace ws = ne.make_workspace();
     VecX q, v, qd, vd;
     ne.initial_state(q, v);
     try {
-      ne.derivative(0, q, v, qd, vd);
+      ne.derivative(ws, 0, q, v, qd, vd);
       FAIL("no error for redundant joints");
     } catch (const std::runtime_error& e) {
       INFO(e.what());
       CHECK(std::string(e.what()).find("singular") != std::string::npos);
       CHECK(std::string(e.what()).find("joint '") != std::string::npos);
     }
-    CHECK_THROWS_AS(ne.project_velocities(q, v), std::runtime_error);
+    CHECK_THROWS_AS(ne.project_velocities(ws, q, v), std::runtime_error);
   }
 }
 
@@ -386,6 +392,7 @@ TEST_CASE("Explicit path: damped mass on a spring follows the closed form",
   f.length = L0;
   s.add_force(f);
   NewtonEulerSystem ne(s);
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
   VecX q0, v0;
   ne.initial_state(q0, v0);
   ExplicitOptions o;
@@ -402,7 +409,7 @@ TEST_CASE("Explicit path: damped mass on a spring follows the closed form",
             const double xa = std::exp(-zeta * w0 * st.t) * (A * std::cos(wd * st.t) + zeta * w0 * A / wd * std::sin(wd * st.t));
             err = std::max(err, std::abs(x - xa));
             CHECK(ne.com_position(0, st.q).tail<2>().norm() < 1e-14);
-            const double E = ne.energy(st.q, st.v);
+            const double E = ne.energy(ws, st.q, st.v);
             energy_decreases = energy_decreases && E <= E_prev + 1e-12;
             E_prev = E;
             return true;
@@ -544,10 +551,11 @@ TEST_CASE("Explicit path with force elements and a driven joint agrees with gene
     NewtonEulerOptions no;
     no.joint_solve = method;
     NewtonEulerSystem ne(s, no);
+    NewtonEulerSystem::Workspace ws = ne.make_workspace();
     VecX q0, v0;
     ne.initial_state(q0, v0);
     VecX cd;
-    ne.joint_velocity_violation(0.0, q0, v0, cd);
+    ne.joint_velocity_violation(ws, 0.0, q0, v0, cd);
     REQUIRE(cd.cwiseAbs().maxCoeff() < 1e-14);  // consistent with ṡ(0)
     ExplicitOptions o;
     o.method = ExplicitMethod::Dopri5;

@@ -55,14 +55,15 @@ A01Run run_a01(const SimulationSettings& s, models::A01Link link = models::A01Li
   PreparedSystem p = prepare(models::IftommA01(link, 1e-9, rot));
   const MultibodySystem& sys = *p.system;
   A01Run r;
-  const double E0 = sys.energy(0, p.q0, p.v0);
+  auto ws = sys.make_workspace();
+  const double E0 = sys.energy(ws, 0, p.q0, p.v0);
   VecX c(sys.num_constraints()), cv(sys.num_constraints());
   r.res = simulate(sys, 0, p.q0, p.v0, s, [&](const StateView& st) {
-    sys.constraints(st.t, st.q, c);
-    sys.constraint_velocity(st.t, st.q, st.v, cv);
+    sys.constraints(ws, st.t, st.q, c);
+    sys.constraint_velocity(ws, st.t, st.q, st.v, cv);
     r.max_c = std::max(r.max_c, c.cwiseAbs().maxCoeff());
     r.max_cv = std::max(r.max_cv, cv.cwiseAbs().maxCoeff());
-    const double de = std::abs(sys.energy(st.t, st.q, st.v) - E0);
+    const double de = std::abs(sys.energy(ws, st.t, st.q, st.v) - E0);
     (st.t <= 0.5 * s.t_end ? r.max_de_first : r.max_de_second) = std::max(
         st.t <= 0.5 * s.t_end ? r.max_de_first : r.max_de_second, de);
     r.x_end = sys.position(0, st.q);

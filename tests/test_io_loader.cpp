@@ -13,6 +13,7 @@
 #include <mbdae/io/Expression.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Sensors.h>
+#include <mbdae/model/JointTypes.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/solvers/Simulation.h>
 #include <mbdae/solvers/SolverRegistry.h>
@@ -214,12 +215,54 @@ solver: {end_time: 0.1}
   CHECK(d[0].line == 8);
 }
 
+TEST_CASE("io: a skewed universal joint and generic-joint offsets", "[io]") {
+  const char* text = R"y(bodies:
+  - {name: a, mass: 1.0, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0, 0, 1]}
+joints:
+  - {name: u, type: universal, bodies: [ground, a], point: [0, 0, 1], axis: [1, 0, 0], axis_b: [1, 1, 0]}
+  - {name: g, type: generic, bodies: [ground, a], point: [0, 0, 1], constrained: [0, 0, 1, 0, 0, 1],
+     offsets: {z: "0.1*sin(t)", rz: {value: "t^2", velocity: "2*t"}}}
+solver: {end_time: 0.1}
+)y";
+  const LoadedModel m = load_model_text(text, "m.yaml");
+  const auto& j = m.system.joints();
+  REQUIRE(j.size() == 2);
+  // The universal joint holds the arms' initial cosine, 1/√2.
+  const JointLayout l = joint_layout(j[0]);
+  REQUIRE(l.equations.size() == 4);
+  CHECK(std::abs(l.equations[3].offset - std::sqrt(0.5)) < 1e-15);
+  REQUIRE(j[1].has_offsets());
+  CHECK_FALSE(j[1].offsets[0]);
+  CHECK(std::abs(j[1].offsets[2](0.5) - 0.1 * std::sin(0.5)) < 1e-15);
+  CHECK(j[1].offsets[5](3.0) == 9.0);
+  CHECK(j[1].offsets[5].derivative(3.0) == 6.0);
+  // An offset of a free coordinate, one not 0 at t = 0, an unknown coordinate, offsets on a
+  // revolute joint, and the impulse stepper: each refused at its key.
+  auto d = problems(replace(text, "z: \"0.1*sin(t)\"", "x: \"0.1*sin(t)\""));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "joints[1].offsets");
+  CHECK(d[0].message.find("offset of x given, but that coordinate is free") != std::string::npos);
+  d = problems(replace(text, "0.1*sin(t)", "0.1*cos(t)"));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "joints[1].offsets.z");
+  d = problems(replace(text, "rz: {", "rw: {"));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "joints[1].offsets.rw");
+  d = problems(replace(text, "axis_b: [1, 1, 0]}", "axis_b: [1, 1, 0], offsets: {z: t}}"));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].key_path == "joints[0].offsets");
+  CHECK(d[0].message == "key 'offsets' does not apply to a universal joint (only generic joints take offsets)");
+  d = problems(replace(text, "{end_time: 0.1}", "{type: impulse, end_time: 0.1}"));
+  CHECK(std::any_of(d.begin(), d.end(), [](const Diagnostic& x) { return x.key_path == "joints[1].offsets"; }));
+}
+
 TEST_CASE("io: spring-dampers of every kind", "[io]") {
   const std::string t = replace(kPendulum, "sensors:", R"(forces:
   - {name: s, type: spring_damper, bodies: [ground, rod], points: [[0, 1, 0], [1, 0, 0]], stiffness: 100, damping: 2}
   - {name: k, type: torsional_spring_damper, bodies: [ground, rod], point: [0, 0, 0], axis: [0, 0, 1], stiffness: 5, angle: 0.1}
-  - {name: c, type: cartesian_spring_damper, bodies: [ground, rod], point: [1, 0, 0], stiffness: [1, 2, 3], offset: [0, 0.1, 0]}
-  - {name: r, type: rigid_body_spring_damper, bodies: [ground, rod], point: [1, 0, 0], stiffness: [1, 2, 3, 4, 5, 6],
+  - {name: c, type: cartesian_spring_damper, bodies: [ground, rod], point: [1, 0, 0], stiffness: [1, 2, 3], offset: [0, 0.1, 0],
+     reaction_at: a_marker}
+  - {name: r, type: rigid_body_spring_damper, bodies: [ground, rod], point: [1, 0, 0], stiffness: [1, 2, 3, 4, 5, 6], rotation_law: mid_frame,
      damping: [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]],
      frame: {axis: [0, 0, 1], angle: 0.5}}
 sensors:)");
@@ -239,6 +282,10 @@ sensors:)");
   CHECK(f[3].stiffness6(5, 5) == 6);
   CHECK(f[3].damping6 == Mat6::Identity());
   REQUIRE(f[3].frame);
+  CHECK(f[2].reaction_at_a_marker);
+  CHECK(f[3].rotation_law == SpringRotationLaw::MidFrame);
+  CHECK_FALSE(f[0].reaction_at_a_marker);  // the defaults
+  CHECK(ForceElement{}.rotation_law == SpringRotationLaw::RotationVector);
   CHECK(m.system.check().empty());
   // The implicit formulation takes them.
   CHECK_NOTHROW(prepare(m.system, 0.0));

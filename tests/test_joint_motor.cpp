@@ -299,11 +299,16 @@ TEST_CASE("joint_motor: bad inputs are refused at file:line:col with the key", "
     CHECK(d[0].message.find("angle() applies to revolute and cylindrical joints; 'slider' is prismatic") !=
           std::string::npos);
   }
-  {  // another joint's quantity: refused by name
-    const auto d = problems("  - {name: m, type: joint_motor, joint: hinge, value: \"-5*displacement(slider)\"}\n");
+  {  // another joint's quantity: the motor becomes a law over more bodies, whose joint_motor
+     // output (effort, power of its own joint) is refused by name
+    CHECK(problems("  - {name: m, type: joint_motor, joint: hinge, value: \"-5*displacement(slider)\"}\n").empty());
+    const auto d = problems("  - {name: m, type: joint_motor, joint: hinge, value: \"-5*displacement(slider)\"}\n"
+                            "sensors:\n  - {name: s, force: m, output: joint_motor}\n");
     REQUIRE(d.size() == 1);
-    CHECK(d[0].column == 72);  // the quote at 55, then -5*displacement(
-    CHECK(d[0].message.find("may use only its own joint 'hinge'") != std::string::npos);
+    CHECK(d[0].line == 11);
+    INFO(d[0].message);
+    CHECK(d[0].message.find("joint_motor") != std::string::npos);
+    CHECK(d[0].message.find("user") != std::string::npos);
   }
   {  // an unknown joint, a joint of another type, a force on a revolute joint, bodies given
     auto one = [&](const std::string& item, const std::string& key, const std::string& what) {

@@ -76,7 +76,7 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     j.frame = math::rxyz_to_matrix(rnd3(g));
     j.constrained = {true, false, true, false, true, true};
   }
-  if (type == JointType::Universal) j.axis_b = j.axis.cross(rnd3(g));
+  if (type == JointType::Universal) j.axis_b = j.axis.cross(rnd3(g)) + 0.4 * j.axis;  // a skewed cross
   if (type == JointType::RollingDisc) {
     // A disc tilted by at most ~50° from upright (the lowest rim point is ill-defined for a disc
     // lying flat, where ĝ's derivatives grow like 1/|n × w|).
@@ -87,8 +87,22 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     j.coordinate = 1;
     j.offset = 0.1;
   }
-  if (!cs.force && cs.drive == 1) j.motion.value = [](double t) { return 0.3 * std::sin(2 * t) + 0.5 * t * t; };
-  if (!cs.force && cs.drive == 2) {
+  if (type == JointType::Generic && cs.drive > 0) {
+    // Offsets on the constrained coordinates x, z, ry, rz (differenced, or with derivatives).
+    j.offsets[0].value = [](double t) { return 0.2 * std::sin(3 * t); };
+    j.offsets[2].value = [](double t) { return 0.1 * t * t - 0.3 * t; };
+    j.offsets[4].value = [](double t) { return 0.4 * std::sin(2 * t) + 0.2 * t; };
+    j.offsets[5].value = [](double t) { return 0.5 * std::cos(t) - 0.5; };
+    if (cs.drive == 2) {
+      j.offsets[4].velocity = [](double t) { return 0.8 * std::cos(2 * t) + 0.2; };
+      j.offsets[4].acceleration = [](double t) { return -1.6 * std::sin(2 * t); };
+      j.offsets[5].velocity = [](double t) { return -0.5 * std::sin(t); };
+      j.offsets[5].acceleration = [](double t) { return -0.5 * std::cos(t); };
+    }
+  } else if (!cs.force && cs.drive == 1) {
+    j.motion.value = [](double t) { return 0.3 * std::sin(2 * t) + 0.5 * t * t; };
+  }
+  if (!cs.force && cs.drive == 2 && type != JointType::Generic) {
     j.motion.value = [](double t) { return 0.2 * std::cos(3 * t) + t; };
     j.motion.velocity = [](double t) { return -0.6 * std::sin(3 * t) + 1; };
     j.motion.acceleration = [](double t) { return -1.8 * std::cos(3 * t); };
@@ -115,6 +129,8 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     f.stiffness3 = Vec3(50, 80, 110);
     f.damping3 = Vec3(1, 2, 3);
     f.offset3 = Vec3(0.1, -0.2, 0.05);
+    f.reaction_at_a_marker = f.type == ForceType::CartesianSpringDamper && cs.drive == 1;
+    if (f.type == ForceType::RigidBodySpringDamper) f.rotation_law = static_cast<SpringRotationLaw>(cs.drive);
     f.upper = -1.0;  // end_stop: pressed in by about 1 m at every state tried (its smooth branch)
     if (f.type == ForceType::JointMotor) {  // on the cylindrical joint J, every coordinate used
       f.joint = "J";
@@ -125,6 +141,23 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
         return -50 * (q.angle - 0.2) - 3 * q.rate * std::abs(q.rate) + 20 * std::sin(q.displacement) -
                2 * q.speed + std::sin(t);
       };
+    }
+    if (f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) {  // on the joint J
+      f.joint = "J";
+      f.point = j.point;
+      f.axis = j.axis;
+      f.joint_type = j.type;
+      f.upper = -1.0;  // joint_limit: pressed in by about 1 rad or 1 m
+      if (f.type == ForceType::JointFriction) {
+        f.friction = 0.3;
+        f.static_friction = 0.5;
+        f.stribeck_velocity = 0.4;
+        f.normal_force = 80;
+        f.radius = 0.2;
+        f.viscous_rotation = 0.7;
+        f.viscous_slide = 1.1;
+        f.regularization_velocity = 0.5;  // smooth on the scale of the differences
+      }
     }
     if (f.type == ForceType::User) {
       f.bodies = {"A"};
@@ -209,8 +242,12 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
       cases.emplace_back(std::string("driven ") + t.name + " (given)", t.type, 2);
       cases.emplace_back(std::string("speed-driven ") + t.name, t.type, 3);
     }
+    if (t.takes_offsets) {
+      cases.emplace_back(std::string(t.name) + " with offsets (differenced)", t.type, 1);
+      cases.emplace_back(std::string(t.name) + " with offsets (given)", t.type, 2);
+    }
   }
-  CHECK(cases.size() == 17);  // 11 types, 2 of them drivable (motion twice, speed)
+  CHECK(cases.size() == 19);  // 11 types, 2 of them drivable (motion twice, speed), 1 with offsets
   // Every registered force element type (ForceTypes.h) beside a spherical joint; user forces
   // also with their analytic Jacobian.
   for (const ForceTypeInfo& t : force_types()) {
@@ -219,8 +256,23 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
       cases.emplace_back(std::string(t.name) + " (force)", JT::Cylindrical, 1, t.type);
       continue;
     }
+    if (t.type == ForceType::JointFriction) {  // on a cylindrical joint: both coordinates, Stribeck
+      cases.emplace_back(t.name, JT::Cylindrical, 0, t.type);
+      continue;
+    }
+    if (t.type == ForceType::JointLimit) {  // pressed into its upper stop (the smooth branch)
+      cases.emplace_back(std::string(t.name) + " (angle)", JT::Revolute, 0, t.type);
+      cases.emplace_back(std::string(t.name) + " (slide)", JT::Prismatic, 0, t.type);
+      continue;
+    }
     cases.emplace_back(t.name, JT::Spherical, 0, t.type);
     if (!t.pairwise) cases.emplace_back(std::string(t.name) + " with its Jacobian", JT::Spherical, 2, t.type);
+    if (t.type == ForceType::CartesianSpringDamper)
+      cases.emplace_back(std::string(t.name) + " (reaction at a's marker)", JT::Spherical, 1, t.type);
+    if (t.type == ForceType::RigidBodySpringDamper) {
+      cases.emplace_back(std::string(t.name) + " (tait_bryan)", JT::Spherical, 1, t.type);
+      cases.emplace_back(std::string(t.name) + " (mid_frame)", JT::Spherical, 2, t.type);
+    }
   }
   for (const Case& cs : cases)
     for (RotationParametrization pa : kParams)
@@ -232,6 +284,7 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
                                   << (ground ? " to ground" : "")) {
             const System sys = make_system(cs, pa, pb, ground, gen);
             const MultibodySystem mb(sys);
+            auto ws = mb.make_workspace();
             const int n = mb.num_coordinates(), m = mb.num_constraints();
             VecX q, v, a;
             random_state(mb, gen, q, v, a);
@@ -243,7 +296,7 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
 
             // C_q against central differences of C (velocity-level rows: A = ∂(A v + b)/∂v).
             SparseMatrix Cq = mb.jacobian_pattern();
-            mb.assemble_jacobian(t, q, Cq);
+            mb.assemble_jacobian(ws, t, q, Cq);
             const MatX Cd(Cq);
             MatX Cfd(m, n);
             const double h = 1e-6;
@@ -252,13 +305,13 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
               VecX qp = q, qm = q, vp = v, vm = v;
               qp[k] += h;
               qm[k] -= h;
-              mb.constraints(t, qp, cp);
-              mb.constraints(t, qm, cm);
+              mb.constraints(ws, t, qp, cp);
+              mb.constraints(ws, t, qm, cm);
               Cfd.col(k) = (cp - cm) / (2 * h);
               vp[k] += h;
               vm[k] -= h;
-              mb.constraint_velocity(t, q, vp, cp);
-              mb.constraint_velocity(t, q, vm, cm);
+              mb.constraint_velocity(ws, t, q, vp, cp);
+              mb.constraint_velocity(ws, t, q, vm, cm);
               for (int r = 0; r < m; ++r)
                 if (vrow[static_cast<size_t>(r)]) Cfd(r, k) = (cp[r] - cm[r]) / (2 * h);
             }
@@ -267,11 +320,11 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
             // Ċ = C_q v + C_t with C_t = ∂C/∂t by differences; velocity-level rows A v + b: b is
             // the row at v = 0 (the rolling disc's is 0, a speed drive's −w(t)).
             VecX cv(m), ct(m), b0(m);
-            mb.constraint_velocity(t, q, v, cv);
-            mb.constraints(t + h, q, cp);
-            mb.constraints(t - h, q, cm);
+            mb.constraint_velocity(ws, t, q, v, cv);
+            mb.constraints(ws, t + h, q, cp);
+            mb.constraints(ws, t - h, q, cm);
             ct = (cp - cm) / (2 * h);
-            mb.constraint_velocity(t, q, VecX::Zero(n), b0);
+            mb.constraint_velocity(ws, t, q, VecX::Zero(n), b0);
             for (int r = 0; r < m; ++r)
               if (vrow[static_cast<size_t>(r)]) ct[r] = b0[r];
             CHECK((cv - Cd * v - ct).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, cv.cwiseAbs().maxCoeff()));
@@ -279,57 +332,57 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
             // γ: d²/ds² C(t + s, q + v s + a s²/2) at s = 0 equals C_q a − γ; for velocity-level
             // rows d/ds (A v + b) along the same path with v + a s.
             VecX gam(m), c0(m);
-            mb.gamma(t, q, v, gam);
+            mb.gamma(ws, t, q, v, gam);
             const double s = 1e-4;
             VecX qs1 = q + v * s + a * (s * s / 2), qs2 = q - v * s + a * (s * s / 2);
-            mb.constraints(t + s, qs1, cp);
-            mb.constraints(t - s, qs2, cm);
-            mb.constraints(t, q, c0);
+            mb.constraints(ws, t + s, qs1, cp);
+            mb.constraints(ws, t - s, qs2, cm);
+            mb.constraints(ws, t, q, c0);
             VecX cdd = (cp - 2 * c0 + cm) / (s * s);
-            mb.constraint_velocity(t + s, qs1, v + a * s, cp);
-            mb.constraint_velocity(t - s, qs2, v - a * s, cm);
+            mb.constraint_velocity(ws, t + s, qs1, v + a * s, cp);
+            mb.constraint_velocity(ws, t - s, qs2, v - a * s, cm);
             for (int r = 0; r < m; ++r)
               if (vrow[static_cast<size_t>(r)]) cdd[r] = (cp[r] - cm[r]) / (2 * s);
             CHECK((cdd - (Cd * a - gam)).cwiseAbs().maxCoeff() < 1e-5 * std::max(1.0, cdd.cwiseAbs().maxCoeff()));
 
             // ∂(C_q v)/∂q.
             SparseMatrix Gv = mb.jacobian_pattern();
-            mb.assemble_velocity_jacobian(t, q, v, Gv);
+            mb.assemble_velocity_jacobian(ws, t, q, v, Gv);
             MatX Gfd(m, n);
             for (int k = 0; k < n; ++k) {
               VecX qp = q, qm = q;
               qp[k] += h;
               qm[k] -= h;
-              mb.constraint_velocity(t, qp, v, cp);
-              mb.constraint_velocity(t, qm, v, cm);
+              mb.constraint_velocity(ws, t, qp, v, cp);
+              mb.constraint_velocity(ws, t, qm, v, cm);
               Gfd.col(k) = (cp - cm) / (2 * h);
             }
             CHECK((MatX(Gv) - Gfd).cwiseAbs().maxCoeff() < 1e-6 * std::max(1.0, Gfd.cwiseAbs().maxCoeff()));
 
             // Mass matrix = ∂r/∂a; tangent = c_q ∂r/∂q + c_v ∂r/∂v + c_a M against global differences.
             SparseMatrix M = mb.tangent_pattern(), A = mb.tangent_pattern();
-            mb.assemble_mass(q, M);
+            mb.assemble_mass(ws, q, M);
             const double cq = 0.7, cvv = 1.3, ca = 0.4;
-            mb.assemble_tangent(t, q, v, a, lam, cq, cvv, ca, A);
+            mb.assemble_tangent(ws, t, q, v, a, lam, cq, cvv, ca, A);
             MatX Mfd(n, n), Tfd(n, n);
             VecX rp(n), rm(n);
             for (int k = 0; k < n; ++k) {
               VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
               ap[k] += h;
               am[k] -= h;
-              mb.residual(t, q, v, ap, lam, rp);
-              mb.residual(t, q, v, am, lam, rm);
+              mb.residual(ws, t, q, v, ap, lam, rp);
+              mb.residual(ws, t, q, v, am, lam, rm);
               Mfd.col(k) = (rp - rm) / (2 * h);
               Tfd.col(k) = ca * Mfd.col(k);
               qp[k] += h;
               qm[k] -= h;
-              mb.residual(t, qp, v, a, lam, rp);
-              mb.residual(t, qm, v, a, lam, rm);
+              mb.residual(ws, t, qp, v, a, lam, rp);
+              mb.residual(ws, t, qm, v, a, lam, rm);
               Tfd.col(k) += cq * (rp - rm) / (2 * h);
               vp[k] += h;
               vm[k] -= h;
-              mb.residual(t, q, vp, a, lam, rp);
-              mb.residual(t, q, vm, a, lam, rm);
+              mb.residual(ws, t, q, vp, a, lam, rp);
+              mb.residual(ws, t, q, vm, a, lam, rm);
               Tfd.col(k) += cvv * (rp - rm) / (2 * h);
             }
             CHECK((MatX(M) - Mfd).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, Mfd.cwiseAbs().maxCoeff()));
@@ -339,8 +392,8 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
 
             // forces() = −residual with a = 0, λ = 0.
             VecX f(n), r0(n);
-            mb.forces(t, q, v, f);
-            mb.residual(t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
+            mb.forces(ws, t, q, v, f);
+            mb.residual(ws, t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
             CHECK((f + r0).cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, f.cwiseAbs().maxCoeff()));
           }
         }
@@ -383,6 +436,7 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
           s.contact_penalty = pen;
           const MultibodySystem mb(s);
+          auto ws = mb.make_workspace();
           const int n = mb.num_coordinates(), m = mb.num_constraints();
           VecX q(n), v(n);
           mb.initial_state(q, v);
@@ -391,8 +445,8 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           const double t = 0.1, h = 1e-7;
           // The contacts are active: the contact forces make forces() differ from gravity alone.
           VecX f(n), r0(n);
-          mb.forces(t, q, v, f);
-          mb.residual(t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
+          mb.forces(ws, t, q, v, f);
+          mb.residual(ws, t, q, v, VecX::Zero(n), VecX::Zero(m), r0);
           CHECK((f + r0).cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, f.cwiseAbs().maxCoeff()));
           CHECK(f.segment<3>(0).z() > 0);  // the floor carries the sphere
           // Coupling of A and B (the box–sphere pair) in the pattern, fixed at construction.
@@ -403,25 +457,25 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           // Tangent against global central differences of the residual.
           SparseMatrix T = mb.tangent_pattern();
           const double cq = 0.7, cvv = 1.3, ca = 0.4;
-          mb.assemble_tangent(t, q, v, a, lam, cq, cvv, ca, T);
+          mb.assemble_tangent(ws, t, q, v, a, lam, cq, cvv, ca, T);
           MatX Tfd(n, n);
           VecX rp(n), rm(n);
           for (int k = 0; k < n; ++k) {
             VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
             ap[k] += h;
             am[k] -= h;
-            mb.residual(t, q, v, ap, lam, rp);
-            mb.residual(t, q, v, am, lam, rm);
+            mb.residual(ws, t, q, v, ap, lam, rp);
+            mb.residual(ws, t, q, v, am, lam, rm);
             Tfd.col(k) = ca * (rp - rm) / (2 * h);
             qp[k] += h;
             qm[k] -= h;
-            mb.residual(t, qp, v, a, lam, rp);
-            mb.residual(t, qm, v, a, lam, rm);
+            mb.residual(ws, t, qp, v, a, lam, rp);
+            mb.residual(ws, t, qm, v, a, lam, rm);
             Tfd.col(k) += cq * (rp - rm) / (2 * h);
             vp[k] += h;
             vm[k] -= h;
-            mb.residual(t, q, vp, a, lam, rp);
-            mb.residual(t, q, vm, a, lam, rm);
+            mb.residual(ws, t, q, vp, a, lam, rp);
+            mb.residual(ws, t, q, vm, a, lam, rm);
             Tfd.col(k) += cvv * (rp - rm) / (2 * h);
           }
           CHECK((MatX(T) - Tfd).cwiseAbs().maxCoeff() < 1e-5 * Tfd.cwiseAbs().maxCoeff());
@@ -433,14 +487,15 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           if (law == PenaltyLaw::HuntCrossley) el.damping_factor = 0.0;
           s0.contact_penalty = el;
           const MultibodySystem m0(s0);
+          auto ws0 = m0.make_workspace();
           const VecX v0 = VecX::Zero(n);
           VecX f0(n), gradV(n);
-          m0.forces(t, q, v0, f0);
+          m0.forces(ws0, t, q, v0, f0);
           for (int k = 0; k < n; ++k) {
             VecX qp = q, qm = q;
             qp[k] += h;
             qm[k] -= h;
-            gradV[k] = (m0.potential_energy(t, qp) - m0.potential_energy(t, qm)) / (2 * h);
+            gradV[k] = (m0.potential_energy(ws0, t, qp) - m0.potential_energy(ws0, t, qm)) / (2 * h);
           }
           CHECK((f0 + gradV).cwiseAbs().maxCoeff() < 1e-5 * f0.cwiseAbs().maxCoeff());
         }

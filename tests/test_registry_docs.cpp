@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/io/Sensors.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/JointTypes.h>
@@ -106,5 +107,28 @@ TEST_CASE("docs: every sensor output and every solver has its row", "[docs][regi
   for (const SolverInfo& s : solvers()) {
     INFO("solver " << s.name);
     CHECK(!rows_of(lines, s.name).empty());
+  }
+}
+
+TEST_CASE("docs: every contact pair kind has its row in docs/contacts.md, with its points and paths",
+          "[docs][registry][contact]") {
+  std::ifstream in(std::string(MBDAE_TEST_SOURCE_DIR) + "/docs/contacts.md");
+  REQUIRE(in);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  const auto rows_all = table(lines, "| pair | points | paths |");
+  CHECK(rows_all.size() == contact_pair_kinds().size());
+  for (const ContactPairKind& k : contact_pair_kinds()) {
+    INFO("pair kind " << k.name);
+    const auto rows = rows_of(rows_all, k.name);
+    REQUIRE(rows.size() == 1);
+    const std::string trim = [&] {
+      std::string c = cell(rows[0], 1);
+      return c.substr(c.find_first_not_of(' '), c.find_last_not_of(' ') - c.find_first_not_of(' ') + 1);
+    }();
+    CHECK(trim == (k.collide ? std::to_string(k.max_points) : std::string("—")));
+    const std::string paths = cell(rows[0], 2);
+    CHECK((paths.find("impulse") != std::string::npos) == k.on(ContactPath::Impulse));
+    CHECK((paths.find("penalty") != std::string::npos) == k.on(ContactPath::Penalty));
   }
 }

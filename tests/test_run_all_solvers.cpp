@@ -35,6 +35,8 @@ forces:
   - {name: spring, type: spring_damper, bodies: [ground, slider], points: [[1.2, 0, 0], [0.8, 0, 0]],
      stiffness: 50.0, damping: 1.0, length: 0.3}
   - {name: motor, type: joint_motor, joint: crank_pin, value: "0.2*sin(angle(crank_pin)) - 0.01*rate(crank_pin)"}
+  - {name: friction, type: joint_friction, joint: guide, friction: 0.1, normal_force: 5.0, viscous_slide: 0.5,
+     regularization_velocity: 0.05}
 solver: {end_time: 0.5, step: 1.0e-3}
 output: {every: 0.05}
 )yaml";
@@ -50,11 +52,11 @@ output: {every: 0.05}
 /// The sensor lines for a model: every output of the table, body outputs on `body` at a point off
 /// the reference point, joint outputs on `joint` (a revolute joint) or, for outputs that do not
 /// apply to it, on `prismatic`, force-element outputs on `force` (if any; a spring_damper) or, for
-/// outputs that do not apply to it, on `motor` (a joint_motor), momenta of the body and of the
+/// outputs that do not apply to it, on `motor` (a joint_motor) or `friction` (a joint_friction), momenta of the body and of the
 /// system; those the states cannot carry left out unless `all`.
 std::string sensors_for(const std::string& body, const std::string& joint, const SolverSupport& s, bool all,
                         const std::string& prismatic = "", const std::string& spring = "",
-                        const std::string& motor = "") {
+                        const std::string& motor = "", const std::string& friction = "") {
   std::string out = "sensors:\n";
   for (const SensorOutputInfo& o : sensor_outputs()) {
     if (!all && ((o.needs_accelerations && !s.accelerations) || (o.needs_multipliers && !s.multipliers))) continue;
@@ -75,11 +77,14 @@ std::string sensors_for(const std::string& body, const std::string& joint, const
       }
       case SensorTarget::System: out += "  - {name: s_" + n + ", output: " + n + "}\n"; break;
       case SensorTarget::Force: {
-        const std::string& force = o.accepts_force && !o.accepts_force(ForceType::SpringDamper) ? motor : spring;
+        const std::string& force = !o.accepts_force || o.accepts_force(ForceType::SpringDamper) ? spring
+                                   : o.accepts_force(ForceType::JointMotor)                   ? motor
+                                                                                              : friction;
         if (!force.empty()) out += "  - {name: s_" + n + ", force: " + force + ", output: " + n + "}\n";
         break;
       }
       case SensorTarget::State: break;  // no controller states in these models
+      case SensorTarget::Shaft: break;  // 1-D shafts: the implicit solvers only (tests/test_shafts.cpp)
       case SensorTarget::BodyOrSystem:
         out += "  - {name: s_" + n + ", output: " + n + "}\n";
         out += "  - {name: s_" + n + "_body, body: " + body + ", output: " + n + "}\n";
@@ -156,7 +161,7 @@ TEST_CASE("Every solver gives every sensor it can over the whole run, equal to a
   const SolverSupport everything{true, true, true, true, true, true, true, true, true, true};
   const std::vector<Override> ida_tight{{"solver.type", "ida"},
                                         {"solver.tolerance", "{relative: 1.0e-11, absolute: 1.0e-12}"}};
-  const Table ref_crank = run(std::string(kCrank) + sensors_for("rod", "crank_pin", everything, true, "guide", "spring", "motor"), ida_tight);
+  const Table ref_crank = run(std::string(kCrank) + sensors_for("rod", "crank_pin", everything, true, "guide", "spring", "motor", "friction"), ida_tight);
   const Table ref_free = run(std::string(kFree) + sensors_for("rod", "", everything, true), ida_tight);
   int solvers_run = 0;
   for (const SolverInfo& s : solvers()) {
@@ -166,7 +171,7 @@ TEST_CASE("Every solver gives every sensor it can over the whole run, equal to a
     // at a tolerance that makes them comparable at the level of the others.
     if (std::string(s.name) == "ida") sets.push_back({"solver.tolerance", "{relative: 1.0e-8, absolute: 1.0e-10}"});
     if (s.support.joints && s.support.driven_joints) {
-      compare(ref_crank, run(std::string(kCrank) + sensors_for("rod", "crank_pin", s.support, false, "guide", "spring", "motor"), sets), s);
+      compare(ref_crank, run(std::string(kCrank) + sensors_for("rod", "crank_pin", s.support, false, "guide", "spring", "motor", "friction"), sets), s);
       ++solvers_run;
     }
     compare(ref_free, run(std::string(kFree) + sensors_for("rod", "", s.support, false), sets), s);

@@ -165,7 +165,7 @@ void backward(const Block& L, const double* xi, double* zk) {
 
 }  // namespace
 
-void BlockLdlt::solve(double* x) const {
+void BlockLdlt::solve(double* x) {
   const int nn = num_nodes();
   // Work in a copy padded to the capacities (zeros beyond each node's size), so that every
   // block product has a fixed size; the padding stays zero (the padded rows and columns of the

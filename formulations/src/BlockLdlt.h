@@ -62,8 +62,8 @@ class BlockLdlt {
   /// zero or non-finite pivot, or −1. The caller checks the pivots' signs and sizes through d().
   int factorize();
   /// Solves L D Lᵀ x = b in place; x has size() scalars, node after node in elimination order.
-  void solve(double* x) const;
-  void solve(VecX& x) const { solve(x.data()); }
+  void solve(double* x);
+  void solve(VecX& x) { solve(x.data()); }
 
   /// The pivots D (scalar positions in elimination order).
   const VecX& d() const { return D_; }
@@ -79,7 +79,7 @@ class BlockLdlt {
   std::vector<int> upd_ptr_, upd_;  // per pair (a ≤ b) of column k's blocks: target (≥ 0 off, < 0 diag)
   std::vector<Block> Y_;            // Y_ik of the column being eliminated
   std::vector<int> poff_;           // node offsets in the padded work vector (sizes rounded up to 3 or 6)
-  mutable std::vector<double> xp_;  // padded work vector of solve()
+  std::vector<double> xp_;  // padded work vector of solve()
   VecX D_;
 };
 

@@ -15,7 +15,7 @@ double inf_norm(const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0
 // ---- implicit formulation ------------------------------------------------------------------------
 
 MultibodyKinematics::MultibodyKinematics(const MultibodySystem& sys)
-    : sys_(sys), c_(sys.num_constraints()), cv_(sys.num_constraints()) {}
+    : sys_(sys), ws_(sys.make_workspace()), c_(sys.num_constraints()), cv_(sys.num_constraints()) {}
 
 void MultibodyKinematics::update(const StateView& s) {
   t_ = s.t;
@@ -43,13 +43,16 @@ JointReaction MultibodyKinematics::reaction(int joint) const {
   r.force_W = r.torque_W = r.force_J = r.torque_J = Vec3::Constant(kNaN);
   return r;
 }
-double MultibodyKinematics::energy() { return sys_.energy(t_, *q_, *v_); }
+double MultibodyKinematics::energy() { return sys_.energy(ws_, t_, *q_, *v_); }
+JointCoordinate MultibodyKinematics::shaft_motion(int shaft) const {
+  return has_accelerations() ? sys_.shaft_motion(shaft, *q_, *v_, *a_) : sys_.shaft_motion(shaft, *q_, *v_);
+}
 ConstraintViolation MultibodyKinematics::constraint_violation() {
   ConstraintViolation out;
   if (c_.size() == 0) return out;
   // Velocity-level rows (rolling without slip) have C = 0 by definition.
-  sys_.constraints(t_, *q_, c_);
-  sys_.constraint_velocity(t_, *q_, *v_, cv_);
+  sys_.constraints(ws_, t_, *q_, c_);
+  sys_.constraint_velocity(ws_, t_, *q_, *v_, cv_);
   out.position = inf_norm(c_);
   out.velocity = inf_norm(cv_);
   return out;
@@ -58,7 +61,8 @@ ConstraintViolation MultibodyKinematics::constraint_violation() {
 // ---- explicit, impulse and Lie-group paths -------------------------------------------------------
 
 NewtonEulerKinematics::NewtonEulerKinematics(const NewtonEulerSystem& sys, Layout layout, bool dynamics)
-    : sys_(sys), layout_(layout), dynamics_(dynamics), c_(sys.num_joint_rows()), cv_(sys.num_joint_rows()) {
+    : sys_(sys), ws_(sys.make_workspace()), layout_(layout), dynamics_(dynamics), c_(sys.num_joint_rows()),
+      cv_(sys.num_joint_rows()) {
   if (layout_ == Layout::LieGroup) qw_.resize(sys.num_q());
   if (!dynamics_) return;
   qd_.resize(sys.num_q());
@@ -97,8 +101,8 @@ void NewtonEulerKinematics::update(const StateView& s) {
     q_ = &qw_;
   }
   if (dynamics_) {
-    sys_.derivative(t_, *q_, *v_, qd_, vd_);
-    lambda_ = sys_.last_multipliers();
+    sys_.derivative(ws_, t_, *q_, *v_, qd_, vd_);
+    lambda_ = ws_.multipliers();
   }
 }
 
@@ -122,6 +126,10 @@ Vec3 NewtonEulerKinematics::acceleration(BodyIndex i, const Vec3& p_B) const {
 Vec3 NewtonEulerKinematics::angular_acceleration(BodyIndex i) const {
   if (!dynamics_) return Vec3::Constant(kNaN);
   return sys_.rotation(i, *q_) * vd_.segment<3>(6 * i + 3);
+}
+JointCoordinate NewtonEulerKinematics::shaft_motion(int shaft) const {
+  throw std::logic_error("shaft " + std::to_string(shaft) +
+                         ": 1-D shafts are states of the implicit formulation only, not of the Newton-Euler bodies");
 }
 JointReaction NewtonEulerKinematics::reaction(int joint) const {
   JointReaction r;
@@ -147,13 +155,13 @@ JointReaction NewtonEulerKinematics::reaction(int joint) const {
   r.torque_J = Rj.transpose() * r.torque_W;
   return r;
 }
-double NewtonEulerKinematics::energy() { return sys_.energy(*q_, *v_); }
+double NewtonEulerKinematics::energy() { return sys_.energy(ws_, *q_, *v_); }
 ConstraintViolation NewtonEulerKinematics::constraint_violation() {
   ConstraintViolation out;
   if (c_.size() == 0) return out;
   // At the state's time: driven joints follow their motion s(t).
-  sys_.joint_violation(t_, *q_, c_);
-  sys_.joint_velocity_violation(t_, *q_, *v_, cv_);
+  sys_.joint_violation(ws_, t_, *q_, c_);
+  sys_.joint_velocity_violation(ws_, t_, *q_, *v_, cv_);
   out.position = inf_norm(c_);
   out.velocity = inf_norm(cv_);
   return out;

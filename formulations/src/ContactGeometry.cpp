@@ -2,6 +2,7 @@
 // combines it with the narrow phase (NarrowPhase.cpp).
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
 
 #include <algorithm>
 #include <cmath>
@@ -47,6 +48,8 @@ ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
     if (c.shape == ShapeType::Plane) planes_.push_back(static_cast<int>(shapes_.size()) - 1);
     else finite_.push_back(static_cast<int>(shapes_.size()) - 1);
   }
+  if (problems.empty())
+    for (ModelProblem& p : contact_pair_problems(m, ContactPath::Impulse)) problems.push_back(std::move(p));
   if (!problems.empty()) throw ModelError(std::move(problems));
   for (int si : finite_) {
     bound_.push_back(shapes_[static_cast<size_t>(si)].bound);
@@ -240,6 +243,7 @@ double thickness(const Contact& c) {
     case ShapeType::Capsule: return c.radius;
     case ShapeType::Cylinder: return std::min(c.radius, c.half_length);
     case ShapeType::Box: return c.half_extents.minCoeff();
+    case ShapeType::ConvexMesh: return c.hull ? c.hull->inner_radius() : 0;
   }
   return 0;
 }

@@ -46,13 +46,14 @@ void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, co
   const Vec3 ra = ka.R * fd.xa, rb = kb.R * fd.xb;
   const Vec3 d = kb.p + rb - ka.p - ra;
   const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
-  // Force Fb on b at its marker point, torque Tb on b; a gets −Fb at b's marker point, −Tb.
+  // Force Fb on b at its marker point, torque Tb on b; a gets −Fb at b's marker point (or at its
+  // own, ForceElement::reaction_at_a_marker), −Tb.
   Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
   force_type_info(f.type).law(f, fd, PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t, states}, Fb, Tb, V);
   out[1].force = Fb;
   out[1].torque = rb.cross(Fb) + Tb;
   out[0].force = -Fb;
-  out[0].torque = -(ra + d).cross(Fb) - Tb;  // −Fb applied at b's marker point
+  out[0].torque = -(f.reaction_at_a_marker ? ra : Vec3(ra + d)).cross(Fb) - Tb;
 }
 
 }  // namespace mbdae::detail

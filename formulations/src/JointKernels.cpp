@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <mbdae/model/math/Rotation.h>
+
 namespace mbdae::detail {
 
 using Row6 = Eigen::Matrix<double, 1, 6>;
@@ -24,6 +26,51 @@ JointGeometry make_joint_geometry(const Joint& j, const Mat3& Ra, const Vec3& pa
   g.rows = l.equations;
   g.driven = static_cast<bool>(j.motion) || static_cast<bool>(j.speed);
   return g;
+}
+
+DriveState drive_state(const TimeFunction* motion, const std::array<TimeFunction, 6>* offsets, double t,
+                       const TimeFunction* speed) {
+  DriveState d;
+  if (motion && *motion) {
+    d.s = (*motion)(t);
+    d.sd = motion->derivative(t);
+    d.sdd = motion->second_derivative(t);
+  } else if (speed && *speed) {
+    d.s = (*speed)(t);
+    d.sd = speed->derivative(t);
+  }
+  if (offsets) {
+    Vec3 a = Vec3::Zero(), ad = Vec3::Zero(), add = Vec3::Zero();  // rotation offsets
+    for (size_t k = 0; k < 6; ++k) {
+      const TimeFunction& f = (*offsets)[k];
+      if (!f) continue;
+      const double v = f(t), vd = f.derivative(t), vdd = f.second_derivative(t);
+      const int i = static_cast<int>(k % 3);
+      if (k < 3) {
+        d.o[i] = v;
+        d.od[i] = vd;
+        d.odd[i] = vdd;
+      } else {
+        a[i] = v;
+        ad[i] = vd;
+        add[i] = vdd;
+      }
+    }
+    // Q = X Y Z with X = Rx(a0), X' = ȧ0 [e_x]× X, X'' = (ä0 [e_x]× + ȧ0² [e_x]×²) X, and so on;
+    // (XYZ)'' = X''YZ + XY''Z + XYZ'' + 2 (X'Y'Z + X'YZ' + XY'Z').
+    const Mat3 F[3] = {math::rot_x(a[0]), math::rot_y(a[1]), math::rot_z(a[2])};
+    Mat3 F1[3], F2[3];
+    for (int i = 0; i < 3; ++i) {
+      const Mat3 S = math::skew(Vec3::Unit(i));
+      F1[i] = ad[i] * S * F[i];
+      F2[i] = (add[i] * S + ad[i] * ad[i] * S * S) * F[i];
+    }
+    d.Q = F[0] * F[1] * F[2];
+    d.Qd = F1[0] * F[1] * F[2] + F[0] * F1[1] * F[2] + F[0] * F[1] * F1[2];
+    d.Qdd = F2[0] * F[1] * F[2] + F[0] * F2[1] * F[2] + F[0] * F[1] * F2[2] +
+            2 * (F1[0] * F1[1] * F[2] + F1[0] * F[1] * F1[2] + F[0] * F1[1] * F1[2]);
+  }
+  return d;
 }
 
 void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb, bool with_gamma,
@@ -67,7 +114,7 @@ void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb,
       }
       case RowKind::Rot: {
         const Vec3 e1 = ka.R * jd.Aa.col(rd.i), e2 = kb.R * jd.Ab.col(rd.j);
-        c = e1.dot(e2);
+        c = e1.dot(e2) - rd.offset;
         const Vec3 x = e1.cross(e2);
         wa.tail<3>() = x.transpose();
         wb.tail<3>() = -x.transpose();
@@ -101,6 +148,40 @@ void eval_joint(const JointGeometry& jd, const FrameKin& ka, const FrameKin& kb,
           const Vec3 ed = ka.w.cross(e);
           const Vec3 edd = ka.ah.cross(e) + ka.w.cross(ed);
           g = -(edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddh)) + ds.sdd;
+        }
+        break;
+      }
+      case RowKind::TransOffset: {
+        const Vec3 e = ka.R * jd.Aa.col(rd.i);
+        c = e.dot(d) - ds.o[rd.i];
+        ct = -ds.od[rd.i];
+        wa << -e.transpose(), (e.cross(d) - ra.cross(e)).transpose();
+        wb << e.transpose(), rb.cross(e).transpose();
+        if (with_gamma) {
+          const Vec3 ed = ka.w.cross(e);
+          const Vec3 edd = ka.ah.cross(e) + ka.w.cross(ed);
+          g = -(edd.dot(d) + 2 * ed.dot(dd) + e.dot(ddh)) + ds.odd[rd.i];
+        }
+        break;
+      }
+      case RowKind::RotOffset: {
+        // e1 = R_a A_a Q(t) e_i; its explicit rate e1t = R_a A_a Q̇ e_i, so ė1 = ω_a × e1 + e1t and
+        // ë1 = ω̇_a × e1 + ω_a × (ω_a × e1) + 2 ω_a × e1t + R_a A_a Q̈ e_i.
+        const Mat3 RA = ka.R * jd.Aa;
+        const Vec3 e1 = RA * ds.Q.col(rd.i), e1t = RA * ds.Qd.col(rd.i);
+        const Vec3 e2 = kb.R * jd.Ab.col(rd.j);
+        c = e1.dot(e2);
+        ct = e1t.dot(e2);
+        const Vec3 x = e1.cross(e2);
+        wa.tail<3>() = x.transpose();
+        wb.tail<3>() = -x.transpose();
+        if (with_gamma) {
+          const Vec3 e1d = ka.w.cross(e1) + e1t;
+          const Vec3 e1dd = ka.ah.cross(e1) + ka.w.cross(ka.w.cross(e1)) + 2 * ka.w.cross(e1t) +
+                            RA * ds.Qdd.col(rd.i);
+          const Vec3 e2d = kb.w.cross(e2);
+          const Vec3 e2dd = kb.ah.cross(e2) + kb.w.cross(e2d);
+          g = -(e1dd.dot(e2) + 2 * e1d.dot(e2d) + e1.dot(e2dd));
         }
         break;
       }

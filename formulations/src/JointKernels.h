@@ -12,9 +12,11 @@
 //   TransFrame i:   e_ai · d             (axis i of marker a)
 //   Rot (i, j):     e_ai · e_bj          (axis i of a, axis j of b)
 //   Distance:       |d| − L0
-//   (TransWorld and TransFrame subtract RowDef::offset.)
+//   (TransWorld, TransFrame and Rot subtract RowDef::offset.)
 //   TransDriven:    x_a · d − s(t)                        (driven prismatic)
 //   RotDriven:      w_a(s(t)) · x_b,  w_a(s) = −sin s x_a + cos s y_a   (driven revolute)
+//   TransOffset i:  e_ai · d − o_i(t)                     (generic joint with offsets)
+//   RotOffset (i,j): (R_a A_a Q(t) e_i) · e_bj             (the same; Q = Rx Ry Rz of the offsets)
 //   RollNormal:     n · (c + r ĝ − p_plane)               (rolling disc, position level)
 //   RollTangent i:  t_i · (v_b + ω_b × r_c)               (rolling disc, velocity level, i = 0, 1)
 //   RateDriven:     e·(ω_b − ω_a) − w(t), e = z_a          (speed-driven revolute, velocity level)
@@ -53,24 +55,23 @@ using RowDef = JointEquation;
 using mbdae::frame_from_axis;
 using mbdae::is_velocity_level;
 
-/// Value and derivatives of a driven joint's motion at the current time (0 if not driven).
+/// Value and derivatives of a driven joint's motion at the current time (0 if not driven), and of
+/// a generic joint's offsets: translations o, ȯ, ö (m) and the offset rotation Q(t) = Rx Ry Rz of
+/// the rotation offsets with its time derivatives (identity and 0 without offsets).
 struct DriveState {
   double s = 0, sd = 0, sdd = 0;
+  Vec3 o = Vec3::Zero(), od = Vec3::Zero(), odd = Vec3::Zero();
+  Mat3 Q = Mat3::Identity(), Qd = Mat3::Zero(), Qdd = Mat3::Zero();
 };
 
-/// s(t), ṡ, s̈ of a driven joint's motion (all zero for a null or empty motion); for a
-/// speed-driven joint (`speed` set, no motion) s = w(t) and ṡ = ẇ(t) of the prescribed rate.
+/// s(t), ṡ, s̈ of a driven joint's motion (all zero for a null or empty motion), and the offsets
+/// (JointTypes.h: TransOffset, RotOffset) if `offsets` is not null; for a speed-driven joint
+/// (`speed` set, no motion) s = w(t) and ṡ = ẇ(t) of the prescribed rate.
+DriveState drive_state(const TimeFunction* motion, const std::array<TimeFunction, 6>* offsets, double t,
+                       const TimeFunction* speed = nullptr);
+/// The same without offsets.
 inline DriveState drive_state(const TimeFunction* motion, double t, const TimeFunction* speed = nullptr) {
-  DriveState d;
-  if (motion && *motion) {
-    d.s = (*motion)(t);
-    d.sd = motion->derivative(t);
-    d.sdd = motion->second_derivative(t);
-  } else if (speed && *speed) {
-    d.s = (*speed)(t);
-    d.sd = speed->derivative(t);
-  }
-  return d;
+  return drive_state(motion, nullptr, t, speed);
 }
 
 /// Markers and equations of one joint, fixed at model set-up.

@@ -16,6 +16,12 @@ LieGroupBodies::LieGroupBodies(const System& model, LieGroupType group, double l
   if (!model.couplings().empty())
     throw std::invalid_argument("LieGroupBodies: couplings are not supported on the Lie-group path, got '" +
                                 model.couplings().front().name + "'");
+  if (!model.shafts().empty())
+    throw std::invalid_argument("LieGroupBodies: 1-D shafts are not supported on the Lie-group path, got '" +
+                                model.shafts().front().name + "'");
+  if (!model.shaft_forces().empty())
+    throw std::invalid_argument("LieGroupBodies: efforts on 1-D shafts are not supported on the Lie-group path, got '" +
+                                model.shaft_forces().front().name + "'");
   if (!model.joints().empty())
     throw std::invalid_argument("LieGroupBodies: joints are not supported on the Lie-group path, got " +
                                 std::to_string(model.joints().size()));

@@ -20,6 +20,7 @@
 #include <Eigen/LU>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/model/math/Rotation.h>
 
 #include "FiniteDifference.h"
@@ -68,6 +69,7 @@ struct JointData : detail::JointGeometry {  // markers and equations
   BlockMap tangent_map;  // coords × coords
   const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
   const TimeFunction* speed = nullptr;   // speed-driven joints (points into Impl::model)
+  const std::array<TimeFunction, 6>* offsets = nullptr;  // generic joints with offsets (the same)
 };
 
 /// A force element: bodies, their coordinates, markers fixed at set-up.
@@ -117,7 +119,8 @@ struct FullRow {
 /// displacement; RotDriven with s = φ: a revolute joint's angle row).
 struct RowTerm {
   double c = 1;
-  int phi = -1;         // local index of the angle coordinate φ, -1 if none
+  int phi = -1;         // local index of the angle coordinate φ (or a shaft's coordinate), -1 if none
+  double q0 = 0;        // the coordinate's value at t0 (a shaft's; 0 for an angle φ)
   bool marker = false;  // a marker equation (geo.rows[0])
   detail::JointGeometry geo;
   BodyIndex a = kGround, b = kGround;
@@ -135,6 +138,21 @@ struct RowUnit {
   BlockMap jac_map, tangent_map;
 };
 
+/// A 1-D shaft (System::shafts()): its coordinate and inertia.
+struct ShaftData {
+  int coord = 0;     // global coordinate index
+  double J = 0;      // kg m² or kg
+  int diag = -1;     // value index of (coord, coord) in the tangent pattern (also the mass matrix's)
+};
+/// An effort on shafts (System::shaft_forces()): coordinates of its ends (-1: ground).
+struct ShaftForceData {
+  const ShaftForce* src = nullptr;  // points into Impl::model
+  int ca = -1, cb = -1;             // spring_damper: a, b; load: ca
+  double free = 0;                  // Δ0 of a spring_damper
+  std::vector<int> coords;          // spring_damper: the ends that are shafts (a then b)
+  BlockMap tangent_map;             // coords × coords
+};
+
 /// Value, rate and γ of a row unit.
 struct UnitEval {
   double c = 0, cv = 0, g = 0;
@@ -143,8 +161,42 @@ struct UnitEval {
 
 }  // namespace
 
-namespace {
-}  // namespace
+/// The scratch memory of the evaluations (MultibodySystem::make_workspace()): the work arrays of
+/// each function, one member per array (no two functions share one, so nested calls cannot
+/// overwrite each other's). Each only grows: no allocation once they have their sizes.
+struct MultibodySystem::WorkspaceData final : ConstrainedSystem::Workspace::Data {
+  std::vector<Kin> all_kin;                          // Impl::all_kin()
+  std::vector<BodyMotion> user_motion;               // Impl::force_wrenches(): user forces
+  std::vector<Kin> gen_kin;                          // Impl::force_generalized()
+  std::vector<Wrench> gen_wrench;                    // Impl::force_generalized_kin()
+  std::vector<double> elem_q, elem_v, elem_g;        // Impl::add_element_forces(q, v)
+  std::vector<Kin> elem_kin;                         // Impl::add_element_forces(ks)
+  std::vector<Wrench> elem_wrench;
+  std::vector<double> elem_states;                   // Impl::element_states()
+  std::vector<BodyMotion> ctrl_motion;               // Impl::controller_derivative()
+  std::vector<double> ctrl_q, ctrl_v;                // Impl::add_controller_derivatives()
+  std::vector<double> ctan_q, ctan_v;                // assemble_tangent(): controller states
+  MatX ctan_B;
+  std::vector<int> pairs;                            // Impl::active_pairs()
+  GridBroadPhase grid;
+  std::vector<Vec3> centre, finite_centre;
+  std::vector<std::pair<int, int>> cand;
+  std::vector<Mat3> rot;
+  VecX res_q, res_grad;                              // residual(): coupling rows
+  VecX con_q;                                        // constraints()
+  VecX cv_q, cv_v;                                   // constraint_velocity()
+  VecX gam_q, gam_v;                                 // gamma()
+  std::vector<double> tan_q, tan_v, tan_gp, tan_gm, tan_B;  // assemble_tangent(): force elements
+  std::vector<Kin> tan_kin0, tan_kin;
+  VecX tan_uq, tan_fp, tan_fm;                       // assemble_tangent(): coupling rows
+  MatX tan_uB;
+  VecX jac_q, jac_grad;                              // assemble_jacobian()
+  VecX vj_q, vj_v;                                   // assemble_velocity_jacobian()
+  MatX vj_B;
+  std::vector<Kin> pot_kin;                          // potential_energy()
+  std::vector<Wrench> pot_wrench;
+  VecX viol_c, viol_cv;                              // constraint_violation()
+};
 
 struct MultibodySystem::Impl {
   System model;
@@ -154,9 +206,13 @@ struct MultibodySystem::Impl {
   std::vector<ContactPairData> contact_pairs;
   // Couplings: the angle coordinates φ (one per coupled revolute joint, after the bodies'
   // coordinates), the row units (angle rows, then one row per coupling) and each coupling's unit.
-  std::vector<int> angle_joint;      // joint of angle coordinate k (global index n_body + k)
+  std::vector<int> angle_joint;      // joint of angle coordinate k (global index n_angle0 + k)
   std::vector<int> angle_of_joint;   // per joint: its angle coordinate k, -1 if none
   int n_body = 0;                    // coordinates of the bodies
+  // The shafts' coordinates [n_body, n_angle0), one each, then the couplings' angles.
+  std::vector<ShaftData> shafts;
+  std::vector<ShaftForceData> shaft_forces;
+  int n_angle0 = 0;
   std::vector<RowUnit> units;
   std::vector<int> coupling_unit;    // per coupling: its unit
   // Controller states: coordinates n_ctrl0 … n − 1 (Multibody.h).
@@ -245,10 +301,10 @@ struct MultibodySystem::Impl {
     return kin(i, q.data() + off, v ? v + off : nullptr);
   }
   /// Kinematics of every body at (q, v) (v may be null), evaluated once per call of residual()
-  /// or constraints() instead of once per joint. The storage is per thread (a system may be used
-  /// from several threads at once) and keeps its capacity, so only the first call allocates.
-  const std::vector<Kin>& all_kin(ConstVecRef q, const double* v) const {
-    thread_local std::vector<Kin> ks;
+  /// or constraints() instead of once per joint. The storage is the workspace's and keeps its
+  /// capacity, so only the first call allocates.
+  const std::vector<Kin>& all_kin(WorkspaceData& W, ConstVecRef q, const double* v) const {
+    std::vector<Kin>& ks = W.all_kin;
     if (ks.size() < bodies.size()) ks.resize(bodies.size());
     for (size_t i = 0; i < bodies.size(); ++i) {
       const int off = bodies[i].off;
@@ -272,22 +328,22 @@ struct MultibodySystem::Impl {
   }
 
   detail::DriveState drive(const JointData& jd, double t) const {
-    return detail::drive_state(jd.motion, t, jd.speed);
+    return detail::drive_state(jd.motion, jd.offsets, t, jd.speed);
   }
 
   // ---- force elements ----
   /// Wrenches (at the reference points, world) of force element fd on its bodies, from the
   /// bodies' kinematics; adds the element's potential energy to *V if V is given.
-  void force_wrenches(const ForceData& fd, double t, const std::vector<Kin>& ks,
+  void force_wrenches(WorkspaceData& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
                       std::vector<Wrench>& out, double* V, const double* states = nullptr) const {
-    thread_local std::vector<BodyMotion> bm;  // user forces only; grows once
+    std::vector<BodyMotion>& bm = W.user_motion;  // user forces only; grows once
     const size_t ns = fd.coords.size() - static_cast<size_t>(fd.n_body_coords);
     detail::force_wrenches(*fd.src, fd, t, ks, out, V, bm, std::span<const double>(states, states ? ns : 0));
   }
-  /// The values of the controller states element fd reads, from the global velocities v (per
-  /// thread, valid until the next call).
-  const double* element_states(const ForceData& fd, const double* v) const {
-    thread_local std::vector<double> x;
+  /// The values of the controller states element fd reads, from the global velocities v (in the
+  /// workspace, valid until the next call).
+  const double* element_states(WorkspaceData& W, const ForceData& fd, const double* v) const {
+    std::vector<double>& x = W.elem_states;  // grows once
     x.clear();
     for (size_t k = static_cast<size_t>(fd.n_body_coords); k < fd.coords.size(); ++k) x.push_back(v[fd.coords[k]]);
     return x.data();
@@ -303,20 +359,20 @@ struct MultibodySystem::Impl {
     }
   }
   /// Generalised force of the element on its coordinates (local vector of size coords.size(),
-  /// written to out). The work vectors are per thread and only grow: no allocation in the step
-  /// loop.
-  void force_generalized(const ForceData& fd, double t, const double* qloc, const double* vloc,
-                         double* out) const {
-    thread_local std::vector<Kin> ks;
+  /// written to out). The work vectors are the workspace's and only grow: no allocation in the
+  /// step loop.
+  void force_generalized(WorkspaceData& W, const ForceData& fd, double t, const double* qloc,
+                         const double* vloc, double* out) const {
+    std::vector<Kin>& ks = W.gen_kin;
     force_kin(fd, qloc, vloc, ks);
-    force_generalized_kin(fd, t, ks, vloc ? vloc + fd.n_body_coords : nullptr, out);
+    force_generalized_kin(W, fd, t, ks, vloc ? vloc + fd.n_body_coords : nullptr, out);
   }
   /// The same from the bodies' kinematics (ks as force_kin fills it); `states` the values of the
   /// controller states the element reads (its local velocities after the bodies').
-  void force_generalized_kin(const ForceData& fd, double t, const std::vector<Kin>& ks, const double* states,
-                             double* out) const {
-    thread_local std::vector<Wrench> w;
-    force_wrenches(fd, t, ks, w, nullptr, states);
+  void force_generalized_kin(WorkspaceData& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
+                             const double* states, double* out) const {
+    std::vector<Wrench>& w = W.gen_wrench;
+    force_wrenches(W, fd, t, ks, w, nullptr, states);
     Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
     g.setZero();
     int o = 0;
@@ -333,14 +389,14 @@ struct MultibodySystem::Impl {
   /// T = blockdiag([I 0; 0 R G]) maps the wrenches W to the coordinates, so
   ///   ∂f/∂q = Tᵀ (∂W/∂x T + ∂W/∂ξ ∂ξ/∂q) + ∂(Tᵀ)/∂q W,   ∂f/∂v = Tᵀ ∂W/∂ξ T;
   /// the two kinematic terms (no user call) by central differences.
-  void user_force_tangent(const ForceData& fd, double t, VecX& ql, const VecX& vl, double c_q,
-                          double c_v, MatX& B) const {
+  void user_force_tangent(WorkspaceData& Ws, const ForceData& fd, double t, VecX& ql, const VecX& vl,
+                          double c_q, double c_v, MatX& B) const {
     const ForceElement& f = *fd.src;
     const int nc = static_cast<int>(fd.coords.size()), N = 6 * static_cast<int>(fd.bodies.size());
     std::vector<Kin> ks;
     force_kin(fd, ql.data(), vl.data(), ks);
     std::vector<Wrench> W;
-    force_wrenches(fd, t, ks, W, nullptr);
+    force_wrenches(Ws, fd, t, ks, W, nullptr);
     std::vector<BodyMotion> bm(ks.size());
     for (size_t k = 0; k < ks.size(); ++k) bm[k] = {ks[k].p, ks[k].R, ks[k].v, ks[k].w};
     MatX dWdx = MatX::Zero(N, N), dWdxi = MatX::Zero(N, N);
@@ -380,8 +436,8 @@ struct MultibodySystem::Impl {
   }
 
   /// Adds every force element's generalised force times `sign` to the global vector r.
-  void add_element_forces(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
-    thread_local std::vector<double> ql, vl, g;  // grow once, no allocation in the step loop
+  void add_element_forces(WorkspaceData& W, double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+    std::vector<double>&ql = W.elem_q, &vl = W.elem_v, &g = W.elem_g;  // grow once, no allocation in the step loop
     for (const ForceData& fd : forces) {
       if (fd.coords.empty()) continue;
       const int nc = static_cast<int>(fd.coords.size());
@@ -392,21 +448,22 @@ struct MultibodySystem::Impl {
         ql[static_cast<size_t>(k)] = q[fd.coords[static_cast<size_t>(k)]];
         vl[static_cast<size_t>(k)] = v[fd.coords[static_cast<size_t>(k)]];
       }
-      force_generalized(fd, t, ql.data(), vl.data(), g.data());
+      force_generalized(W, fd, t, ql.data(), vl.data(), g.data());
       for (int k = 0; k < nc; ++k) r[fd.coords[static_cast<size_t>(k)]] += sign * g[static_cast<size_t>(k)];
     }
   }
 
   /// add_element_forces() from kinematics already evaluated for every body (all_kin at the same
   /// q and v): no kinematics per element.
-  void add_element_forces(double t, const std::vector<Kin>& ks, const double* v, double sign, VecRef r) const {
-    thread_local std::vector<Kin> kk;  // per thread, grow once
-    thread_local std::vector<Wrench> w;
+  void add_element_forces(WorkspaceData& W, double t, const std::vector<Kin>& ks, const double* v, double sign,
+                          VecRef r) const {
+    std::vector<Kin>& kk = W.elem_kin;  // grows once
+    std::vector<Wrench>& w = W.elem_wrench;
     for (const ForceData& fd : forces) {
       if (fd.coords.empty()) continue;
       kk.resize(fd.bodies.size());
       for (size_t k = 0; k < fd.bodies.size(); ++k) kk[k] = cached(ks, fd.bodies[k]);
-      force_wrenches(fd, t, kk, w, nullptr, element_states(fd, v));
+      force_wrenches(W, fd, t, kk, w, nullptr, element_states(W, fd, v));
       int o = 0;
       for (size_t k = 0; k < fd.bodies.size(); ++k) {
         const int nb = fd.sizes[k];
@@ -422,8 +479,9 @@ struct MultibodySystem::Impl {
 
   // ---- controller states ----
   /// ż of controller cd from its local coordinates (bodies' q and v, then the states' v).
-  double controller_derivative(const ControllerData& cd, double t, const double* qloc, const double* vloc) const {
-    thread_local std::vector<BodyMotion> bm;  // grows once
+  double controller_derivative(WorkspaceData& W, const ControllerData& cd, double t, const double* qloc,
+                               const double* vloc) const {
+    std::vector<BodyMotion>& bm = W.ctrl_motion;  // grows once
     bm.resize(cd.bodies.size());
     int o = 0;
     for (size_t k = 0; k < cd.bodies.size(); ++k) {
@@ -435,8 +493,9 @@ struct MultibodySystem::Impl {
     return cd.src->derivative(t, bm, std::span<const double>(vloc + cd.n_body_coords, ns));
   }
   /// ż of every controller state into r[c] times `sign` (added).
-  void add_controller_derivatives(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
-    thread_local std::vector<double> ql, vl;  // grow once
+  void add_controller_derivatives(WorkspaceData& W, double t, ConstVecRef q, ConstVecRef v, double sign,
+                                  VecRef r) const {
+    std::vector<double>&ql = W.ctrl_q, &vl = W.ctrl_v;  // grow once
     for (const ControllerData& cd : controllers) {
       ql.resize(cd.coords.size());
       vl.resize(cd.coords.size());
@@ -444,7 +503,7 @@ struct MultibodySystem::Impl {
         ql[k] = q[cd.coords[k]];
         vl[k] = v[cd.coords[k]];
       }
-      r[cd.c] += sign * controller_derivative(cd, t, ql.data(), vl.data());
+      r[cd.c] += sign * controller_derivative(W, cd, t, ql.data(), vl.data());
     }
   }
 
@@ -523,17 +582,17 @@ struct MultibodySystem::Impl {
   /// The contact pairs whose shapes may touch at q, by the broad phase shared with the impulse
   /// stepper (ContactGeometry.h: the grid for finite shapes, the bounding-sphere test for planes).
   /// The pairs far apart give no force and no tangent, so only these are evaluated. The storage
-  /// is per thread (as all_kin()); the reference is valid until the next call on this thread.
-  const std::vector<int>& active_pairs(ConstVecRef q) const {
-    thread_local std::vector<int> out;
-    thread_local GridBroadPhase grid;
-    thread_local std::vector<Vec3> centre, finite_centre;
-    thread_local std::vector<std::pair<int, int>> cand;
-    thread_local std::vector<Mat3> rot;
+  /// is the workspace's (as all_kin()); the reference is valid until the next call with it.
+  const std::vector<int>& active_pairs(WorkspaceData& W, ConstVecRef q) const {
+    std::vector<int>& out = W.pairs;
+    GridBroadPhase& grid = W.grid;
+    std::vector<Vec3>&centre = W.centre, &finite_centre = W.finite_centre;
+    std::vector<std::pair<int, int>>& cand = W.cand;
+    std::vector<Mat3>& rot = W.rot;
     out.clear();
     if (contact_pairs.empty()) return out;
     // At most one entry per pair: reserved (a no-op once the capacity is there), so that no
-    // evaluation allocates after the first on a thread.
+    // evaluation allocates after the first with a workspace.
     out.reserve(contact_pairs.size());
     cand.reserve(contact_pairs.size());
     grid.reserve(finite_shapes.size());
@@ -573,9 +632,9 @@ struct MultibodySystem::Impl {
 
   /// Adds the generalised force of every contact pair that may touch (active_pairs()) times
   /// `sign` to the global vector r.
-  void add_contact_forces(ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+  void add_contact_forces(WorkspaceData& W, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
     VecN ql, vl, g;
-    for (int pi : active_pairs(q)) {
+    for (int pi : active_pairs(W, q)) {
       const ContactPairData& cp = contact_pairs[static_cast<size_t>(pi)];
       const int nc = cp.na + cp.nb;
       ql.resize(nc);
@@ -645,6 +704,37 @@ struct MultibodySystem::Impl {
     return M;
   }
 
+  // ---- shafts ----
+  /// Effort of shaft force sf at (q, v) (global vectors) on its ends: +u on a, −u on b for a
+  /// spring-damper (u = k (Δ − Δ0) + d Δ̇, Δ = q_b − q_a), u on the shaft for a load; adds the
+  /// spring's potential to *V if given. ua, ub: the efforts on ca and cb.
+  void shaft_effort(const ShaftForceData& sf, double t, ConstVecRef q, const double* v, double& ua, double& ub,
+                    double* V) const {
+    const ShaftForce& f = *sf.src;
+    if (f.kind == ShaftForce::Kind::Load) {
+      ua = f.value_of_t ? f.value_of_t(t) : f.value;
+      ub = 0;
+      return;
+    }
+    const double qa = sf.ca >= 0 ? q[sf.ca] : 0.0, qb = sf.cb >= 0 ? q[sf.cb] : 0.0;
+    const double stretch = qb - qa - sf.free;
+    double rate = 0;
+    if (v) rate = (sf.cb >= 0 ? v[sf.cb] : 0.0) - (sf.ca >= 0 ? v[sf.ca] : 0.0);
+    const double u = f.stiffness * stretch + f.damping * rate;
+    ua = u;
+    ub = -u;
+    if (V) *V += 0.5 * f.stiffness * stretch * stretch;
+  }
+  /// Adds the shafts' efforts times `sign` to the global vector r.
+  void add_shaft_forces(double t, ConstVecRef q, ConstVecRef v, double sign, VecRef r) const {
+    for (const ShaftForceData& sf : shaft_forces) {
+      double ua = 0, ub = 0;
+      shaft_effort(sf, t, q, v.data(), ua, ub, nullptr);
+      if (sf.ca >= 0) r[sf.ca] += sign * ua;
+      if (sf.cb >= 0) r[sf.cb] += sign * ub;
+    }
+  }
+
   // ---- couplings ----
   /// Value, rate (if v is given) and γ (if with_gamma) of row unit u at its local coordinates
   /// q, v (size coords.size()); its gradient ∂C/∂q into grad (same size) if given.
@@ -655,7 +745,7 @@ struct MultibodySystem::Impl {
     detail::JointEval e;
     for (const RowTerm& tm : u.terms) {
       if (!tm.marker) {
-        o.c += tm.c * q[tm.phi];
+        o.c += tm.c * (q[tm.phi] - tm.q0);
         if (v) o.cv += tm.c * v[tm.phi];
         if (grad) grad[tm.phi] += tm.c;
         continue;
@@ -697,7 +787,7 @@ struct MultibodySystem::Impl {
     }
   }
   /// The local coordinates of unit u gathered from a global vector into the first entries of
-  /// `out`, which only grows (per-thread work vectors: no allocation once they have grown).
+  /// `out`, which only grows (workspace vectors: no allocation once they have grown).
   static void gather_unit(const RowUnit& u, ConstVecRef x, VecX& out) {
     grow(out, static_cast<int>(u.coords.size()));
     for (size_t k = 0; k < u.coords.size(); ++k) out[static_cast<int>(k)] = x[u.coords[k]];
@@ -800,6 +890,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
     if (j.motion) jd.motion = &j.motion;
     if (j.speed) jd.speed = &j.speed;
+    if (j.has_offsets()) jd.offsets = &j.offsets;
 
     for (size_t r = 0; r < jd.rows.size(); ++r)
       I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});
@@ -808,9 +899,34 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     I.joints.push_back(std::move(jd));
   }
 
+  // Shafts: one coordinate each after the bodies', and their efforts.
+  I.n_body = I.n;
+  for (const Shaft& sh : I.model.shafts()) {
+    I.shafts.push_back({I.n, sh.inertia});
+    ++I.n;
+  }
+  I.n_angle0 = I.n;
+  for (const ShaftForce& f : I.model.shaft_forces()) {
+    ShaftForceData sf;
+    sf.src = &f;
+    auto coord = [&](const std::string& name) {
+      const int si = I.model.shaft_index(name);  // System::problems() refused unknown shafts
+      return si < 0 ? -1 : I.shafts[static_cast<size_t>(si)].coord;
+    };
+    auto q0 = [&](const std::string& name) {
+      const int si = I.model.shaft_index(name);
+      return si < 0 ? 0.0 : I.model.shafts()[static_cast<size_t>(si)].position;
+    };
+    sf.ca = coord(f.shafts[0]);
+    if (f.kind == ShaftForce::Kind::SpringDamper) {
+      sf.cb = coord(f.shafts[1]);
+      sf.free = f.free_value ? *f.free_value : q0(f.shafts[1]) - q0(f.shafts[0]);
+    }
+    I.shaft_forces.push_back(sf);
+  }
+
   // Couplings: an angle coordinate φ and its row w_a(φ)·x_b = 0 for each coupled revolute joint
   // (the angle counts turns), then one row Σ c_i q_i = 0 per coupling.
-  I.n_body = I.n;
   I.angle_of_joint.assign(I.joints.size(), -1);
   if (!I.model.couplings().empty()) {
     std::unordered_map<std::string, int> joint_of;
@@ -856,20 +972,21 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     };
     for (const Coupling& cp : I.model.couplings())
       for (const std::string& jn : cp.joints) {
-        const int ji = joint_of.at(jn);  // System::problems() refused unknown joints
+        if (!joint_of.count(jn)) continue;  // a shaft (System::problems() refused unknown names)
+        const int ji = joint_of.at(jn);
         if (I.joints[static_cast<size_t>(ji)].type != JointType::Revolute || I.angle_of_joint[static_cast<size_t>(ji)] >= 0)
           continue;
         I.angle_of_joint[static_cast<size_t>(ji)] = static_cast<int>(I.angle_joint.size());
         I.angle_joint.push_back(ji);
       }
-    I.n = I.n_body + static_cast<int>(I.angle_joint.size());
+    I.n = I.n_angle0 + static_cast<int>(I.angle_joint.size());
     for (size_t k = 0; k < I.angle_joint.size(); ++k) {
       const int ji = I.angle_joint[k];
       RowUnit u;
       u.label = "joint '" + I.joints[static_cast<size_t>(ji)].name + "' (revolute) angle of its couplings";
       u.item = ItemRef::joint(ji);
       RowTerm tm = marker_term(u, ji, EquationKind::RotDriven, 1.0);
-      tm.phi = local(u, I.n_body + static_cast<int>(k));
+      tm.phi = local(u, I.n_angle0 + static_cast<int>(k));
       u.terms.push_back(std::move(tm));
       I.units.push_back(std::move(u));
     }
@@ -879,12 +996,21 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       u.label = std::string(to_string(cp.kind)) + " coupling '" + cp.name + "'";
       u.item = ItemRef::coupling(static_cast<int>(ci));
       for (size_t k = 0; k < cp.joints.size(); ++k) {
-        const int ji = joint_of.at(cp.joints[k]);
         const double c = cp.coefficients[k];
+        if (!joint_of.count(cp.joints[k])) {  // a shaft: c (q − q0)
+          const int si = I.model.shaft_index(cp.joints[k]);
+          RowTerm tm;
+          tm.c = c;
+          tm.phi = local(u, I.shafts[static_cast<size_t>(si)].coord);
+          tm.q0 = I.model.shafts()[static_cast<size_t>(si)].position;
+          u.terms.push_back(std::move(tm));
+          continue;
+        }
+        const int ji = joint_of.at(cp.joints[k]);
         if (I.joints[static_cast<size_t>(ji)].type == JointType::Revolute) {
           RowTerm tm;
           tm.c = c;
-          tm.phi = local(u, I.n_body + I.angle_of_joint[static_cast<size_t>(ji)]);
+          tm.phi = local(u, I.n_angle0 + I.angle_of_joint[static_cast<size_t>(ji)]);
           u.terms.push_back(std::move(tm));
         } else {
           u.terms.push_back(marker_term(u, ji, EquationKind::TransDriven, c));
@@ -972,10 +1098,12 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         I.finite_group.push_back(static_cast<int>(cb[k]));
       }
     }
+    for (ModelProblem& p : contact_pair_problems(I.model, ContactPath::Penalty)) problems.push_back(std::move(p));
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j) {
-        // Pairs the geometry does not handle are refused by System::problems() before.
-        if (cb[i] == cb[j] || !narrow_phase_handles(cs[i].shape, cs[j].shape)) continue;
+        // Pairs the penalty path does not take are refused just above.
+        bool swapped;
+        if (cb[i] == cb[j] || !contact_pair_kind(cs[i].shape, cs[j].shape, swapped).on(ContactPath::Penalty)) continue;
         const Contact& ci = cs[i];
         const Contact& cj = cs[j];
         const ItemRef item = ItemRef::contact(static_cast<int>(j));  // a pair's problems: at its second shape
@@ -1068,6 +1196,13 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     tp.add_block({cd.c}, cd.coords);
   }
   for (const ContactPairData& cp : I.contact_pairs) tp.add_block(cp.coords, cp.coords);
+  for (const ShaftData& sd : I.shafts) tp.add_block(sd.coord, 1, sd.coord, 1);
+  for (ShaftForceData& sf : I.shaft_forces) {
+    if (sf.src->kind != ShaftForce::Kind::SpringDamper) continue;
+    if (sf.ca >= 0) sf.coords.push_back(sf.ca);
+    if (sf.cb >= 0) sf.coords.push_back(sf.cb);
+    tp.add_block(sf.coords, sf.coords);
+  }
   for (const RowUnit& u : I.units) {
     tp.add_block(u.coords, u.coords);
     if (u.active >= 0) jp.add_block({u.active}, u.coords);
@@ -1090,6 +1225,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   for (ControllerData& cd : I.controllers) cd.tangent_map = BlockMap::make(I.tangent_pattern, {cd.c}, cd.coords);
   for (ContactPairData& cp : I.contact_pairs)
     cp.tangent_map = BlockMap::make(I.tangent_pattern, cp.coords, cp.coords);
+  for (ShaftData& sd : I.shafts) sd.diag = value_index(I.tangent_pattern, sd.coord, sd.coord);
+  for (ShaftForceData& sf : I.shaft_forces) sf.tangent_map = BlockMap::make(I.tangent_pattern, sf.coords, sf.coords);
   for (RowUnit& u : I.units) {
     u.tangent_map = BlockMap::make(I.tangent_pattern, u.coords, u.coords);
     if (u.active >= 0) u.jac_map = BlockMap::make(I.jacobian_pattern, {u.active}, u.coords);
@@ -1100,8 +1237,11 @@ MultibodySystem::~MultibodySystem() = default;
 
 int MultibodySystem::num_coordinates() const { return impl_->n; }
 int MultibodySystem::num_contact_pairs() const { return static_cast<int>(impl_->contact_pairs.size()); }
-int MultibodySystem::num_contact_pairs_near(ConstVecRef q) const {
-  return static_cast<int>(impl_->active_pairs(q).size());
+int MultibodySystem::num_contact_pairs_near(Workspace& ws, ConstVecRef q) const {
+  return static_cast<int>(impl_->active_pairs(workspace_data<WorkspaceData>(ws), q).size());
+}
+MultibodySystem::Workspace MultibodySystem::make_workspace() const {
+  return Workspace(*this, std::make_unique<WorkspaceData>());
 }
 int MultibodySystem::num_constraints() const { return impl_->m; }
 const System& MultibodySystem::model() const { return impl_->model; }
@@ -1141,6 +1281,10 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
       }
     }
   }
+  for (size_t k = 0; k < I.shafts.size(); ++k) {
+    q0[I.shafts[k].coord] = I.model.shafts()[k].position;
+    v0[I.shafts[k].coord] = I.model.shafts()[k].rate;
+  }
   // Angle coordinates of the couplings: 0 at t0, rate (ω_b − ω_a)·axis.
   for (size_t k = 0; k < I.angle_joint.size(); ++k) {
     const Joint& j = I.model.joints()[static_cast<size_t>(I.angle_joint[k])];
@@ -1148,7 +1292,7 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
     auto omega = [&](BodyIndex b) {
       return b == kGround ? Vec3::Zero().eval() : I.model.bodies()[static_cast<size_t>(b)].angular_velocity;
     };
-    const int c = I.n_body + static_cast<int>(k);
+    const int c = I.n_angle0 + static_cast<int>(k);
     q0[c] = 0.0;
     v0[c] = (omega(jd.b) - omega(jd.a)).dot(j.axis.normalized());
   }
@@ -1161,22 +1305,25 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
 
 // ===================================================================================== residuals
 
-void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+void MultibodySystem::residual(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                ConstVecRef lambda, VecRef r) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   // Kinematics with velocities: the joints below use only their position parts (R, G, RG, p),
   // which are the same as without velocities (eval_joint reads velocities only for γ).
-  const std::vector<Kin>& ks = I.all_kin(q, v.data());
-  r.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: constraint forces only
+  const std::vector<Kin>& ks = I.all_kin(W, q, v.data());
+  r.tail(I.n - I.n_angle0).setZero();  // the couplings' angle coordinates: constraint forces only
+  for (const ShaftData& sd : I.shafts) r[sd.coord] = sd.J * a[sd.coord];
   for (const ControllerData& cd : I.controllers) r[cd.c] = a[cd.c];  // ż − g, g added below
+  I.add_shaft_forces(t, q, v, -1.0, r);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     I.body_residual_kin(static_cast<BodyIndex>(i), t, ks[i], a.data() + bd.off, r.segment(bd.off, bd.n));
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
-  I.add_element_forces(t, ks, v.data(), -1.0, r);
-  I.add_contact_forces(q, v, -1.0, r);
-  I.add_controller_derivatives(t, q, v, -1.0, r);
+  I.add_element_forces(W, t, ks, v.data(), -1.0, r);
+  I.add_contact_forces(W, q, v, -1.0, r);
+  I.add_controller_derivatives(W, t, q, v, -1.0, r);
   detail::JointEval e;
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
@@ -1201,7 +1348,7 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
     }
   }
   if (!I.units.empty()) {
-    thread_local VecX ql, grad;  // grow once
+    VecX &ql = W.res_q, &grad = W.res_grad;  // grow once
     UnitEval ue;
     for (const RowUnit& u : I.units) {
       if (u.active < 0) continue;
@@ -1214,8 +1361,9 @@ void MultibodySystem::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecR
   }
 }
 
-void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
+void MultibodySystem::forces(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     const double zero[7] = {0, 0, 0, 0, 0, 0, 0};
@@ -1224,26 +1372,28 @@ void MultibodySystem::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) c
                     f.segment(bd.off, bd.n));
     f.segment(bd.off, bd.n) *= -1.0;
   }
-  f.tail(I.n - I.n_body).setZero();  // the couplings' angle coordinates: no mass, no force
-  I.add_element_forces(t, q, v, 1.0, f);
-  I.add_contact_forces(q, v, 1.0, f);
-  I.add_controller_derivatives(t, q, v, 1.0, f);
+  f.tail(I.n - I.n_body).setZero();  // the shafts' efforts below; the couplings' angles: no mass, no force
+  I.add_shaft_forces(t, q, v, 1.0, f);
+  I.add_element_forces(W, t, q, v, 1.0, f);
+  I.add_contact_forces(W, q, v, 1.0, f);
+  I.add_controller_derivatives(W, t, q, v, 1.0, f);
 }
 
-void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
+void MultibodySystem::constraints(Workspace& ws, double t, ConstVecRef q, VecRef c) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) c[bd.ep_row] = q.segment<4>(bd.off + 3).squaredNorm() - 1.0;
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, nullptr);
+  const std::vector<Kin>& ks = I.all_kin(W, q, nullptr);
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), false, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       c[jd.active_global[k]] = e.c[static_cast<size_t>(jd.active[k])];
   }
-  thread_local VecX ql;
+  VecX& ql = W.con_q;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1253,13 +1403,14 @@ void MultibodySystem::constraints(double t, ConstVecRef q, VecRef c) const {
   }
 }
 
-void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const {
+void MultibodySystem::constraint_velocity(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef cv) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) cv[bd.ep_row] = 2.0 * q.segment<4>(bd.off + 3).dot(v.segment<4>(bd.off + 3));
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, v.data());
+  const std::vector<Kin>& ks = I.all_kin(W, q, v.data());
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin& ka = I.cached(ks, jd.a);
@@ -1273,7 +1424,7 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
       cv[jd.active_global[k]] = e.Wa.row(lr).dot(ta) + e.Wb.row(lr).dot(tb) + e.ct[static_cast<size_t>(lr)];
     }
   }
-  thread_local VecX ql, vl;
+  VecX &ql = W.cv_q, &vl = W.cv_v;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1284,20 +1435,21 @@ void MultibodySystem::constraint_velocity(double t, ConstVecRef q, ConstVecRef v
   }
 }
 
-void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const {
+void MultibodySystem::gamma(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef g) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) g[bd.ep_row] = -2.0 * v.segment<4>(bd.off + 3).squaredNorm();
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, v.data());
+  const std::vector<Kin>& ks = I.all_kin(W, q, v.data());
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     detail::eval_joint(jd, I.cached(ks, jd.a), I.cached(ks, jd.b), true, I.drive(jd, t), e);
     for (size_t k = 0; k < jd.active.size(); ++k)
       g[jd.active_global[k]] = e.gamma[static_cast<size_t>(jd.active[k])];
   }
-  thread_local VecX ql, vl;
+  VecX &ql = W.gam_q, &vl = W.gam_v;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1310,10 +1462,11 @@ void MultibodySystem::gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) co
 
 // ===================================================================================== matrices
 
-void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+void MultibodySystem::assemble_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                        ConstVecRef lambda, double c_q, double c_v, double c_a,
                                        SparseMatrix& A) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   zero_values(A);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
@@ -1344,10 +1497,10 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   }
   // Force elements: −∂f/∂q, −∂f/∂v by central differences local to the element's bodies.
   if (c_q != 0 || c_v != 0) {
-    // Per-thread work arrays that only grow: no allocation in the step loop (the user-Jacobian
+    // Workspace arrays that only grow: no allocation in the step loop (the user-Jacobian
     // branch excepted: it calls user code with Eigen matrices of its own).
-    thread_local std::vector<double> qbuf, vbuf, gpbuf, gmbuf, Bbuf;
-    thread_local std::vector<Kin> ks0, ks;
+    std::vector<double>&qbuf = W.tan_q, &vbuf = W.tan_v, &gpbuf = W.tan_gp, &gmbuf = W.tan_gm, &Bbuf = W.tan_B;
+    std::vector<Kin>&ks0 = W.tan_kin0, &ks = W.tan_kin;
     for (const ForceData& fd : I.forces) {
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
@@ -1359,7 +1512,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
           vl[k] = v[fd.coords[static_cast<size_t>(k)]];
         }
         MatX B = MatX::Zero(nc, nc);
-        I.user_force_tangent(fd, t, ql, vl, c_q, c_v, B);
+        I.user_force_tangent(W, fd, t, ql, vl, c_q, c_v, B);
         fd.tangent_map.scatter_add(A, B);
         continue;
       }
@@ -1389,7 +1542,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
               x, o, o + nb, gpbuf, gmbuf,
               [&](int, std::vector<double>& out) {
                 ks[j] = I.kin(fd.bodies[j], qbuf.data() + o, vbuf.data() + o);
-                I.force_generalized_kin(fd, t, ks, vbuf.data() + fd.n_body_coords, out.data());
+                I.force_generalized_kin(W, fd, t, ks, vbuf.data() + fd.n_body_coords, out.data());
               },
               [&](int k, const std::vector<double>&, const std::vector<double>&, double h2) {
                 B.col(k) -= c * (gp - gm) / h2;
@@ -1401,7 +1554,9 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
         if (pass == 1)
           detail::central_differences(
               x, fd.n_body_coords, nc, gpbuf, gmbuf,
-              [&](int, std::vector<double>& out) { I.force_generalized_kin(fd, t, ks, vbuf.data() + fd.n_body_coords, out.data()); },
+              [&](int, std::vector<double>& out) {
+                I.force_generalized_kin(W, fd, t, ks, vbuf.data() + fd.n_body_coords, out.data());
+              },
               [&](int k, const std::vector<double>&, const std::vector<double>&, double h2) {
                 B.col(k) -= c * (gp - gm) / h2;
               });
@@ -1413,7 +1568,7 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   if (c_q != 0 || c_v != 0) {
     VecN ql, vl, gp, gm;
     BlockN B;
-    for (int pi : I.active_pairs(q)) {
+    for (int pi : I.active_pairs(W, q)) {
       const ContactPairData& cp = I.contact_pairs[static_cast<size_t>(pi)];
       const int nc = cp.na + cp.nb;
       ql.resize(nc);
@@ -1438,8 +1593,8 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   // differences over the coordinates g reads.
   for (const ControllerData& cd : I.controllers) {
     const int nc = static_cast<int>(cd.coords.size());
-    thread_local std::vector<double> ql, vl;
-    thread_local MatX B;
+    std::vector<double>&ql = W.ctan_q, &vl = W.ctan_v;  // grow once
+    MatX& B = W.ctan_B;
     ql.resize(static_cast<size_t>(nc));
     vl.resize(static_cast<size_t>(nc));
     for (int k = 0; k < nc; ++k) {
@@ -1455,11 +1610,22 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
       std::vector<double>& x = pass == 0 ? ql : vl;
       detail::central_differences(
           x, 0, pass == 0 ? cd.n_body_coords : nc, gp, gm,
-          [&](int, double& out) { out = I.controller_derivative(cd, t, ql.data(), vl.data()); },
+          [&](int, double& out) { out = I.controller_derivative(W, cd, t, ql.data(), vl.data()); },
           [&](int k, double p, double m, double h2) { B(0, k) -= c * (p - m) / h2; });
     }
     cd.tangent_map.scatter_add(A, B);
     if (c_a != 0) A.coeffRef(cd.c, cd.c) += c_a;
+  }
+  // Shafts: J on the diagonal; a spring-damper's −∂f/∂q, −∂f/∂v = (c_q k + c_v d) [1 −1; −1 1]
+  // over its ends that are shafts (a load of t has none).
+  for (const ShaftData& sd : I.shafts) A.valuePtr()[sd.diag] += c_a * sd.J;
+  for (const ShaftForceData& sf : I.shaft_forces) {
+    if (sf.coords.empty()) continue;
+    const double kk = c_q * sf.src->stiffness + c_v * sf.src->damping;
+    Eigen::Matrix2d K;
+    K << 1, -1, -1, 1;
+    sf.tangent_map.scatter_add(A, K.topLeftCorner(static_cast<int>(sf.coords.size()), static_cast<int>(sf.coords.size())),
+                               kk);
   }
   if (c_q == 0) return;
   // ∂(C_qᵀ λ)/∂q, local to each joint.
@@ -1494,8 +1660,8 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   for (const RowUnit& u : I.units) {
     if (u.active < 0 || lambda[u.active] == 0) continue;
     const int nc = static_cast<int>(u.coords.size());
-    thread_local VecX ql, fp, fm;
-    thread_local MatX B;
+    VecX &ql = W.tan_uq, &fp = W.tan_fp, &fm = W.tan_fm;
+    MatX& B = W.tan_uB;
     Impl::gather_unit(u, q, ql);
     if (B.rows() < nc) B.resize(nc, nc);  // only grows; the map reads its top-left nc × nc
     Impl::grow(fp, nc);
@@ -1508,7 +1674,8 @@ void MultibodySystem::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, C
   }
 }
 
-void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
+void MultibodySystem::assemble_mass(Workspace& ws, ConstVecRef q, SparseMatrix& M) const {
+  (void)workspace_data<WorkspaceData>(ws);  // no scratch; checks that ws is this system's
   const Impl& I = *impl_;
   zero_values(M);
   for (size_t i = 0; i < I.bodies.size(); ++i) {
@@ -1516,16 +1683,18 @@ void MultibodySystem::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
     bd.tangent_map.scatter_add(M, I.body_mass(static_cast<BodyIndex>(i), q.data() + bd.off));
   }
   for (const ControllerData& cd : I.controllers) M.coeffRef(cd.c, cd.c) = 1.0;  // ż = g: "mass" 1
+  for (const ShaftData& sd : I.shafts) M.valuePtr()[sd.diag] += sd.J;
 }
 
-void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const {
+void MultibodySystem::assemble_jacobian(Workspace& ws, double t, ConstVecRef q, SparseMatrix& Cq) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   zero_values(Cq);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(Cq, 2.0 * q.segment<4>(bd.off + 3).transpose());
   detail::JointEval e;
-  const std::vector<Kin>& ks = I.all_kin(q, nullptr);  // each body once, not once per joint
+  const std::vector<Kin>& ks = I.all_kin(W, q, nullptr);  // each body once, not once per joint
   for (const JointData& jd : I.joints) {
     if (jd.active.empty()) continue;
     const Kin& ka = I.cached(ks, jd.a);
@@ -1533,7 +1702,7 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
     detail::eval_joint(jd, ka, kb, false, I.drive(jd, t), e);
     jd.jac_map.scatter_add(Cq, I.joint_jacobian(jd, ka, kb, e));
   }
-  thread_local VecX ql, grad;
+  VecX &ql = W.jac_q, &grad = W.jac_grad;
   UnitEval ue;
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
@@ -1544,10 +1713,11 @@ void MultibodySystem::assemble_jacobian(double t, ConstVecRef q, SparseMatrix& C
   }
 }
 
-void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+void MultibodySystem::assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                                  SparseMatrix& G) const {
   (void)t;
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   zero_values(G);
   for (const BodyData& bd : I.bodies)
     if (bd.ep_row >= 0) bd.ep_jac_map.scatter_add(G, 2.0 * v.segment<4>(bd.off + 3).transpose());
@@ -1585,8 +1755,8 @@ void MultibodySystem::assemble_velocity_jacobian(double t, ConstVecRef q, ConstV
   for (const RowUnit& u : I.units) {
     if (u.active < 0) continue;
     const int nc = static_cast<int>(u.coords.size());
-    thread_local VecX ql, vl;
-    thread_local MatX B;
+    VecX &ql = W.vj_q, &vl = W.vj_v;
+    MatX& B = W.vj_B;
     Impl::gather_unit(u, q, ql);
     Impl::gather_unit(u, v, vl);
     if (B.cols() < nc) B.resize(1, nc);  // only grows; the map reads its first nc entries
@@ -1612,7 +1782,12 @@ std::string MultibodySystem::coordinate_label(int i) const {
     if (i >= bd.off && i < bd.off + bd.n)
       return "body '" + bd.name + "' " +
              (bd.nr == 4 ? ep[i - bd.off] : r3[i - bd.off]);
-  const int k = i - impl_->n_body;
+  const int s = i - impl_->n_body;
+  if (s >= 0 && s < static_cast<int>(impl_->shafts.size())) {
+    const Shaft& sh = impl_->model.shafts()[static_cast<size_t>(s)];
+    return "shaft '" + sh.name + "' " + (sh.kind == Shaft::Kind::Rotor ? "angle" : "position");
+  }
+  const int k = i - impl_->n_angle0;
   if (k >= 0 && k < static_cast<int>(impl_->angle_joint.size()))
     return "joint '" + impl_->joints[static_cast<size_t>(impl_->angle_joint[static_cast<size_t>(k)])].name +
            "' angle (coupling coordinate)";
@@ -1682,8 +1857,8 @@ std::string MultibodySystem::coordinate_problem(ConstVecRef q, ConstVecRef v, do
   return {};
 }
 
-double MultibodySystem::energy(double t, ConstVecRef q, ConstVecRef v) const {
-  return kinetic_energy(q, v) + potential_energy(t, q);
+double MultibodySystem::energy(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const {
+  return kinetic_energy(q, v) + potential_energy(ws, t, q);
 }
 
 double MultibodySystem::kinetic_energy(ConstVecRef q, ConstVecRef v) const {
@@ -1696,29 +1871,35 @@ double MultibodySystem::kinetic_energy(ConstVecRef q, ConstVecRef v) const {
     E += 0.5 * bd.m * k.v.squaredNorm() + bd.m * vB.dot(k.wB.cross(bd.b)) +
          0.5 * k.wB.dot(bd.J * k.wB);
   }
+  for (const ShaftData& sd : I.shafts) E += 0.5 * sd.J * v[sd.coord] * v[sd.coord];
   return E;
 }
 
-double MultibodySystem::potential_energy(double t, ConstVecRef q) const {
+double MultibodySystem::potential_energy(Workspace& ws, double t, ConstVecRef q) const {
   const Impl& I = *impl_;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
   double V = 0;
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     const Kin k = I.kin(static_cast<BodyIndex>(i), q.data() + bd.off, nullptr);
     V -= bd.m * I.model.gravity.dot(k.p + k.R * bd.b);
   }
-  thread_local std::vector<Kin> ks;  // per thread, grow once
-  thread_local std::vector<Wrench> w;
+  std::vector<Kin>& ks = W.pot_kin;  // grows once
+  std::vector<Wrench>& w = W.pot_wrench;
   for (const ForceData& fd : I.forces) {
     if (!force_type_info(fd.src->type).pairwise || fd.n_body_coords < static_cast<int>(fd.coords.size())) continue;
     ks.resize(fd.bodies.size());
     for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = I.kin_state(fd.bodies[k], q, nullptr);
-    I.force_wrenches(fd, t, ks, w, &V);
+    I.force_wrenches(W, fd, t, ks, w, &V);
   }
-  for (int pi : I.active_pairs(q)) {
+  for (int pi : I.active_pairs(W, q)) {
     const ContactPairData& cp = I.contact_pairs[static_cast<size_t>(pi)];
     Wrench w1, w2;
     I.contact_wrenches(cp, I.kin_state(cp.a, q, nullptr), I.kin_state(cp.b, q, nullptr), w1, w2, &V);
+  }
+  for (const ShaftForceData& sf : I.shaft_forces) {
+    double ua, ub;
+    I.shaft_effort(sf, t, q, nullptr, ua, ub, &V);
   }
   return V;
 }
@@ -1727,11 +1908,15 @@ bool MultibodySystem::is_velocity_level(int row) const {
   return impl_->vel_row.at(static_cast<size_t>(row)) != 0;
 }
 
-ConstraintViolation MultibodySystem::constraint_violation(double t, ConstVecRef q, ConstVecRef v) const {
+ConstraintViolation MultibodySystem::constraint_violation(Workspace& ws, double t, ConstVecRef q,
+                                                          ConstVecRef v) const {
   const int m = impl_->m;
-  VecX c(m), cv(m);
-  constraints(t, q, c);
-  constraint_velocity(t, q, v, cv);
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
+  VecX &c = W.viol_c, &cv = W.viol_cv;
+  c.resize(m);  // no-op once sized
+  cv.resize(m);
+  constraints(ws, t, q, c);
+  constraint_velocity(ws, t, q, v, cv);
   ConstraintViolation out;
   for (int r = 0; r < m; ++r) {
     if (!impl_->vel_row[static_cast<size_t>(r)]) out.position = std::max(out.position, std::abs(c[r]));
@@ -1855,7 +2040,25 @@ Vec4 MultibodySystem::euler_parameters(BodyIndex i, ConstVecRef q) const {
 
 int MultibodySystem::coupling_angle_coordinate(int joint) const {
   const int k = impl_->angle_of_joint.at(static_cast<size_t>(joint));
-  return k < 0 ? -1 : impl_->n_body + k;
+  return k < 0 ? -1 : impl_->n_angle0 + k;
+}
+
+int MultibodySystem::shaft_coordinate(int shaft) const { return impl_->shafts.at(static_cast<size_t>(shaft)).coord; }
+
+JointCoordinate MultibodySystem::shaft_motion(int shaft, ConstVecRef q, ConstVecRef v, ConstVecRef a) const {
+  const int c = shaft_coordinate(shaft);
+  JointCoordinate out;
+  out.value = q[c];
+  out.rate = v[c];
+  out.acceleration = a.size() == q.size() ? a[c] : std::numeric_limits<double>::quiet_NaN();
+  return out;
+}
+
+double MultibodySystem::shaft_force_effort(int force, double t, ConstVecRef q, ConstVecRef v) const {
+  const ShaftForceData& sf = impl_->shaft_forces.at(static_cast<size_t>(force));
+  double ua = 0, ub = 0;
+  impl_->shaft_effort(sf, t, q, v.data(), ua, ub, nullptr);
+  return ua;
 }
 
 double MultibodySystem::coupling_multiplier(int coupling, ConstVecRef lambda) const {

@@ -22,7 +22,9 @@
 //    each cylinder rim (sampled, then refined); then the incident feature clipped to a reference
 //    face (as for box–box) or the feature points inside the other shape.
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include "NarrowPhase.h"
+
+#include <mbdae/formulations/ContactPairs.h>
 
 #include <algorithm>
 #include <array>
@@ -901,6 +903,467 @@ void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, 
   }
 }
 
+
+// ---- convex meshes ------------------------------------------------------------------------------
+// A convex polyhedron at a world pose (a convex_mesh's hull, or a box as one), and its pairs:
+//  - against a plane: the vertices below it;
+//  - against a sphere: the polyhedron's signed distance (inside: the least deep face; outside: the
+//    closest point over the faces facing the point, Ericson §5.1.5 on each face polygon);
+//  - against a capsule: as box–capsule on that signed distance (convex);
+//  - against a box or another polyhedron: the separating-axis test over both shapes' face normals
+//    and the edge–edge axes whose arcs cross on the Gauss map (Gregorius, "The Separating Axis
+//    Test between Convex Polyhedra", GDC 2013), each separation exact from the vertices; a face
+//    axis: the incident face (the other shape's face most anti-parallel to it) clipped against the
+//    side planes of the reference face (Sutherland–Hodgman), the points below the reference face,
+//    with box–box's preference for shape a's faces and for faces over edges; an edge axis: the
+//    closest points of the two edges.
+
+/// Largest polygon the clipping below holds (faces of a hull have at most kMaxHullFaceVertices
+/// vertices, and each side plane adds at most one).
+using BigPoly = std::array<Vec3, 2 * kMaxHullFaceVertices + 8>;
+
+int clip_big(const BigPoly& in, int n, const Vec3& a, double b, BigPoly& out) {
+  int m = 0;
+  const int cap = static_cast<int>(out.size()) - 1;
+  for (int i = 0; i < n && m < cap; ++i) {
+    const Vec3& p = in[static_cast<size_t>(i)];
+    const Vec3& q = in[static_cast<size_t>((i + 1) % n)];
+    const double dp = a.dot(p) - b, dq = a.dot(q) - b;
+    if (dp <= 0) out[static_cast<size_t>(m++)] = p;
+    if (m < cap && ((dp < 0 && dq > 0) || (dp > 0 && dq < 0))) out[static_cast<size_t>(m++)] = p + (q - p) * (dp / (dp - dq));
+  }
+  return m;
+}
+
+struct HullView {
+  const ConvexHull* h = nullptr;
+  Vec3 c = Vec3::Zero();
+  Mat3 R = Mat3::Identity();
+  Vec3 scale = Vec3::Ones();  // a box: the unit cube's vertices times its half extents
+  bool box = false;           // the unit cube scaled by `scale` (its faces stay axis-aligned)
+
+  int nv() const { return static_cast<int>(h->vertices.size()); }
+  int nf() const { return h->num_faces(); }
+  Vec3 local(int i) const { return h->vertices[static_cast<size_t>(i)].cwiseProduct(scale); }
+  Vec3 vertex(int i) const { return c + R * local(i); }
+  /// Face normals of a scaled cube stay axis-aligned; offsets scale with the half extent.
+  Vec3 normal_local(int f) const { return h->face_normals[static_cast<size_t>(f)]; }
+  double offset_local(int f) const {
+    return box ? h->face_offsets[static_cast<size_t>(f)] * std::abs(normal_local(f).dot(scale))
+               : h->face_offsets[static_cast<size_t>(f)];
+  }
+  Vec3 normal(int f) const { return R * normal_local(f); }
+  double offset(int f) const { return offset_local(f) + normal(f).dot(c); }
+  int loop_begin(int f) const { return h->face_start[static_cast<size_t>(f)]; }
+  int loop_end(int f) const { return h->face_start[static_cast<size_t>(f) + 1]; }
+  int loop_vertex(int k) const { return h->face_vertices[static_cast<size_t>(k)]; }
+  double size() const {
+    double r = 0;
+    for (int i = 0; i < nv(); ++i) r = std::max(r, local(i).norm());
+    return r;
+  }
+};
+
+/// The unit cube as a hull, vertex k at ((k & 1 ? 1 : −1), (k & 2 ? 1 : −1), (k & 4 ? 1 : −1)) as
+/// the box corners elsewhere in this file.
+const ConvexHull& unit_cube() {
+  static const ConvexHull cube = [] {
+    std::array<Vec3, 8> v;
+    for (int k = 0; k < 8; ++k) v[static_cast<size_t>(k)] = Vec3(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);
+    return convex_hull(v);
+  }();
+  return cube;
+}
+
+HullView hull_view(const PlacedShape& s) {
+  HullView v;
+  v.c = s.c_W;
+  v.R = s.R_WS;
+  if (s.type == ShapeType::Box) {
+    v.h = &unit_cube();
+    v.scale = s.half;
+    v.box = true;
+  } else {
+    v.h = s.hull;
+  }
+  return v;
+}
+
+/// Signed distance of the point x (world) to the polyhedron, with the closest surface point s_W
+/// and the outward unit normal there.
+double hull_signed_distance(const HullView& H, const Vec3& x, Vec3& s_W, Vec3& n_W) {
+  const Vec3 xl = H.R.transpose() * (x - H.c);
+  double smax = -1e300;
+  int fmax = 0;
+  for (int f = 0; f < H.nf(); ++f) {
+    const double s = H.normal_local(f).dot(xl) - H.offset_local(f);
+    if (s > smax) smax = s, fmax = f;
+  }
+  if (smax <= 0) {
+    const Vec3 n = H.normal_local(fmax);
+    n_W = H.R * n;
+    s_W = H.c + H.R * (xl - n * smax);
+    return smax;
+  }
+  double best = 1e300;
+  Vec3 sbest = xl;
+  for (int f = 0; f < H.nf(); ++f) {
+    const Vec3 n = H.normal_local(f);
+    const double s = n.dot(xl) - H.offset_local(f);
+    if (s <= 0) continue;
+    const Vec3 y = xl - n * s;
+    bool inside = true;
+    const int b = H.loop_begin(f), e = H.loop_end(f);
+    for (int k = b; k < e && inside; ++k) {
+      const Vec3 p = H.local(H.loop_vertex(k)), q = H.local(H.loop_vertex(k + 1 < e ? k + 1 : b));
+      inside = (q - p).cross(n).dot(y - p) <= 0;
+    }
+    if (inside) {
+      if (s < best) best = s, sbest = y;
+      continue;
+    }
+    for (int k = b; k < e; ++k) {
+      const Vec3 p = H.local(H.loop_vertex(k)), q = H.local(H.loop_vertex(k + 1 < e ? k + 1 : b));
+      const Vec3 d = q - p;
+      const double t = std::clamp(d.dot(xl - p) / std::max(d.squaredNorm(), 1e-300), 0.0, 1.0);
+      const Vec3 z = p + d * t;
+      const double dist = (xl - z).norm();
+      if (dist < best) best = dist, sbest = z;
+    }
+  }
+  s_W = H.c + H.R * sbest;
+  const Vec3 diff = xl - sbest;
+  n_W = best > 0 ? Vec3(H.R * (diff / diff.norm())) : Vec3(H.R * H.normal_local(fmax));
+  return best;
+}
+
+double hull_sd(const HullView& H, const Vec3& x) {
+  Vec3 s, n;
+  return hull_signed_distance(H, x, s, n);
+}
+
+/// Candidate points of a pair (fixed capacity; when full, a deeper point replaces the shallowest).
+struct Candidates {
+  std::array<PairPoint, 256> p;
+  int n = 0;
+  void add(const PairPoint& q) {
+    if (n < static_cast<int>(p.size())) {
+      p[static_cast<size_t>(n++)] = q;
+      return;
+    }
+    int worst = 0;
+    for (int i = 1; i < n; ++i)
+      if (p[static_cast<size_t>(i)].depth > p[static_cast<size_t>(worst)].depth) worst = i;
+    if (q.depth < p[static_cast<size_t>(worst)].depth) p[static_cast<size_t>(worst)] = q;
+  }
+};
+
+/// Emits the candidates: all of them in order if at most kMaxPairPoints, else the deepest and then
+/// each time the one farthest from those taken.
+void emit_spread(Emitter& emit, const Candidates& cand) {
+  const int nc = cand.n;
+  auto at = [&](int i) -> const PairPoint& { return cand.p[static_cast<size_t>(i)]; };
+  if (nc <= kMaxPairPoints) {
+    for (int i = 0; i < nc; ++i) emit(at(i).p, at(i).n, at(i).depth, at(i).feature, at(i).r_eff);
+    return;
+  }
+  std::array<bool, 256> taken{};
+  int first = 0;
+  for (int c = 1; c < nc; ++c)
+    if (at(c).depth < at(first).depth) first = c;
+  for (int m = 0; m < kMaxPairPoints; ++m) {
+    int pick = first;
+    if (m > 0) {
+      double best = -1;
+      for (int c = 0; c < nc; ++c) {
+        if (taken[static_cast<size_t>(c)]) continue;
+        double dmin = 1e300;
+        for (int t = 0; t < nc; ++t)
+          if (taken[static_cast<size_t>(t)]) dmin = std::min(dmin, (at(c).p - at(t).p).norm());
+        if (dmin > best) best = dmin, pick = c;
+      }
+    }
+    taken[static_cast<size_t>(pick)] = true;
+    emit(at(pick).p, at(pick).n, at(pick).depth, at(pick).feature, at(pick).r_eff);
+  }
+}
+
+void hull_plane(Emitter& emit, const Vec3& n, double off, const HullView& H, double margin) {
+  Candidates cand;
+  for (int k = 0; k < H.nv(); ++k) {
+    const Vec3 x = H.vertex(k);
+    const double d = n.dot(x) - off;
+    if (d < margin) cand.add({x - n * (0.5 * d), n, d, k % 200, 0});
+  }
+  emit_spread(emit, cand);
+}
+
+/// Whether the arcs a–b (normals of the faces of an edge of one shape) and c–d (the negated
+/// normals of the faces of an edge of the other) cross on the unit sphere: then the edges' cross
+/// product is a face normal of the Minkowski difference (Gregorius 2013).
+bool arcs_cross(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const Vec3 bxa = b.cross(a), dxc = d.cross(c);
+  const double cba = c.dot(bxa), dba = d.dot(bxa), adc = a.dot(dxc), bdc = b.dot(dxc);
+  return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
+}
+
+void hull_hull(Emitter& emit, const HullView& A, const HullView& B, double margin) {
+  const double scale = std::max(A.size(), B.size());
+  // Face axes: separation along the face normal, exact from the other shape's vertices.
+  auto face_sep = [](const HullView& F, int f, const HullView& O) {
+    const Vec3 n = F.normal(f);
+    const double off = F.offset(f);
+    double s = 1e300;
+    for (int i = 0; i < O.nv(); ++i) s = std::min(s, n.dot(O.vertex(i)) - off);
+    return s;
+  };
+  int fa = -1, fb = -1;
+  double sa = -1e300, sb = -1e300;
+  for (int f = 0; f < A.nf(); ++f) {
+    const double s = face_sep(A, f, B);
+    if (s >= margin) return;
+    if (s > sa) sa = s, fa = f;
+  }
+  for (int f = 0; f < B.nf(); ++f) {
+    const double s = face_sep(B, f, A);
+    if (s >= margin) return;
+    if (s > sb) sb = s, fb = f;
+  }
+  // Edge–edge axes of the Minkowski difference's faces.
+  Vec3 cA = Vec3::Zero();
+  for (int i = 0; i < A.nv(); ++i) cA += A.vertex(i);
+  cA /= A.nv();
+  double se = -1e300;
+  int ea = -1, eb = -1;
+  Vec3 Le = Vec3::Zero();
+  for (size_t i = 0; i < A.h->edges.size(); ++i) {
+    const Vec3 pa = A.vertex(A.h->edges[i][0]), qa = A.vertex(A.h->edges[i][1]);
+    const Vec3 na1 = A.normal(A.h->edge_faces[i][0]), na2 = A.normal(A.h->edge_faces[i][1]);
+    for (size_t j = 0; j < B.h->edges.size(); ++j) {
+      const Vec3 nb1 = B.normal(B.h->edge_faces[j][0]), nb2 = B.normal(B.h->edge_faces[j][1]);
+      if (!arcs_cross(na1, na2, -nb1, -nb2)) continue;
+      const Vec3 pb = B.vertex(B.h->edges[j][0]), qb = B.vertex(B.h->edges[j][1]);
+      const Vec3 da = qa - pa, db = qb - pb;
+      Vec3 L = da.cross(db);
+      const double len = L.norm();
+      if (len < 1e-6 * da.norm() * db.norm()) continue;  // parallel edges: the face axes cover them
+      L /= len;
+      if (L.dot(pa - cA) < 0) L = -L;
+      const double s = L.dot(pb - pa);
+      if (s >= margin) return;
+      if (s > se) se = s, ea = static_cast<int>(i), eb = static_cast<int>(j), Le = L;
+    }
+  }
+  const bool ref_is_a = !(sb > sa + 1e-9 * scale);
+  const double s_face = ref_is_a ? sa : sb;
+  if (ea >= 0 && se > 0.95 * s_face + 1e-3 * scale && se > s_face + 1e-9 * scale) {
+    const Vec3 pa = A.vertex(A.h->edges[static_cast<size_t>(ea)][0]), qa = A.vertex(A.h->edges[static_cast<size_t>(ea)][1]);
+    const Vec3 pb = B.vertex(B.h->edges[static_cast<size_t>(eb)][0]), qb = B.vertex(B.h->edges[static_cast<size_t>(eb)][1]);
+    double s, t;
+    Vec3 c1, c2;
+    closest_segments(pa, qa, pb, qb, s, t, c1, c2);
+    emit(0.5 * (c1 + c2), Le, se, 200 + (ea * 7 + eb) % 50, 0);
+    return;
+  }
+  const HullView& ref = ref_is_a ? A : B;
+  const HullView& inc = ref_is_a ? B : A;
+  const int f = ref_is_a ? fa : fb;
+  const Vec3 n = ref.normal(f);  // outward of ref, towards inc
+  const double off = ref.offset(f);
+  int g = 0;
+  double most = 1e300;
+  for (int k = 0; k < inc.nf(); ++k) {
+    const double c = inc.normal(k).dot(n);
+    if (c < most) most = c, g = k;
+  }
+  BigPoly poly{}, tmp{};
+  int np = 0;
+  for (int k = inc.loop_begin(g); k < inc.loop_end(g); ++k) poly[static_cast<size_t>(np++)] = inc.vertex(inc.loop_vertex(k));
+  const int b = ref.loop_begin(f), e = ref.loop_end(f);
+  for (int k = b; k < e && np > 0; ++k) {
+    const Vec3 p = ref.vertex(ref.loop_vertex(k)), q = ref.vertex(ref.loop_vertex(k + 1 < e ? k + 1 : b));
+    Vec3 side = (q - p).cross(n);
+    const double len = side.norm();
+    if (len <= 0) continue;
+    side /= len;
+    np = clip_big(poly, np, side, side.dot(p), tmp);
+    poly = tmp;
+  }
+  const Vec3 n_ab = ref_is_a ? n : Vec3(-n);
+  const int face_id = ((ref_is_a ? 0 : 6) + f % 6) % 12;
+  const double same = 1e-6 * scale;
+  Candidates cand;
+  for (int k = 0; k < np; ++k) {
+    const Vec3& pk = poly[static_cast<size_t>(k)];
+    const double depth = n.dot(pk) - off;
+    if (!(depth < margin)) continue;
+    bool dup = false;
+    for (int c = 0; c < cand.n && !dup; ++c)
+      dup = (cand.p[static_cast<size_t>(c)].p + n * (0.5 * cand.p[static_cast<size_t>(c)].depth) - pk).norm() <= same;
+    if (!dup) cand.add({pk - n * (0.5 * depth), n_ab, depth, 16 * face_id + k % 16, 0});
+  }
+  emit_spread(emit, cand);
+  if (emit.count > 0 || !(s_face < margin)) return;
+  // The incident face clipped away (the other shape reaches the reference face with another
+  // face's vertex): one point at the other shape's deepest vertex along n, with the face
+  // separation as its depth.
+  int deepest = 0;
+  for (int i = 1; i < inc.nv(); ++i)
+    if (n.dot(inc.vertex(i)) < n.dot(inc.vertex(deepest))) deepest = i;
+  emit(inc.vertex(deepest) - n * (0.5 * s_face), n_ab, s_face, 255, 0);
+}
+
+
+/// Largest L·(x − c) over the polyhedron's vertices (its support function about its origin c).
+double hull_extent(const HullView& H, const Vec3& L) {
+  double e = -1e300;
+  for (int i = 0; i < H.nv(); ++i) e = std::max(e, L.dot(H.R * H.local(i)));
+  return e;
+}
+
+/// The polyhedron's point farthest along L: the mean of its vertices within 1e-9 of the size of
+/// the farthest (the middle of a face or an edge perpendicular to L).
+Vec3 hull_support(const HullView& H, const Vec3& L) {
+  const double e = hull_extent(H, L), tol = 1e-9 * std::max(1.0, H.size());
+  Vec3 sum = Vec3::Zero();
+  int n = 0;
+  for (int i = 0; i < H.nv(); ++i)
+    if (L.dot(H.R * H.local(i)) >= e - tol) sum += H.vertex(i), ++n;
+  return sum / std::max(n, 1);
+}
+
+/// A polyhedron (a) against a cylinder (b): box_cylinder() with the polyhedron's faces, vertices
+/// and edges for the box's. Separating axes: the face normals, the cylinder axis, the axis × each
+/// edge, the cylinder's normal at each vertex and at each edge's deepest point, the polyhedron's
+/// normal at each rim's deepest point (all separations exact from the support functions). A face
+/// that is best (or not clearly worse than the best): the cylinder's incident end disc or
+/// generator clipped to it; else the vertices and edge points inside the cylinder and the rim
+/// points inside the polyhedron.
+void hull_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, double margin) {
+  const Vec3 d = cyl.c_W - H.c;
+  const double scale = std::max({H.size(), cyl.radius, cyl.half_length});
+  auto toward = [&](Vec3 L) { return L.dot(d) < 0 ? Vec3(-L) : L; };
+  auto sep = [&](const Vec3& L) { return L.dot(d) - hull_extent(H, L) - extent(cyl, L); };
+  int best_face = 0;
+  double s_face = -1e300;
+  for (int f = 0; f < H.nf(); ++f) {
+    const Vec3 n = H.normal(f);
+    const double s = n.dot(cyl.c_W) - extent(cyl, n) - H.offset(f);
+    if (s >= margin) return;
+    if (s > s_face) s_face = s, best_face = f;
+  }
+  double s_other = -1e300;
+  Vec3 L_other = Vec3::Zero();
+  auto consider = [&](const Vec3& L) {
+    const double s = sep(L);
+    if (s > s_other) s_other = s, L_other = L;
+    return s < margin;
+  };
+  const Vec3 u = cyl.R_WS.col(2);
+  if (!consider(toward(u))) return;
+  for (const auto& e : H.h->edges) {
+    const Vec3 L = u.cross(H.vertex(e[1]) - H.vertex(e[0]));
+    if (L.norm() > 1e-6 * scale && !consider(toward(L.normalized()))) return;
+  }
+  const double eps = 1e-9 * std::max(1.0, scale);
+  // The deepest point of an edge in the cylinder, if deeper than both its ends.
+  auto edge_point = [&](const std::array<int, 2>& e, Vec3& x) {
+    const Vec3 p0 = H.vertex(e[0]), p1 = H.vertex(e[1]);
+    const double t = golden_min([&](double s) { return cylinder_sd(cyl, p0 + (p1 - p0) * s); }, 0.0, 1.0);
+    x = p0 + (p1 - p0) * t;
+    return cylinder_sd(cyl, x) < std::min(cylinder_sd(cyl, p0), cylinder_sd(cyl, p1)) - eps;
+  };
+  for (int k = 0; k < H.nv(); ++k) {
+    Vec3 s_W, n;
+    cylinder_signed_distance(cyl, H.vertex(k), s_W, n);
+    if (!consider(-n)) return;
+  }
+  for (const auto& e : H.h->edges) {
+    Vec3 x, s_W, n;
+    if (!edge_point(e, x)) continue;
+    cylinder_signed_distance(cyl, x, s_W, n);
+    if (!consider(-n)) return;
+  }
+  std::array<Vec3, 2> rim_pt;
+  for (int end = 0; end < 2; ++end) {
+    const Vec3 ce = cyl.c_W + u * (end ? cyl.half_length : -cyl.half_length);
+    rim_pt[static_cast<size_t>(end)] =
+        deepest_rim_point([&](const Vec3& x) { return hull_sd(H, x); }, ce, cyl.R_WS.col(0), cyl.R_WS.col(1), cyl.radius);
+    Vec3 s_W, n;
+    hull_signed_distance(H, rim_pt[static_cast<size_t>(end)], s_W, n);
+    if (!consider(n)) return;
+  }
+  if (!clearly_better(s_other, s_face, scale)) {
+    const Vec3 n = H.normal(best_face);
+    const double off = H.offset(best_face);
+    Poly inc{};
+    const int ni = cylinder_incident(cyl, -n, inc);
+    BigPoly poly{}, tmp{};
+    int np = ni;
+    for (int k = 0; k < ni; ++k) poly[static_cast<size_t>(k)] = inc[static_cast<size_t>(k)];
+    const int b = H.loop_begin(best_face), e = H.loop_end(best_face);
+    for (int k = b; k < e && np > 0; ++k) {
+      const Vec3 p = H.vertex(H.loop_vertex(k)), q = H.vertex(H.loop_vertex(k + 1 < e ? k + 1 : b));
+      Vec3 side = (q - p).cross(n);
+      const double len = side.norm();
+      if (len <= 0) continue;
+      side /= len;
+      np = clip_big(poly, np, side, side.dot(p), tmp);
+      poly = tmp;
+    }
+    Candidates cand;
+    double deepest = 1e300;
+    const double same = 1e-6 * scale;
+    for (int k = 0; k < np; ++k) {
+      const Vec3& pk = poly[static_cast<size_t>(k)];
+      const double depth = n.dot(pk) - off;
+      if (!(depth < margin)) continue;
+      bool dup = false;
+      for (int c = 0; c < cand.n && !dup; ++c)
+        dup = (cand.p[static_cast<size_t>(c)].p + n * (0.5 * cand.p[static_cast<size_t>(c)].depth) - pk).norm() <= same;
+      if (dup) continue;
+      cand.add({pk - n * (0.5 * depth), n, depth, 16 * (best_face % 12) + k % 16, 0});
+      deepest = std::min(deepest, depth);
+    }
+    emit_spread(emit, cand);
+    // The face is the contact if the cylinder's deepest point along it is on it.
+    if (emit.count > 0 && deepest <= s_face + 1e-3 * scale) return;
+    emit.count = 0;
+  }
+  Candidates cand;
+  for (int k = 0; k < H.nv(); ++k) {
+    Vec3 s_W, n;
+    const double sd = cylinder_signed_distance(cyl, H.vertex(k), s_W, n);
+    if (sd < margin) cand.add({s_W + n * (0.5 * sd), -n, sd, 100 + k % 100, 0});
+  }
+  for (size_t k = 0; k < H.h->edges.size(); ++k) {
+    Vec3 x, s_W, n;
+    if (!edge_point(H.h->edges[k], x)) continue;
+    const double sd = cylinder_signed_distance(cyl, x, s_W, n);
+    if (sd < margin) cand.add({s_W + n * (0.5 * sd), -n, sd, 200 + static_cast<int>(k % 30), 0});
+  }
+  for (int end = 0; end < 2; ++end) {
+    Vec3 s_W, n;
+    const double sd = hull_signed_distance(H, rim_pt[static_cast<size_t>(end)], s_W, n);
+    if (sd < margin) cand.add({s_W + n * (0.5 * sd), n, sd, 230 + end, 0});
+  }
+  emit_spread(emit, cand);
+  // As axis_point(): a point on the axis of largest separation if no point is nearly as deep.
+  const bool face_axis = s_face >= s_other;
+  const double s = face_axis ? s_face : s_other;
+  const Vec3 L = face_axis ? H.normal(best_face) : L_other;
+  double deepest = 1e300;
+  int shallowest = 0;
+  for (int k = 0; k < emit.count; ++k) {
+    deepest = std::min(deepest, emit.out[k].depth);
+    if (emit.out[k].depth > emit.out[shallowest].depth) shallowest = k;
+  }
+  if (s >= margin || (emit.count > 0 && deepest <= s + 1e-3 * scale)) return;
+  const PairPoint p{0.5 * (hull_support(H, L) + support_point(cyl, -L)), L, s, 255, 0};
+  if (emit.count < kMaxPairPoints) emit.out[emit.count++] = p;
+  else emit.out[shallowest] = p;
+}
+
 }  // namespace
 
 PlacedShape placed_shape(const Contact& c) {
@@ -913,77 +1376,163 @@ PlacedShape placed_shape(const Contact& c) {
   g.offset = c.offset;
   g.c_W = c.position;
   g.R_WS = c.orientation;
+  g.hull = c.hull.get();
   return g;
 }
 
-int shape_order(ShapeType t) {
-  switch (t) {
-    case ShapeType::Plane: return 0;
-    case ShapeType::Box: return 1;
-    case ShapeType::Cylinder: return 2;
-    case ShapeType::Capsule: return 3;
-    case ShapeType::Sphere: return 4;
-  }
-  return 5;
+// ---- the pair functions of the registry (ContactPairs.cpp), one per pair kind -------------------
+
+namespace pairs {
+
+namespace {
+/// World normal and offset of the plane a, then the points of b against it.
+template <class F>
+int against_plane(const PlacedShape& A, PairPoint* out, F&& f) {
+  Emitter emit{out};
+  Vec3 n;
+  double off;
+  plane_world(A, n, off);
+  f(emit, n, off);
+  return emit.count;
+}
+}  // namespace
+
+int plane_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) {
+    sphere_plane(emit, n, off, B.c_W, B.radius, margin, 0);
+  });
 }
 
-bool narrow_phase_handles(ShapeType x, ShapeType y) { return contact_pair_handled(x, y); }
+int plane_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) {
+    const Vec3 ax = B.R_WS.col(2) * B.half_length;
+    sphere_plane(emit, n, off, B.c_W + ax, B.radius, margin, 0);
+    sphere_plane(emit, n, off, B.c_W - ax, B.radius, margin, 1);
+  });
+}
+
+int plane_box(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) {
+    for (int k = 0; k < 8; ++k) {
+      const Vec3 corner_S((k & 1 ? 1 : -1) * B.half.x(), (k & 2 ? 1 : -1) * B.half.y(),
+                          (k & 4 ? 1 : -1) * B.half.z());
+      const Vec3 x = B.c_W + B.R_WS * corner_S;
+      const double d = n.dot(x) - off;
+      if (d < margin) emit(x - n * (0.5 * d), n, d, k, 0);
+    }
+  });
+}
+
+int plane_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) { cylinder_plane(emit, n, off, B, margin); });
+}
+
+int box_box(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_box(emit, A, B, margin);
+  return emit.count;
+}
+
+int box_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_cylinder(emit, A, B, margin);
+  return emit.count;
+}
+
+int box_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_capsule(emit, A, B, margin);
+  return emit.count;
+}
+
+int box_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::box_sphere(emit, A, B.c_W, B.radius, margin, 0);
+  return emit.count;
+}
+
+int cylinder_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::cylinder_cylinder(emit, A, B, margin);
+  return emit.count;
+}
+
+int cylinder_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::cylinder_capsule(emit, A, B, margin);
+  return emit.count;
+}
+
+int cylinder_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::cylinder_sphere(emit, A, B.c_W, B.radius, margin);
+  return emit.count;
+}
+
+int capsule_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::capsule_capsule(emit, A, B, margin);
+  return emit.count;
+}
+
+int capsule_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::capsule_sphere(emit, A, B, margin);
+  return emit.count;
+}
+
+int sphere_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  mbdae::sphere_sphere(emit, A.c_W, A.radius, B.c_W, B.radius, margin, 0, Vec3::UnitZ());
+  return emit.count;
+}
+
+int plane_convex_mesh(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  return against_plane(A, out, [&](Emitter& emit, const Vec3& n, double off) { hull_plane(emit, n, off, hull_view(B), margin); });
+}
+
+int convex_mesh_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  const HullView H = hull_view(A);
+  Vec3 s_W, n;
+  const double d = hull_signed_distance(H, B.c_W, s_W, n) - B.radius;
+  if (d < margin) emit(s_W + n * (0.5 * d), n, d, 0, B.radius);
+  return emit.count;
+}
+
+int convex_mesh_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  const HullView H = hull_view(A);
+  convex_capsule(
+      emit, [&](const Vec3& x) { return hull_sd(H, x); },
+      [&](const Vec3& x, Vec3& s, Vec3& n) { return hull_signed_distance(H, x, s, n); }, H.size(), B, margin);
+  return emit.count;
+}
+
+int convex_mesh_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  hull_cylinder(emit, hull_view(A), B, margin);
+  return emit.count;
+}
+
+int convex_mesh_box(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  hull_hull(emit, hull_view(A), hull_view(B), margin);
+  return emit.count;
+}
+
+int convex_mesh_convex_mesh(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
+  Emitter emit{out};
+  hull_hull(emit, hull_view(A), hull_view(B), margin);
+  return emit.count;
+}
+
+}  // namespace pairs
 
 int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, PairPoint* out, bool& swapped) {
-  // Order the pair: plane first, then box, cylinder, capsule, sphere (a is the "lower" type).
-  swapped = !(shape_order(s1.type) <= shape_order(s2.type));
-  const PlacedShape& A = swapped ? s2 : s1;
-  const PlacedShape& B = swapped ? s1 : s2;
-  Emitter emit{out};
-  if (!contact_pair_handled(A.type, B.type)) return 0;
-  if (A.type == ShapeType::Plane) {
-    Vec3 n;
-    double off;
-    plane_world(A, n, off);
-    switch (B.type) {
-      case ShapeType::Sphere: sphere_plane(emit, n, off, B.c_W, B.radius, margin, 0); break;
-      case ShapeType::Capsule: {
-        const Vec3 ax = B.R_WS.col(2) * B.half_length;
-        sphere_plane(emit, n, off, B.c_W + ax, B.radius, margin, 0);
-        sphere_plane(emit, n, off, B.c_W - ax, B.radius, margin, 1);
-        break;
-      }
-      case ShapeType::Box:
-        for (int k = 0; k < 8; ++k) {
-          const Vec3 corner_S((k & 1 ? 1 : -1) * B.half.x(), (k & 2 ? 1 : -1) * B.half.y(),
-                              (k & 4 ? 1 : -1) * B.half.z());
-          const Vec3 x = B.c_W + B.R_WS * corner_S;
-          const double d = n.dot(x) - off;
-          if (d < margin) emit(x - n * (0.5 * d), n, d, k, 0);
-        }
-        break;
-      case ShapeType::Cylinder: cylinder_plane(emit, n, off, B, margin); break;
-      case ShapeType::Plane: break;
-    }
-    return emit.count;
-  }
-  switch (A.type) {
-    case ShapeType::Box:
-      if (B.type == ShapeType::Box) box_box(emit, A, B, margin);
-      else if (B.type == ShapeType::Capsule) box_capsule(emit, A, B, margin);
-      else if (B.type == ShapeType::Sphere) box_sphere(emit, A, B.c_W, B.radius, margin, 0);
-      else if (B.type == ShapeType::Cylinder) box_cylinder(emit, A, B, margin);
-      break;
-    case ShapeType::Cylinder:
-      if (B.type == ShapeType::Sphere) cylinder_sphere(emit, A, B.c_W, B.radius, margin);
-      else if (B.type == ShapeType::Capsule) cylinder_capsule(emit, A, B, margin);
-      else if (B.type == ShapeType::Cylinder) cylinder_cylinder(emit, A, B, margin);
-      break;
-    case ShapeType::Capsule:
-      if (B.type == ShapeType::Capsule) capsule_capsule(emit, A, B, margin);
-      else if (B.type == ShapeType::Sphere) capsule_sphere(emit, A, B, margin);
-      break;
-    case ShapeType::Sphere:
-      sphere_sphere(emit, A.c_W, A.radius, B.c_W, B.radius, margin, 0, Vec3::UnitZ());
-      break;
-    case ShapeType::Plane: break;
-  }
-  return emit.count;
+  const ContactPairKind& kind = contact_pair_kind(s1.type, s2.type, swapped);
+  if (!kind.collide) return 0;  // refused before (contact_pair_problems())
+  return swapped ? kind.collide(s2, s1, margin, out) : kind.collide(s1, s2, margin, out);
 }
 
 }  // namespace mbdae

@@ -43,6 +43,7 @@ struct JointNE : detail::JointGeometry {
   int row0 = 0, nr = 0;
   const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
   const TimeFunction* speed = nullptr;   // speed-driven joints (points into Impl::model)
+  const std::array<TimeFunction, 6>* offsets = nullptr;  // generic joints with offsets (the same)
 };
 
 /// A force element; markers relative to the bodies' reference points (as in the implicit
@@ -80,7 +81,30 @@ struct BlockTarget {
 
 }  // namespace
 
+/// The scratch memory of the evaluations and what the projections reuse of the last derivative()
+/// (NewtonEulerSystem::make_workspace()): sized once, so derivative() and the projections do not
+/// allocate.
+struct NewtonEulerSystem::Workspace::Data {
+  detail::BlockLdlt ldl;                 // the joint system's factorization (pattern of Impl::ldl)
+  std::vector<detail::FrameKin> kin;
+  std::vector<Mat66> JA, JB;     // joint rows × u of body a / b (rows 0 … nr−1 valid)
+  std::vector<Mat66> JMA, JMB;   // the same times M⁻¹ of the body (Schur only)
+  VecX c, ct, gamma, f, Minvf, rhs, lambda, x, zero, du, tmp, gp;
+  std::vector<std::vector<detail::FrameKin>> force_kin;  // per force element
+  std::vector<std::vector<Wrench>> force_out;            // per force element
+  std::vector<BodyMotion> motion_ws;                     // user forces, controller states
+  std::vector<double> state_ws;                          // values of the states an element reads
+  VecX ud;                                               // derivative(): u̇ of the bodies (6 n)
+  detail::JointEval ev;
+  /// The last factor() succeeded: the projections may iterate with its J M⁻¹ Jᵀ.
+  bool factored = false;
+  /// (t, q) of the last assemble_joints(): JA/JB, c and ∂C/∂t are those of this state.
+  double assembled_t = 0;
+  VecX assembled_q;
+};
+
 struct NewtonEulerSystem::Impl {
+  using Data = Workspace::Data;
   System model;
   NewtonEulerOptions opt;
   std::vector<BodyNE> bodies;
@@ -95,31 +119,16 @@ struct NewtonEulerSystem::Impl {
   std::vector<int> npos;                            // node → position in the elimination order
   std::vector<std::vector<BodyJoint>> body_joints;  // joints on each body
   std::vector<BlockTarget> blocks;                  // Schur products / KKT J blocks
-  mutable detail::BlockLdlt ldl;
-
-  // Workspaces (kept so that derivative() does not allocate after the first call).
-  mutable std::vector<detail::FrameKin> kin;
-  mutable std::vector<Mat66> JA, JB;     // joint rows × u of body a / b (rows 0 … nr−1 valid)
-  mutable std::vector<Mat66> JMA, JMB;   // the same times M⁻¹ of the body (Schur only)
-  mutable VecX c, ct, gamma, f, Minvf, rhs, lambda, x, zero, du, tmp, gp;
+  detail::BlockLdlt ldl;  // analysed pattern: each workspace factorizes its own copy
   std::vector<ForceNE> forces;
   std::vector<ControllerNE> controllers;
-  mutable std::vector<double> state_ws;  // values of the states an element reads
-  mutable VecX ud;                       // derivative(): u̇ of the bodies (6 n)
-  mutable std::vector<std::vector<detail::FrameKin>> force_kin;  // per force element
-  mutable std::vector<std::vector<Wrench>> force_out;            // per force element
-  mutable std::vector<BodyMotion> motion_ws;                     // user forces
-  mutable detail::JointEval ev;
+  size_t max_force_bodies = 0;  // also the controller states' bodies
+  size_t max_states = 0;        // most controller states one element or state reads
 
   bool schur() const { return opt.joint_solve == JointSolveMethod::Schur; }
-  /// The last factor() succeeded: the projections may iterate with its J M⁻¹ Jᵀ.
-  mutable bool factored = false;
-  bool reusable() const { return schur() && factored; }
-  /// (t, q) of the last assemble_joints(): JA/JB, c and ∂C/∂t are those of this state.
-  mutable double assembled_t = 0;
-  mutable VecX assembled_q;
-  bool assembled_at(double t, const VecX& q) const {
-    return t == assembled_t && q.size() == assembled_q.size() && q == assembled_q;
+  bool reusable(const Data& W) const { return schur() && W.factored; }
+  bool assembled_at(const Data& W, double t, const VecX& q) const {
+    return t == W.assembled_t && q.size() == W.assembled_q.size() && q == W.assembled_q;
   }
   int num_scalars() const { return schur() ? m : 6 * n + m; }
   /// Original scalar index of joint row `row` (KKT: after the 6n body scalars).
@@ -130,15 +139,15 @@ struct NewtonEulerSystem::Impl {
     return math::ep_to_matrix(Q / Q.norm());
   }
 
-  const detail::FrameKin& k_of(BodyIndex i) const {
+  const detail::FrameKin& k_of(const Data& W, BodyIndex i) const {
     static const detail::FrameKin ground;
-    return i == kGround ? ground : kin[static_cast<size_t>(i)];
+    return i == kGround ? ground : W.kin[static_cast<size_t>(i)];
   }
 
   /// Pose and twist (world) of every body, one rotation matrix per body.
-  void body_kinematics(const VecX& q, const VecX* v) const {
+  void body_kinematics(Data& W, const VecX& q, const VecX* v) const {
     for (int i = 0; i < n; ++i) {
-      detail::FrameKin& k = kin[static_cast<size_t>(i)];
+      detail::FrameKin& k = W.kin[static_cast<size_t>(i)];
       k.p = q.segment<3>(7 * i);
       k.R = rot(i, q);
       if (v) {
@@ -153,64 +162,64 @@ struct NewtonEulerSystem::Impl {
 
   /// s(t), ṡ, s̈ of a driven joint (zero otherwise).
   static detail::DriveState drive(const JointNE& jd, double t) {
-    return detail::drive_state(jd.motion, t, jd.speed);
+    return detail::drive_state(jd.motion, jd.offsets, t, jd.speed);
   }
 
   /// Joint blocks JA/JB, C, ∂C/∂t and γ at (t, q, v) (v may be null: then γ is not formed).
   /// Calls body_kinematics().
-  void assemble_joints(double t, const VecX& q, const VecX* v) const {
-    assembled_t = t;
-    assembled_q = q;
-    body_kinematics(q, v);
+  void assemble_joints(Data& W, double t, const VecX& q, const VecX* v) const {
+    W.assembled_t = t;
+    W.assembled_q = q;
+    body_kinematics(W, q, v);
     for (size_t jj = 0; jj < joints.size(); ++jj) {
       const JointNE& jd = joints[jj];
-      const detail::FrameKin& ka = k_of(jd.a);
-      const detail::FrameKin& kb = k_of(jd.b);
-      detail::eval_joint(jd, ka, kb, v != nullptr, drive(jd, t), ev);
+      const detail::FrameKin& ka = k_of(W, jd.a);
+      const detail::FrameKin& kb = k_of(W, jd.b);
+      detail::eval_joint(jd, ka, kb, v != nullptr, drive(jd, t), W.ev);
       for (int r = 0; r < jd.nr; ++r) {
-        c[jd.row0 + r] = ev.c[static_cast<size_t>(r)];
-        ct[jd.row0 + r] = ev.ct[static_cast<size_t>(r)];
-        gamma[jd.row0 + r] = ev.gamma[static_cast<size_t>(r)];
+        W.c[jd.row0 + r] = W.ev.c[static_cast<size_t>(r)];
+        W.ct[jd.row0 + r] = W.ev.ct[static_cast<size_t>(r)];
+        W.gamma[jd.row0 + r] = W.ev.gamma[static_cast<size_t>(r)];
       }
       // W is with respect to (δp, δφ_world) of the COM; u has w_B: J = [W_p, W_φ R].
       // Rows beyond the joint's rows are zero (the block factorization computes with them).
       if (jd.a != kGround) {
-        JA[jj].leftCols<3>() = ev.Wa.leftCols<3>();
-        JA[jj].rightCols<3>().noalias() = ev.Wa.rightCols<3>() * ka.R;
-        JA[jj].bottomRows(6 - jd.nr).setZero();
+        W.JA[jj].leftCols<3>() = W.ev.Wa.leftCols<3>();
+        W.JA[jj].rightCols<3>().noalias() = W.ev.Wa.rightCols<3>() * ka.R;
+        W.JA[jj].bottomRows(6 - jd.nr).setZero();
       }
       if (jd.b != kGround) {
-        JB[jj].leftCols<3>() = ev.Wb.leftCols<3>();
-        JB[jj].rightCols<3>().noalias() = ev.Wb.rightCols<3>() * kb.R;
-        JB[jj].bottomRows(6 - jd.nr).setZero();
+        W.JB[jj].leftCols<3>() = W.ev.Wb.leftCols<3>();
+        W.JB[jj].rightCols<3>().noalias() = W.ev.Wb.rightCols<3>() * kb.R;
+        W.JB[jj].bottomRows(6 - jd.nr).setZero();
       }
     }
   }
 
-  const Mat66& jblock(int joint, int side) const {
-    return side == 0 ? JA[static_cast<size_t>(joint)] : JB[static_cast<size_t>(joint)];
+  const Mat66& jblock(const Data& W, int joint, int side) const {
+    return side == 0 ? W.JA[static_cast<size_t>(joint)] : W.JB[static_cast<size_t>(joint)];
   }
 
   /// y = J x (rows of all joints).
-  void apply_j(const VecX& x, VecX& y) const {
+  void apply_j(const Data& W, const VecX& x, VecX& y) const {
     for (size_t jj = 0; jj < joints.size(); ++jj) {
       const JointNE& jd = joints[jj];
       // Fixed-size products: the rows of JA/JB beyond the joint's rows are zero.
       Vec6 acc = Vec6::Zero();
-      if (jd.a != kGround) acc.noalias() += JA[jj] * x.segment<6>(6 * jd.a);
-      if (jd.b != kGround) acc.noalias() += JB[jj] * x.segment<6>(6 * jd.b);
+      if (jd.a != kGround) acc.noalias() += W.JA[jj] * x.segment<6>(6 * jd.a);
+      if (jd.b != kGround) acc.noalias() += W.JB[jj] * x.segment<6>(6 * jd.b);
       y.segment(jd.row0, jd.nr) = acc.head(jd.nr);
     }
   }
 
   /// y += Jᵀ l.
-  void add_jt(const VecX& l, VecX& y) const {
+  void add_jt(const Data& W, const VecX& l, VecX& y) const {
     for (size_t jj = 0; jj < joints.size(); ++jj) {
       const JointNE& jd = joints[jj];
       Vec6 lr = Vec6::Zero();
       lr.head(jd.nr) = l.segment(jd.row0, jd.nr);
-      if (jd.a != kGround) y.segment<6>(6 * jd.a).noalias() += JA[jj].transpose() * lr;
-      if (jd.b != kGround) y.segment<6>(6 * jd.b).noalias() += JB[jj].transpose() * lr;
+      if (jd.a != kGround) y.segment<6>(6 * jd.a).noalias() += W.JA[jj].transpose() * lr;
+      if (jd.b != kGround) y.segment<6>(6 * jd.b).noalias() += W.JB[jj].transpose() * lr;
     }
   }
 
@@ -254,14 +263,14 @@ struct NewtonEulerSystem::Impl {
   }
 
   /// Kinematics of the reference points of force element e's bodies (from body_kinematics()).
-  void reference_kinematics(size_t e) const {
+  void reference_kinematics(Data& W, size_t e) const {
     const ForceNE& fe = forces[e];
-    std::vector<detail::FrameKin>& ks = force_kin[e];
+    std::vector<detail::FrameKin>& ks = W.force_kin[e];
     for (size_t k = 0; k < fe.bodies.size(); ++k) {
       const BodyIndex bi = fe.bodies[k];
       if (bi == kGround) continue;  // stays identity / zero
       detail::FrameKin& kk = ks[k];
-      const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+      const detail::FrameKin& kc = W.kin[static_cast<size_t>(bi)];
       const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;  // COM − reference point
       kk.p = kc.p - rb;
       kk.R = kc.R;
@@ -272,43 +281,44 @@ struct NewtonEulerSystem::Impl {
 
   /// Adds the wrenches of the force elements to f (translational: world force; rotational: body
   /// torque about the COM). Needs body_kinematics() with velocities.
-  void add_force_elements(double t, const VecX& v) const {
+  void add_force_elements(Data& W, double t, const VecX& v) const {
     for (size_t e = 0; e < forces.size(); ++e) {
       const ForceNE& fe = forces[e];
-      reference_kinematics(e);
-      detail::force_wrenches(*fe.src, fe, t, force_kin[e], force_out[e], nullptr, motion_ws, states_of(fe.states, v));
+      reference_kinematics(W, e);
+      detail::force_wrenches(*fe.src, fe, t, W.force_kin[e], W.force_out[e], nullptr, W.motion_ws,
+                             states_of(W, fe.states, v));
       for (size_t k = 0; k < fe.bodies.size(); ++k) {
         const BodyIndex bi = fe.bodies[k];
         if (bi == kGround) continue;
-        const Wrench& w = force_out[e][k];
-        const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+        const Wrench& w = W.force_out[e][k];
+        const detail::FrameKin& kc = W.kin[static_cast<size_t>(bi)];
         const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;
         // Moment about the COM: τ_C = τ_ref + (p_ref − x_C) × F.
-        f.segment<3>(6 * bi) += w.force;
-        f.segment<3>(6 * bi + 3) += kc.R.transpose() * (w.torque - rb.cross(w.force));
+        W.f.segment<3>(6 * bi) += w.force;
+        W.f.segment<3>(6 * bi + 3) += kc.R.transpose() * (w.torque - rb.cross(w.force));
       }
     }
   }
 
   /// The values of controller states `which` from v (NewtonEuler.h: after the bodies' 6 n).
-  std::span<const double> states_of(const std::vector<int>& which, const VecX& v) const {
-    state_ws.clear();
-    for (int k : which) state_ws.push_back(v[6 * n + k]);
-    return state_ws;
+  std::span<const double> states_of(Data& W, const std::vector<int>& which, const VecX& v) const {
+    W.state_ws.clear();
+    for (int k : which) W.state_ws.push_back(v[6 * n + k]);
+    return W.state_ws;
   }
   /// ż of every controller state into zdot (size K) at (t, v); needs body_kinematics() with
   /// velocities.
-  void controller_derivatives(double t, const VecX& v, double* zdot) const {
+  void controller_derivatives(Data& W, double t, const VecX& v, double* zdot) const {
     for (size_t k = 0; k < controllers.size(); ++k) {
       const ControllerNE& cn = controllers[k];
-      motion_ws.resize(cn.bodies.size());
+      W.motion_ws.resize(cn.bodies.size());
       for (size_t j = 0; j < cn.bodies.size(); ++j) {
         const BodyIndex bi = cn.bodies[j];
-        const detail::FrameKin& kc = kin[static_cast<size_t>(bi)];
+        const detail::FrameKin& kc = W.kin[static_cast<size_t>(bi)];
         const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;  // COM − reference point
-        motion_ws[j] = {kc.p - rb, kc.R, kc.v - kc.w.cross(rb), kc.w};
+        W.motion_ws[j] = {kc.p - rb, kc.R, kc.v - kc.w.cross(rb), kc.w};
       }
-      zdot[k] = cn.src->derivative(t, motion_ws, states_of(cn.states, v));
+      zdot[k] = cn.src->derivative(t, W.motion_ws, states_of(W, cn.states, v));
     }
   }
 
@@ -318,10 +328,10 @@ struct NewtonEulerSystem::Impl {
   /// Numeric values of the matrix from JA/JB and its factorization; throws ItemError (a
   /// std::runtime_error) naming the first dependent joint row, and pointing at its joint, if it is
   /// singular.
-  void factor(const char* what) const;
+  void factor(Data& W, const char* what) const;
 
   /// Solves M du − Jᵀ λ = fin, J du = g with the factorization of factor().
-  void solve(const VecX& fin, const VecX& g, VecX& du_out, VecX& lambda_out) const;
+  void solve(Data& W, const VecX& fin, const VecX& g, VecX& du_out, VecX& lambda_out) const;
 
   std::string row_label(int row) const {
     const int j = row_joint(row);
@@ -458,13 +468,12 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
         blocks.push_back(bt);
       }
     }
-  x.setZero(ns);
 }
 
-void NewtonEulerSystem::Impl::factor(const char* what) const {
+void NewtonEulerSystem::Impl::factor(Data& W, const char* what) const {
   const bool S = schur();
-  factored = false;
-  ldl.set_zero();
+  W.factored = false;
+  W.ldl.set_zero();
   if (S) {
     for (size_t jj = 0; jj < joints.size(); ++jj) {
       const JointNE& jd = joints[jj];
@@ -472,8 +481,8 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
         const BodyIndex bi = side == 0 ? jd.a : jd.b;
         if (bi == kGround) continue;
         const BodyNE& bd = bodies[static_cast<size_t>(bi)];
-        const Mat66& Jb = jblock(static_cast<int>(jj), side);
-        Mat66& JM = side == 0 ? JMA[jj] : JMB[jj];
+        const Mat66& Jb = jblock(W, static_cast<int>(jj), side);
+        Mat66& JM = side == 0 ? W.JMA[jj] : W.JMB[jj];
         JM.leftCols<3>() = Jb.leftCols<3>() / bd.m;
         JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.Jinv;  // J_C⁻¹ is symmetric
       }
@@ -481,9 +490,9 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
     // Products at the blocks' fixed sizes (detail::block_capacity; the rows of JA/JB beyond a
     // joint's rows are zero).
     for (const BlockTarget& bt : blocks) {
-      const Mat66& JMr = bt.side_r == 0 ? JMA[static_cast<size_t>(bt.joint_r)] : JMB[static_cast<size_t>(bt.joint_r)];
-      const Mat66& Jc = jblock(bt.joint_c, bt.side_c);
-      Mat66& T = bt.diag ? ldl.diag(bt.index) : ldl.off(bt.index);
+      const Mat66& JMr = bt.side_r == 0 ? W.JMA[static_cast<size_t>(bt.joint_r)] : W.JMB[static_cast<size_t>(bt.joint_r)];
+      const Mat66& Jc = jblock(W, bt.joint_c, bt.side_c);
+      Mat66& T = bt.diag ? W.ldl.diag(bt.index) : W.ldl.off(bt.index);
       // Block (r, c) = J_r M⁻¹ J_cᵀ, or stored as (c, r): J_c (J_r M⁻¹)ᵀ.
       const Mat66& A = bt.transposed ? Jc : JMr;
       const Mat66& B = bt.transposed ? JMr : Jc;
@@ -499,17 +508,17 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
   } else {
     for (int i = 0; i < n; ++i) {
       const BodyNE& bd = bodies[static_cast<size_t>(i)];
-      Mat66& D = ldl.diag(npos[static_cast<size_t>(i)]);
+      Mat66& D = W.ldl.diag(npos[static_cast<size_t>(i)]);
       D.topLeftCorner<3, 3>() = bd.m * Mat3::Identity();
       D.bottomRightCorner<3, 3>() = bd.J;
     }
     for (const BlockTarget& bt : blocks) {
       const int nr = joints[static_cast<size_t>(bt.joint_r)].nr;
-      ldl.off(bt.index).topRows(nr) = jblock(bt.joint_r, bt.side_r).topRows(nr);
+      W.ldl.off(bt.index).topRows(nr) = jblock(W, bt.joint_r, bt.side_r).topRows(nr);
     }
   }
-  int bad = ldl.factorize();
-  const VecX& D = ldl.d();
+  int bad = W.ldl.factorize();
+  const VecX& D = W.ldl.d();
   // Pivot signs: J M⁻¹ Jᵀ is SPD; [M Jᵀ; J 0] in this order has positive pivots on the body
   // scalars and negative ones on the joint scalars. A (near) zero pivot marks a joint row that
   // depends on the rows eliminated before it.
@@ -540,39 +549,50 @@ void NewtonEulerSystem::Impl::factor(const char* what) const {
                         " joint equations is singular (redundant joints?)" + where,
                     joint >= 0 ? ItemRef::joint(joint) : ItemRef{});
   }
-  factored = true;
+  W.factored = true;
 }
 
-void NewtonEulerSystem::Impl::solve(const VecX& fin, const VecX& g, VecX& du_out,
+void NewtonEulerSystem::Impl::solve(Data& W, const VecX& fin, const VecX& g, VecX& du_out,
                                     VecX& lambda_out) const {
   if (schur()) {
     // (J M⁻¹ Jᵀ) λ = g − J M⁻¹ f,  du = M⁻¹ (f + Jᵀ λ).
-    apply_minv(fin, Minvf);
-    apply_j(Minvf, rhs);
-    for (int r = 0; r < m; ++r) x[perm[static_cast<size_t>(r)]] = g[r] - rhs[r];
-    ldl.solve(x);
-    for (int r = 0; r < m; ++r) lambda_out[r] = x[perm[static_cast<size_t>(r)]];
-    tmp.setZero();
-    add_jt(lambda_out, tmp);
-    apply_minv(tmp, du_out);
-    du_out += Minvf;
+    apply_minv(fin, W.Minvf);
+    apply_j(W, W.Minvf, W.rhs);
+    for (int r = 0; r < m; ++r) W.x[perm[static_cast<size_t>(r)]] = g[r] - W.rhs[r];
+    W.ldl.solve(W.x);
+    for (int r = 0; r < m; ++r) lambda_out[r] = W.x[perm[static_cast<size_t>(r)]];
+    W.tmp.setZero();
+    add_jt(W, lambda_out, W.tmp);
+    apply_minv(W.tmp, du_out);
+    du_out += W.Minvf;
   } else {
     // [M Jᵀ; J 0] (du, −λ) = (f, g).
     const int N = 6 * n;
-    for (int s = 0; s < N; ++s) x[perm[static_cast<size_t>(s)]] = fin[s];
-    for (int r = 0; r < m; ++r) x[perm[static_cast<size_t>(N + r)]] = g[r];
-    ldl.solve(x);
-    for (int s = 0; s < N; ++s) du_out[s] = x[perm[static_cast<size_t>(s)]];
-    for (int r = 0; r < m; ++r) lambda_out[r] = -x[perm[static_cast<size_t>(N + r)]];
+    for (int s = 0; s < N; ++s) W.x[perm[static_cast<size_t>(s)]] = fin[s];
+    for (int r = 0; r < m; ++r) W.x[perm[static_cast<size_t>(N + r)]] = g[r];
+    W.ldl.solve(W.x);
+    for (int s = 0; s < N; ++s) du_out[s] = W.x[perm[static_cast<size_t>(s)]];
+    for (int r = 0; r < m; ++r) lambda_out[r] = -W.x[perm[static_cast<size_t>(N + r)]];
   }
 }
 
 NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions options)
     : impl_(std::make_unique<Impl>()) {
   model.validate();
-  if (!model.couplings().empty()) {
-    // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling.
+  if (!model.couplings().empty() || !model.shafts().empty() || !model.shaft_forces().empty()) {
+    // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling,
+    // and its states have bodies in space only (no 1-D shafts).
     std::vector<ModelProblem> p;
+    for (size_t i = 0; i < model.shafts().size(); ++i)
+      p.push_back({"shaft '" + model.shafts()[i].name +
+                       "': 1-D shafts are handled by the implicit formulation (MultibodySystem), not by the "
+                       "Newton-Euler bodies",
+                   ItemRef::shaft(static_cast<int>(i))});
+    for (size_t i = 0; i < model.shaft_forces().size(); ++i)
+      p.push_back({"shaft force '" + model.shaft_forces()[i].name +
+                       "': efforts on 1-D shafts are handled by the implicit formulation (MultibodySystem), not by "
+                       "the Newton-Euler bodies",
+                   ItemRef::shaft_force(static_cast<int>(i))});
     for (size_t i = 0; i < model.couplings().size(); ++i)
       p.push_back({"coupling '" + model.couplings()[i].name +
                        "': couplings of joint coordinates are handled by the implicit formulation "
@@ -583,6 +603,9 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
   Impl& I = *impl_;
   I.model = model;
   I.opt = options;
+  if (options.joint_elements_by_impulses)
+    for (ForceElement& f : I.model.forces())
+      if (f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) f.by_impulses = true;
   if (options.linear_damping < 0 || options.angular_damping < 0)
     throw std::invalid_argument("NewtonEulerOptions: damping must be >= 0, got linear " +
                                 std::to_string(options.linear_damping) + ", angular " +
@@ -632,6 +655,7 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     jd.nr = static_cast<int>(jd.rows.size());
     if (j.motion) jd.motion = &I.model.joints()[I.joints.size()].motion;
     if (j.speed) jd.speed = &I.model.joints()[I.joints.size()].speed;
+    if (j.has_offsets()) jd.offsets = &I.model.joints()[I.joints.size()].offsets;
     I.m += jd.nr;
     I.joints.push_back(std::move(jd));
   }
@@ -660,8 +684,6 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
       static_cast<detail::ForceGeometry&>(fn) = detail::make_force_geometry(fe, Ra, pa, Rb, pb);
     }
     max_bodies = std::max(max_bodies, fn.bodies.size());
-    I.force_kin.emplace_back(fn.bodies.size(), detail::FrameKin{});
-    I.force_out.emplace_back(fn.bodies.size(), Wrench{});
     I.forces.push_back(std::move(fn));
   }
   for (const ControllerState& z : I.model.controller_states()) {
@@ -672,24 +694,49 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     max_bodies = std::max(max_bodies, cn.bodies.size());
     I.controllers.push_back(std::move(cn));
   }
-  size_t max_states = 0;
-  for (const ControllerState& z : I.model.controller_states()) max_states = std::max(max_states, z.states.size());
-  for (const ForceElement& fe : I.model.forces()) max_states = std::max(max_states, fe.states.size());
-  I.state_ws.reserve(max_states);
-  I.motion_ws.reserve(max_bodies);
-  // Workspaces, once: derivative() and the projections do not allocate.
-  const size_t nj = I.joints.size();
-  I.kin.assign(static_cast<size_t>(I.n), detail::FrameKin{});
-  I.JA.assign(nj, Mat66::Zero());
-  I.JB.assign(nj, Mat66::Zero());
-  I.JMA.assign(nj, Mat66::Zero());
-  I.JMB.assign(nj, Mat66::Zero());
-  for (VecX* w : {&I.c, &I.ct, &I.gamma, &I.rhs, &I.lambda, &I.gp}) w->setZero(I.m);
-  for (VecX* w : {&I.f, &I.Minvf, &I.zero, &I.du, &I.tmp, &I.ud}) w->setZero(6 * I.n);
+  for (const ControllerState& z : I.model.controller_states()) I.max_states = std::max(I.max_states, z.states.size());
+  for (const ForceElement& fe : I.model.forces()) I.max_states = std::max(I.max_states, fe.states.size());
+  I.max_force_bodies = max_bodies;
   I.analyze_pattern();
 }
 
 NewtonEulerSystem::~NewtonEulerSystem() = default;
+
+NewtonEulerSystem::Workspace::Workspace(const NewtonEulerSystem& owner, std::unique_ptr<Data> data)
+    : owner_(&owner), data_(std::move(data)) {}
+NewtonEulerSystem::Workspace::Workspace(Workspace&&) noexcept = default;
+NewtonEulerSystem::Workspace& NewtonEulerSystem::Workspace::operator=(Workspace&&) noexcept = default;
+NewtonEulerSystem::Workspace::~Workspace() = default;
+const VecX& NewtonEulerSystem::Workspace::multipliers() const { return data_->lambda; }
+
+NewtonEulerSystem::Workspace NewtonEulerSystem::make_workspace() const {
+  const Impl& I = *impl_;
+  auto W = std::make_unique<Workspace::Data>();
+  // Sized once here: derivative() and the projections do not allocate.
+  W->ldl = I.ldl;  // the analysed pattern, its values this workspace's
+  for (const ForceNE& fn : I.forces) {
+    W->force_kin.emplace_back(fn.bodies.size(), detail::FrameKin{});
+    W->force_out.emplace_back(fn.bodies.size(), Wrench{});
+  }
+  W->motion_ws.reserve(I.max_force_bodies);
+  const size_t nj = I.joints.size();
+  W->kin.assign(static_cast<size_t>(I.n), detail::FrameKin{});
+  W->JA.assign(nj, Mat66::Zero());
+  W->JB.assign(nj, Mat66::Zero());
+  W->JMA.assign(nj, Mat66::Zero());
+  W->JMB.assign(nj, Mat66::Zero());
+  for (VecX* w : {&W->c, &W->ct, &W->gamma, &W->rhs, &W->lambda, &W->gp}) w->setZero(I.m);
+  for (VecX* w : {&W->f, &W->Minvf, &W->zero, &W->du, &W->tmp, &W->ud}) w->setZero(6 * I.n);
+  W->state_ws.reserve(I.max_states);
+  W->x.setZero(I.num_scalars());
+  return Workspace(*this, std::move(W));
+}
+
+NewtonEulerSystem::Workspace::Data& NewtonEulerSystem::data(Workspace& ws) const {
+  if (ws.owner_ != this)
+    throw std::invalid_argument("NewtonEulerSystem: the workspace was made by another system");
+  return *ws.data_;
+}
 
 const System& NewtonEulerSystem::model() const { return impl_->model; }
 const NewtonEulerOptions& NewtonEulerSystem::options() const { return impl_->opt; }
@@ -738,31 +785,33 @@ void NewtonEulerSystem::applied_wrench(BodyIndex i, double t, const VecX& q, con
   impl_->wrench(i, t, impl_->rot(i, q), v, F_W, tau_B);
 }
 
-void NewtonEulerSystem::applied_forces(double t, const VecX& q, const VecX& v, VecX& f) const {
+void NewtonEulerSystem::applied_forces(Workspace& ws, double t, const VecX& q, const VecX& v, VecX& f) const {
   const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
   f.resize(6 * I.n);
-  I.body_kinematics(q, &v);
+  I.body_kinematics(W, q, &v);
   for (int i = 0; i < I.n; ++i) {
     Vec3 F, tau;
-    I.wrench(i, t, I.kin[static_cast<size_t>(i)].R, v, F, tau);
-    I.f.segment<3>(6 * i) = F;
-    I.f.segment<3>(6 * i + 3) = tau;
+    I.wrench(i, t, W.kin[static_cast<size_t>(i)].R, v, F, tau);
+    W.f.segment<3>(6 * i) = F;
+    W.f.segment<3>(6 * i + 3) = tau;
   }
-  I.add_force_elements(t, v);  // adds to I.f from the kinematics above
-  f = I.f;
+  I.add_force_elements(W, t, v);  // adds to W.f from the kinematics above
+  f = W.f;
 }
 
-void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX& qdot,
+void NewtonEulerSystem::derivative(Workspace& ws, double t, const VecX& q, const VecX& v, VecX& qdot,
                                    VecX& vdot) const {
   const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
   const int K = static_cast<int>(I.controllers.size());
   qdot.resize(7 * I.n + K);
   vdot.resize(6 * I.n + K);
   // Body kinematics once (one rotation matrix per body), then joints and applied forces.
   if (I.m > 0)
-    I.assemble_joints(t, q, &v);
+    I.assemble_joints(W, t, q, &v);
   else
-    I.body_kinematics(q, &v);
+    I.body_kinematics(W, q, &v);
   for (int i = 0; i < I.n; ++i) {
     const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
     const Vec4 Q = q.segment<4>(7 * i + 3);
@@ -770,46 +819,51 @@ void NewtonEulerSystem::derivative(double t, const VecX& q, const VecX& v, VecX&
     qdot.segment<3>(7 * i) = v.segment<3>(6 * i);
     qdot.segment<4>(7 * i + 3) = math::ep_dot_from_w_B(Q, wB);  // ½ Q ⊗ (0, w_B), linear in Q
     Vec3 F, tau;
-    I.wrench(i, t, I.kin[static_cast<size_t>(i)].R, v, F, tau);
-    I.f.segment<3>(6 * i) = F;
-    I.f.segment<3>(6 * i + 3) = tau - wB.cross(bd.J * wB);
+    I.wrench(i, t, W.kin[static_cast<size_t>(i)].R, v, F, tau);
+    W.f.segment<3>(6 * i) = F;
+    W.f.segment<3>(6 * i + 3) = tau - wB.cross(bd.J * wB);
   }
-  I.add_force_elements(t, v);
+  I.add_force_elements(W, t, v);
   if (K > 0) {  // controller states: q̇ = z, v̇ = ż
     qdot.tail(K) = v.tail(K);
-    I.controller_derivatives(t, v, vdot.data() + 6 * I.n);
+    I.controller_derivatives(W, t, v, vdot.data() + 6 * I.n);
   }
   if (I.m == 0) {
-    I.apply_minv(I.f, vdot);  // writes the bodies' 6 n entries only
+    I.apply_minv(W.f, vdot);  // writes the bodies' 6 n entries only
     return;
   }
   // γ̃ = γ − 2α Ċ − β² C (Baumgarte 1972), with Ċ = J u + ∂C/∂t.
-  I.apply_j(v, I.rhs);
+  I.apply_j(W, v, W.rhs);
   const double a2 = 2 * I.opt.baumgarte_alpha, b2 = I.opt.baumgarte_beta * I.opt.baumgarte_beta;
-  for (int r = 0; r < I.m; ++r) I.gamma[r] -= a2 * (I.rhs[r] + I.ct[r]) + b2 * I.c[r];
-  I.factor("NewtonEuler");
-  I.solve(I.f, I.gamma, I.ud, I.lambda);
-  vdot.head(6 * I.n) = I.ud;
+  for (int r = 0; r < I.m; ++r) W.gamma[r] -= a2 * (W.rhs[r] + W.ct[r]) + b2 * W.c[r];
+  I.factor(W, "NewtonEuler");
+  I.solve(W, W.f, W.gamma, W.ud, W.lambda);
+  vdot.head(6 * I.n) = W.ud;
 }
 
-const VecX& NewtonEulerSystem::last_multipliers() const { return impl_->lambda; }
+const VecX& NewtonEulerSystem::last_multipliers(const Workspace& ws) const { return ws.multipliers(); }
 
-void NewtonEulerSystem::joint_violation(double t, const VecX& q, VecX& c) const {
-  impl_->assemble_joints(t, q, nullptr);
-  c = impl_->c;
+void NewtonEulerSystem::joint_violation(Workspace& ws, double t, const VecX& q, VecX& c) const {
+  Impl::Data& W = data(ws);
+  impl_->assemble_joints(W, t, q, nullptr);
+  c = W.c;
 }
 
-void NewtonEulerSystem::joint_velocity_violation(double t, const VecX& q, const VecX& v, VecX& cd) const {
-  impl_->assemble_joints(t, q, nullptr);
+void NewtonEulerSystem::joint_velocity_violation(Workspace& ws, double t, const VecX& q, const VecX& v,
+                                                 VecX& cd) const {
+  Impl::Data& W = data(ws);
+  impl_->assemble_joints(W, t, q, nullptr);
   cd.resize(impl_->m);
-  impl_->apply_j(v, cd);
-  cd += impl_->ct;
+  impl_->apply_j(W, v, cd);
+  cd += W.ct;
 }
 
-void NewtonEulerSystem::joint_violation(const VecX& q, VecX& c) const { joint_violation(0.0, q, c); }
+void NewtonEulerSystem::joint_violation(Workspace& ws, const VecX& q, VecX& c) const {
+  joint_violation(ws, 0.0, q, c);
+}
 
-void NewtonEulerSystem::joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const {
-  joint_velocity_violation(0.0, q, v, cd);
+void NewtonEulerSystem::joint_velocity_violation(Workspace& ws, const VecX& q, const VecX& v, VecX& cd) const {
+  joint_velocity_violation(ws, 0.0, q, v, cd);
 }
 
 void NewtonEulerSystem::joint_rows_world(int joint, const VecX& q, const VecX& v,
@@ -820,95 +874,144 @@ void NewtonEulerSystem::joint_rows_world(int joint, const VecX& q, const VecX& v
 void NewtonEulerSystem::joint_rows_world(double t, int joint, const VecX& q, const VecX& v,
                                          JointRowsWorld& out) const {
   const Impl& I = *impl_;
+  detail::JointEval ev{};  // fixed size, on the stack (zeroed: rows beyond nr are copied out)
   const JointNE& jd = I.joints.at(static_cast<size_t>(joint));
   const detail::FrameKin ka = I.frame(jd.a, q, &v), kb = I.frame(jd.b, q, &v);
-  detail::eval_joint(jd, ka, kb, true, Impl::drive(jd, t), I.ev);
+  detail::eval_joint(jd, ka, kb, true, Impl::drive(jd, t), ev);
   out.a = jd.a;
   out.b = jd.b;
-  out.nr = I.ev.nr;
+  out.nr = ev.nr;
   for (int r = 0; r < out.nr; ++r) {
-    out.c[r] = I.ev.c[static_cast<size_t>(r)];
-    out.gamma[r] = I.ev.gamma[static_cast<size_t>(r)];
+    out.c[r] = ev.c[static_cast<size_t>(r)];
+    out.gamma[r] = ev.gamma[static_cast<size_t>(r)];
   }
-  out.Wa = I.ev.Wa;
-  out.Wb = I.ev.Wb;
+  out.Wa = ev.Wa;
+  out.Wb = ev.Wb;
 }
 
 std::string NewtonEulerSystem::joint_row_label(int row) const { return impl_->row_label(row); }
 
-double NewtonEulerSystem::project_positions(VecX& q, double tol, int max_iter) const {
-  return project_positions(0.0, q, tol, max_iter);
-}
-
-double NewtonEulerSystem::project_velocities(const VecX& q, VecX& v) const {
-  return project_velocities(0.0, q, v);
-}
-
-double NewtonEulerSystem::project_positions(double t, VecX& q, double tol, int max_iter) const {
+void NewtonEulerSystem::joint_element_rows(Workspace& ws, const VecX& q, const VecX& v,
+                                           std::vector<JointElementRows>& out) const {
   const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
+  out.clear();
+  if (!I.opt.joint_elements_by_impulses) return;
+  I.body_kinematics(W, q, &v);
+  for (size_t e = 0; e < I.forces.size(); ++e) {
+    const ForceNE& fe = I.forces[e];
+    if (!fe.src->by_impulses) continue;
+    I.reference_kinematics(W, e);
+    const detail::FrameKin& ka = W.force_kin[e][0];
+    const detail::FrameKin& kb = W.force_kin[e][1];
+    const Vec3 ra = ka.R * fe.xa, rb = kb.R * fe.xb;
+    const Vec3 d = kb.p + rb - ka.p - ra;
+    const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
+    const Mat3 FA = ka.R * fe.Aa;
+    const Vec3 ax = FA.col(2), xb = kb.R * fe.Ab.col(0);
+    JointElementRows r;
+    r.force = static_cast<int>(e);
+    r.a = fe.bodies[0];
+    r.b = fe.bodies[1];
+    // The angle as the force laws count it (model/src/forces/Forces.h, joint_coordinates()).
+    const double wrapped = std::atan2(xb.dot(FA.col(1)), xb.dot(FA.col(0)));
+    r.angle = fe.last_angle + std::remainder(wrapped - fe.last_angle, 2 * M_PI);
+    fe.last_angle = r.angle;
+    r.rate = (kb.w - ka.w).dot(ax);
+    r.displacement = ax.dot(d);
+    r.speed = ax.dot(dd) + ka.w.cross(ax).dot(d);
+    // Rows over the COM twists: b's marker point is p_b = x_Cb + r_Cb, and a's force acts there too.
+    const Vec3 xCa = r.a == kGround ? Vec3::Zero() : Vec3(W.kin[static_cast<size_t>(r.a)].p);
+    const Vec3 xCb = r.b == kGround ? Vec3::Zero() : Vec3(W.kin[static_cast<size_t>(r.b)].p);
+    const Vec3 pb = kb.p + rb;
+    r.Wa.setZero();
+    r.Wb.setZero();
+    r.Wa.block<1, 3>(0, 3) = -ax.transpose();
+    r.Wb.block<1, 3>(0, 3) = ax.transpose();
+    r.Wa.block<1, 3>(1, 0) = -ax.transpose();
+    r.Wa.block<1, 3>(1, 3) = -(pb - xCa).cross(ax).transpose();
+    r.Wb.block<1, 3>(1, 0) = ax.transpose();
+    r.Wb.block<1, 3>(1, 3) = (pb - xCb).cross(ax).transpose();
+    out.push_back(r);
+  }
+}
+
+double NewtonEulerSystem::project_positions(Workspace& ws, VecX& q, double tol, int max_iter) const {
+  return project_positions(ws, 0.0, q, tol, max_iter);
+}
+
+double NewtonEulerSystem::project_velocities(Workspace& ws, const VecX& q, VecX& v) const {
+  return project_velocities(ws, 0.0, q, v);
+}
+
+double NewtonEulerSystem::project_positions(Workspace& ws, double t, VecX& q, double tol, int max_iter) const {
+  const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
   if (I.m == 0) return 0;
   // Schur method after derivative(): the factorization of J M⁻¹ Jᵀ at the last stage of the step
   // serves as the iteration matrix (simplified Gauss–Newton; the correction direction M⁻¹Jᵀ is
   // always the current J's). If an iteration does not reduce ‖C‖∞ to a quarter, J M⁻¹ Jᵀ is
   // factorized at the current q from then on (Gauss–Newton).
-  bool newton = !I.reusable();
+  bool newton = !I.reusable(W);
   double err = 0, prev = 0;
   for (int it = 0; it <= max_iter; ++it) {
-    I.assemble_joints(t, q, nullptr);
-    err = I.c.cwiseAbs().maxCoeff();
+    I.assemble_joints(W, t, q, nullptr);
+    err = W.c.cwiseAbs().maxCoeff();
     if (err <= tol || it == max_iter) break;
     if (!newton && it > 0 && err > 0.25 * prev) newton = true;
     prev = err;
     // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C: M Δu − Jᵀλ = 0, J Δu = −C.
-    if (newton) I.factor("position projection");
-    I.gp = -I.c;
-    I.solve(I.zero, I.gp, I.du, I.lambda);
+    if (newton) I.factor(W, "position projection");
+    W.gp = -W.c;
+    I.solve(W, W.zero, W.gp, W.du, W.lambda);
     for (int i = 0; i < I.n; ++i) {
-      q.segment<3>(7 * i) += I.du.segment<3>(6 * i);
+      q.segment<3>(7 * i) += W.du.segment<3>(6 * i);
       const Vec4 Q = q.segment<4>(7 * i + 3);
       // Body-axes rotation increment: R ← R exp(δφ_B~), i.e. Q ← Q ⊗ exp(δφ_B).
-      q.segment<4>(7 * i + 3) = math::ep_multiply(Q, quat_exp_body(I.du.segment<3>(6 * i + 3)));
+      q.segment<4>(7 * i + 3) = math::ep_multiply(Q, quat_exp_body(W.du.segment<3>(6 * i + 3)));
     }
   }
   return err;
 }
 
-double NewtonEulerSystem::project_velocities(double t, const VecX& q, VecX& v) const {
+double NewtonEulerSystem::project_velocities(Workspace& ws, double t, const VecX& q, VecX& v) const {
   const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
   if (I.m == 0) return 0;
   // After project_positions() the joints are usually assembled at this state already.
-  if (!I.assembled_at(t, q)) I.assemble_joints(t, q, nullptr);
+  if (!I.assembled_at(W, t, q)) I.assemble_joints(W, t, q, nullptr);
   // Δu = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ Ċ, Ċ = J u + ∂C/∂t: M Δu − Jᵀλ = 0, J Δu = −Ċ. With a factorization
   // from a nearby state (see project_positions()) the correction is repeated until ‖Ċ‖∞ is at
   // round-off (1e-14 (1 + ‖u‖∞)): the multipliers then solve the same equations as with a fresh
   // factorization, so the result is the same M-orthogonal projection.
   auto residual = [&] {
-    I.apply_j(v, I.rhs);
-    I.rhs += I.ct;
-    return I.rhs.cwiseAbs().maxCoeff();
+    I.apply_j(W, v, W.rhs);
+    W.rhs += W.ct;
+    return W.rhs.cwiseAbs().maxCoeff();
   };
   double err = residual();
-  if (I.reusable()) {
+  if (I.reusable(W)) {
     const double floor = 1e-14 * (1 + v.cwiseAbs().maxCoeff());
     for (int it = 0; it < 8 && err > floor; ++it) {
-      I.gp = -I.rhs;
-      I.solve(I.zero, I.gp, I.du, I.lambda);
-      v.head(6 * I.n) += I.du;
+      W.gp = -W.rhs;
+      I.solve(W, W.zero, W.gp, W.du, W.lambda);
+      v.head(6 * I.n) += W.du;
       const double prev = err;
       err = residual();
       if (err > 0.25 * prev) break;  // slow: finish with a fresh factorization
     }
     if (err <= floor) return err;
   }
-  I.factor("velocity projection");
-  I.gp = -I.rhs;
-  I.solve(I.zero, I.gp, I.du, I.lambda);
-  v.head(6 * I.n) += I.du;
+  I.factor(W, "velocity projection");
+  W.gp = -W.rhs;
+  I.solve(W, W.zero, W.gp, W.du, W.lambda);
+  v.head(6 * I.n) += W.du;
   return residual();
 }
 
-double NewtonEulerSystem::energy(const VecX& q, const VecX& v) const {
+double NewtonEulerSystem::energy(Workspace& ws, const VecX& q, const VecX& v) const {
   const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
   double E = 0;
   for (int i = 0; i < I.n; ++i) {
     const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
@@ -918,12 +1021,12 @@ double NewtonEulerSystem::energy(const VecX& q, const VecX& v) const {
   }
   // Potentials of the spring-dampers (user forces have none).
   if (!I.forces.empty()) {
-    I.body_kinematics(q, &v);
+    I.body_kinematics(W, q, &v);
     for (size_t e = 0; e < I.forces.size(); ++e) {
       const ForceNE& fe = I.forces[e];
       if (!force_type_info(fe.src->type).pairwise || !fe.states.empty()) continue;  // motors: no potential
-      I.reference_kinematics(e);
-      detail::force_wrenches(*fe.src, fe, 0.0, I.force_kin[e], I.force_out[e], &E, I.motion_ws);
+      I.reference_kinematics(W, e);
+      detail::force_wrenches(*fe.src, fe, 0.0, W.force_kin[e], W.force_out[e], &E, W.motion_ws);
     }
   }
   return E;

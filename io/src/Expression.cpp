@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <limits>
 #include <numbers>
 
@@ -17,15 +21,87 @@ struct Expression::Parser {
   std::vector<double> q;  // the quantities' values; sized once (the parser holds their addresses)
   mu::Parser parser;
 
-  Parser(const std::string& text, size_t quantities) : q(quantities, 0.0) {
+  Parser(const std::string& text, size_t quantities, const std::vector<std::shared_ptr<const Table>>& tables)
+      : q(quantities, 0.0) {
     parser.DefineVar("t", &t);
     for (size_t i = 0; i < q.size(); ++i) parser.DefineVar(variable(i), &q[i]);
+    for (size_t i = 0; i < tables.size(); ++i)
+      parser.DefineFunUserData(table_function(i), &Table::evaluate, const_cast<Table*>(tables[i].get()));
     parser.DefineConst("pi", std::numbers::pi);
     parser.SetExpr(text);
   }
   // The muParser variable that stands for quantity i.
   static std::string variable(size_t i) { return "_quantity_" + std::to_string(i) + "_"; }
+  // The muParser function that stands for table i.
+  static std::string table_function(size_t i) { return "_table_" + std::to_string(i) + "_"; }
 };
+
+double Expression::Table::evaluate(void* self, double x) {
+  const Table& tb = *static_cast<const Table*>(self);
+  // Outside [x_0, x_n] (or NaN): no value; a run stops there, naming the time. Within 1e-6 of
+  // the range's width beyond an end, the end segment is extended, so that the central
+  // differences of the implicit solvers' tangents work at a state on the end row.
+  const double margin = 1e-6 * (tb.x.back() - tb.x.front());
+  if (!(x >= tb.x.front() - margin && x <= tb.x.back() + margin)) return std::numeric_limits<double>::quiet_NaN();
+  const size_t k = std::clamp<size_t>(static_cast<size_t>(std::upper_bound(tb.x.begin(), tb.x.end(), x) - tb.x.begin()),
+                                      1, tb.x.size() - 1);
+  const double x0 = tb.x[k - 1], x1 = tb.x[k];
+  const double w = (x - x0) / (x1 - x0);
+  return (1 - w) * tb.y[k - 1] + w * tb.y[k];
+}
+
+namespace {
+// The rows "x, y" of a table: inline "[x0, y0; x1, y1; ...]" or the lines of a CSV file (blank
+// lines, lines starting with '#' and one header line of text skipped). Throws a message.
+void parse_rows(const std::string& body, char row_sep, std::vector<double>& x, std::vector<double>& y,
+                const std::string& what) {
+  size_t row = 0, start = 0;
+  bool header_skipped = false;
+  while (start <= body.size()) {
+    size_t end = body.find(row_sep, start);
+    if (end == std::string::npos) end = body.size();
+    std::string line = body.substr(start, end - start);
+    start = end + 1;
+    ++row;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos || line[b] == '#') continue;
+    std::vector<double> v;
+    size_t pos = b;
+    bool number_row = true;
+    while (pos < line.size()) {
+      const size_t comma = std::min(line.find(',', pos), line.size());
+      std::string cell = line.substr(pos, comma - pos);
+      const size_t cb = cell.find_first_not_of(" \t"), ce = cell.find_last_not_of(" \t");
+      cell = cb == std::string::npos ? "" : cell.substr(cb, ce - cb + 1);
+      double val = 0;
+      const auto r = std::from_chars(cell.data(), cell.data() + cell.size(), val);
+      if (cell.empty() || r.ec != std::errc() || r.ptr != cell.data() + cell.size() || !std::isfinite(val)) {
+        number_row = false;
+        break;
+      }
+      v.push_back(val);
+      pos = comma + 1;
+    }
+    if (!number_row) {
+      if (row_sep == '\n' && !header_skipped && x.empty()) {
+        header_skipped = true;  // a header line of column names
+        continue;
+      }
+      throw std::string(what + ": row " + std::to_string(row) + " is not two finite numbers: '" + line + "'");
+    }
+    if (v.size() != 2)
+      throw std::string(what + ": row " + std::to_string(row) + " has " + std::to_string(v.size()) +
+                        " numbers; a table has two columns, x and y");
+    if (!x.empty() && !(v[0] > x.back()))
+      throw std::string(what + ": x must increase from row to row, got " + std::to_string(v[0]) + " after " +
+                        std::to_string(x.back()));
+    x.push_back(v[0]);
+    y.push_back(v[1]);
+  }
+  if (x.size() < 2) throw std::string(what + ": a table needs at least two rows, got " + std::to_string(x.size()));
+}
+}  // namespace
 
 namespace {
 // The 0-based offset of the first comma outside parentheses (0 if there is none).
@@ -55,15 +131,90 @@ bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c
 
 Expression::Expression(const std::string& text) : Expression(text, {}) {}
 
-Expression::Expression(const std::string& text, const std::vector<std::string>& functions) : text_(text) {
-  // Each f(name) becomes a variable; `origin` maps every character of the parsed text back to
-  // the text's, so that muParser's error positions point into what the user wrote.
+Expression::Expression(const std::string& text, const std::vector<std::string>& functions)
+    : Expression(text, functions, "") {}
+
+Expression::Expression(const std::string& text, const std::vector<std::string>& functions,
+                       const std::string& table_directory)
+    : text_(text) {
+  // Each f(name) becomes a variable and each table(x, rows) a function of x; `origin` maps every
+  // character of the parsed text back to the text's, so that muParser's error positions point
+  // into what the user wrote.
   std::vector<int> origin;
+  std::vector<std::pair<size_t, size_t>> skips;  // a table's ", rows" (from the comma to before ')')
   for (size_t i = 0; i < text.size();) {
+    if (!skips.empty() && i == skips.back().first) {
+      i = skips.back().second;
+      skips.pop_back();
+      continue;
+    }
     if (name_start(text[i]) && (i == 0 || !name_char(text[i - 1]))) {
       size_t e = i;
       while (e < text.size() && name_char(text[e])) ++e;
       const std::string word = text.substr(i, e - i);
+      if (word == "table") {
+        size_t open = e;
+        while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+        if (open >= text.size() || text[open] != '(')
+          throw ExpressionError("table() takes a value and its rows: table(x, file.csv) or table(x, [x0, y0; x1, y1])",
+                                static_cast<int>(i));
+        // The matching ')' and the last comma at the table's own depth (brackets hold the rows).
+        int depth = 0;
+        size_t close = std::string::npos, comma = std::string::npos;
+        for (size_t c = open; c < text.size(); ++c) {
+          if (text[c] == '(' || text[c] == '[') ++depth;
+          else if (text[c] == ')' || text[c] == ']') --depth;
+          else if (text[c] == ',' && depth == 1) comma = c;
+          if (depth == 0) {
+            close = c;
+            break;
+          }
+        }
+        if (close == std::string::npos || text[close] != ')')
+          throw ExpressionError("table(): unbalanced parentheses", static_cast<int>(open));
+        if (comma == std::string::npos)
+          throw ExpressionError("table() takes a value and its rows: table(x, file.csv) or table(x, [x0, y0; x1, y1])",
+                                static_cast<int>(open));
+        size_t sb = comma + 1, se = close;
+        while (sb < se && std::isspace(static_cast<unsigned char>(text[sb]))) ++sb;
+        while (se > sb && std::isspace(static_cast<unsigned char>(text[se - 1]))) --se;
+        const std::string source = text.substr(sb, se - sb);
+        auto tb = std::make_shared<Table>();
+        try {
+          if (!source.empty() && source.front() == '[') {
+            if (source.back() != ']') throw std::string("inline rows: expected '[x0, y0; x1, y1; ...]'");
+            parse_rows(source.substr(1, source.size() - 2), ';', tb->x, tb->y, "inline rows");
+            tb->source = "inline";
+          } else {
+            if (source.empty()) throw std::string("table(): no rows (a CSV file name or [x0, y0; x1, y1; ...])");
+            const std::filesystem::path file = table_directory.empty()
+                                                   ? std::filesystem::path(source)
+                                                   : std::filesystem::path(table_directory) / source;
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(file, ec))
+              throw std::string("table file '" + source + "': " +
+                                (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
+            constexpr std::uintmax_t kMaxBytes = 64u << 20;  // as a model file
+            if (const std::uintmax_t bytes = std::filesystem::file_size(file, ec); ec || bytes > kMaxBytes)
+              throw std::string("table file '" + source + "': larger than 64 MB");
+            std::ifstream in(file);
+            if (!in) throw std::string("table file '" + source + "': cannot be read");
+            std::ostringstream all;
+            all << in.rdbuf();
+            parse_rows(all.str(), '\n', tb->x, tb->y, "table file '" + source + "'");
+            tb->source = source;
+          }
+        } catch (const std::string& message) {
+          throw ExpressionError(message, static_cast<int>(sb));
+        }
+        tables_.push_back(std::move(tb));
+        const std::string fn = Parser::table_function(tables_.size() - 1);
+        parsed_ += fn;
+        origin.insert(origin.end(), fn.size(), static_cast<int>(i));
+        skips.push_back({comma, close});
+        i = open;  // the '(' and the value follow as usual; the rows are skipped
+        continue;
+      }
       if (std::find(functions.begin(), functions.end(), word) != functions.end()) {
         size_t open = e;
         while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
@@ -100,7 +251,7 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
     return static_cast<int>(text.size() + (static_cast<size_t>(pos) - origin.size()));  // past the end, as muParser says
   };
   try {
-    parser_ = std::make_unique<Parser>(parsed_, quantities_.size());
+    parser_ = std::make_unique<Parser>(parsed_, quantities_.size(), tables_);
     parser_->parser.Eval();  // parses; throws on every syntax error
     // muParser reads "a,b" at the top level as a list of results and Eval() returns the last:
     // "0,5" would silently become 5. One expression is one number.
@@ -119,10 +270,10 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
 Expression::Expression(double value) : text_(std::to_string(value)), constant_(value) {}
 
 Expression::Expression(const Expression& o)
-    : text_(o.text_), parsed_(o.parsed_), quantities_(o.quantities_), constant_(o.constant_),
+    : text_(o.text_), parsed_(o.parsed_), quantities_(o.quantities_), tables_(o.tables_), constant_(o.constant_),
       depends_on_time_(o.depends_on_time_) {
   if (o.parser_) {
-    parser_ = std::make_unique<Parser>(parsed_, quantities_.size());
+    parser_ = std::make_unique<Parser>(parsed_, quantities_.size(), tables_);
     parser_->parser.Eval();  // cannot fail: the text parsed before
   }
 }

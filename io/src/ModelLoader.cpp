@@ -40,6 +40,8 @@ const SourceLocation* LoadedModel::find_location(const ItemRef& item) const {
     case ItemRef::Kind::Contact: list = &item_locations.contacts; break;
     case ItemRef::Kind::Sensor: list = &item_locations.sensors; break;
     case ItemRef::Kind::Coupling: list = &item_locations.couplings; break;
+    case ItemRef::Kind::Shaft: list = &item_locations.shafts; break;
+    case ItemRef::Kind::ShaftForce: list = &item_locations.shaft_forces; break;
     case ItemRef::Kind::State: list = &item_locations.states; break;
   }
   if (!list || item.index < 0 || static_cast<size_t>(item.index) >= list->size()) return nullptr;

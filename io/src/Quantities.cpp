@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -68,6 +69,20 @@ std::vector<std::string> QuantityResolver::functions() const {
 }
 
 std::optional<Quantity> QuantityResolver::resolve(const std::string& text, QuantityProblem& problem) const {
+  // name(argument) with an unknown name: say which names there are.
+  const size_t b = text.find_first_not_of(" \t"), open = text.find('(');
+  if (b != std::string::npos && open != std::string::npos && open > b) {
+    std::string word = text.substr(b, open - b);
+    word.erase(word.find_last_not_of(" \t") + 1);
+    const std::vector<std::string> known = functions();
+    if (std::all_of(word.begin(), word.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+        std::find(known.begin(), known.end(), word) == known.end()) {
+      std::string list;
+      for (const std::string& f : known) list += (list.empty() ? "" : ", ") + f;
+      problem = {static_cast<int>(b), "unknown quantity " + word + "() (known: " + list + ")"};
+      return std::nullopt;
+    }
+  }
   try {
     const Expression e(text, functions());
     if (e.quantities().size() != 1 || e.depends_on_time()) {
@@ -231,8 +246,9 @@ std::vector<Quantity> resolve_all(const Expression& e, const QuantityResolver& r
 }
 }  // namespace
 
-StateExpression::StateExpression(const std::string& text, const QuantityResolver& resolver)
-    : StateExpression([&] { return Expression(text, resolver.functions()); }(), {}) {
+StateExpression::StateExpression(const std::string& text, const QuantityResolver& resolver,
+                                 const std::string& table_directory)
+    : StateExpression(Expression(text, resolver.functions(), table_directory), {}) {
   *this = StateExpression(expression_, resolve_all(expression_, resolver));
 }
 
@@ -269,6 +285,53 @@ double StateExpression::operator()(double t, std::span<const BodyMotion> motions
     v[i] = quantities_[i].value(in);
   }
   return expression_(t, std::span<const double>(v, quantities_.size()));
+}
+
+ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLoadValue value) {
+  if (l.body.empty() || l.body == "ground")
+    throw std::invalid_argument("load '" + l.name + "': a load acts on a body, not on '" + l.body + "'");
+  ForceElement fe;
+  fe.name = l.name;
+  fe.type = ForceType::User;
+  fe.bodies = {l.body};
+  // Quantity i reads the element's bodies index[first[i] .. first[i+1]).
+  std::vector<int> index;
+  std::vector<size_t> first = {0};
+  for (const Quantity& q : quantities) {
+    for (const std::string& b : q.bodies) {
+      auto it = std::find(fe.bodies.begin(), fe.bodies.end(), b);
+      if (it == fe.bodies.end()) it = fe.bodies.insert(fe.bodies.end(), b);
+      index.push_back(static_cast<int>(it - fe.bodies.begin()));
+    }
+    first.push_back(index.size());
+    if (q.text.rfind("angle(", 0) == 0) fe.effort_uses_angle = true;
+  }
+  const bool force = l.kind == Load::Kind::Force, body_axes = l.frame == Load::Frame::Body;
+  fe.user = [quantities = std::move(quantities), index = std::move(index), first = std::move(first),
+             value = std::move(value), force, body_axes,
+             point = l.point](double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
+    constexpr size_t kInline = 16;
+    std::array<double, kInline> small{};
+    std::vector<double> large;
+    double* q = small.data();
+    if (quantities.size() > kInline) {
+      large.resize(quantities.size());
+      q = large.data();
+    }
+    for (size_t i = 0; i < quantities.size(); ++i)
+      q[i] = quantities[i].value(
+          QuantityInput{t, bm, std::span<const int>(index.data() + first[i], first[i + 1] - first[i])});
+    Vec3 val = value(t, std::span<const double>(q, quantities.size()));
+    const Mat3& R = bm[0].R;
+    if (body_axes) val = R * val;
+    if (force) {
+      out[0].force = val;
+      out[0].torque = (R * point).cross(val);
+    } else {
+      out[0].torque = val;
+    }
+  };
+  return fe;
 }
 
 }  // namespace mbdae::io

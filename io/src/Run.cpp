@@ -69,9 +69,7 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
   const SimulationSettings& ss = m.settings;
   ExplicitOptions eo;
   eo.method = dopri ? ExplicitMethod::Dopri5 : ExplicitMethod::RK4;
-  eo.t_end = ss.t_end;
-  eo.step = ss.step;
-  eo.output_every = ss.output_every;
+  eo.run_settings() = ss;
   eo.rtol = ss.rtol;
   eo.atol = ss.atol;
   const bool project = m.explicit_settings.projection && ne.num_joint_rows() > 0;
@@ -82,19 +80,19 @@ ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& 
 
 /// Positions and velocities of the Newton–Euler path onto its joints (positions by projection,
 /// velocities by the constraint impulse, M-weighted), as the implicit path's assembly does; the
-/// largest |C| left on the positions.
+/// largest |C| left on the positions. A workspace of its own: the projection factorizes J M⁻¹ Jᵀ
+/// at every iteration.
 double project_onto_joints(const NewtonEulerSystem& ne, VecX& q, VecX& v) {
-  const double after = ne.project_positions(q, 1e-12, 50);
-  ne.project_velocities(q, v);
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
+  const double after = ne.project_positions(ws, q, 1e-12, 50);
+  ne.project_velocities(ws, q, v);
   return after;
 }
 
 ImpulseOptions impulse_options(const LoadedModel& m) {
   const SimulationSettings& ss = m.settings;
   ImpulseOptions io;
-  io.t_end = ss.t_end;
-  io.step = ss.step;
-  io.output_every = ss.output_every;
+  io.run_settings() = ss;
   io.pgs_max_iterations = m.explicit_settings.pgs_iterations;
   io.pgs_tolerance = m.explicit_settings.pgs_tolerance;
   io.friction = m.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
@@ -161,12 +159,16 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
     if (restart->solver != name)
       refuse("it was written by solver " + restart->solver + ", this run uses " + name +
              " (the solver's history differs; give the same solver.type)");
-    for (const ForceElement& f : model.system.forces())
-      if (f.effort_uses_angle)
+    for (const ForceElement& f : model.system.forces()) {
+      if (f.type == ForceType::JointLimit && f.joint_type == JointType::Revolute)
+        refuse("joint_limit '" + f.name + "' on the angle of joint '" + f.joint +
+               "' counts turns, which state files do not carry yet");
+      else if (f.effort_uses_angle)
         refuse(f.type == ForceType::JointMotor
                    ? "joint_motor '" + f.name + "' uses angle(" + f.joint +
                          "), whose count of turns state files do not carry yet (a motor without angle() continues)"
                    : "force '" + f.name + "' uses a joint's angle(), whose count of turns state files do not carry yet");
+    }
     for (const ControllerState& z : model.system.controller_states())
       if (z.derivative_uses_angle)
         refuse("controller state '" + z.name + "' reads a joint's angle(), whose count of turns state files do not carry yet");
@@ -196,7 +198,10 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
     }
     case SolverPath::NewtonEuler:
     case SolverPath::Impulse: {
-      I.ne = std::make_unique<NewtonEulerSystem>(model.system);
+      // The impulse stepper takes joint friction (Coulomb) and joint limits as impulses.
+      NewtonEulerOptions neo;
+      neo.joint_elements_by_impulses = solver_->path == SolverPath::Impulse;
+      I.ne = std::make_unique<NewtonEulerSystem>(model.system, neo);
       I.ne->initial_state(I.q0, I.v0);
       if (I.ne->num_joint_rows() > 0) {
         // Start on the joints (the explicit methods hold them at the acceleration level only; the
@@ -204,7 +209,8 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
         // positions by projection, velocities by the constraint impulse (M-weighted), as the
         // implicit path's assembly does.
         VecX c;
-        I.ne->joint_violation(I.q0, c);
+        NewtonEulerSystem::Workspace ws = I.ne->make_workspace();
+        I.ne->joint_violation(ws, I.q0, c);
         const double before = c.cwiseAbs().maxCoeff();
         const VecX q_given = I.q0;
         const double after = project_onto_joints(*I.ne, I.q0, I.v0);
@@ -245,9 +251,7 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
       const LieGroupState s0 = I.lg->initial_state();
       LieGroupOptions lo;
       lo.method = LieGroupMethod::RK4;
-      lo.t_end = ss.t_end;
-      lo.step = ss.step;
-      lo.output_every = ss.output_every;
+      lo.run_settings() = ss;
       auto integ = make_lie_group(*I.lg, 0.0, s0, lo);
       monitor_ = std::make_unique<LieGroupMonitor>(*I.lg, *integ);
       integrator_ = std::move(integ);
@@ -359,7 +363,7 @@ SolveResult ModelRun::run(const RowObserver& obs, const std::atomic<bool>* inter
     return true;
   };
   // Output times on the grid from t = 0, also for a run continued from a state file.
-  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings.t_end, model_.settings.output_every, observer,
+  SolveResult r = run_to_end(*monitor_, *integrator_, model_.settings, observer,
                              run_checks(model_), 0.0);
   integrator_->set_interrupt_flag(nullptr);
   if (flag_seen && r.status == SolveStatus::StoppedByObserver) {

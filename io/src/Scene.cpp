@@ -110,6 +110,19 @@ SceneShape contact_shape(const Contact& c) {
         s.position = n * (c.offset - 0.001);
       }
       break;
+    case ShapeType::ConvexMesh:
+      // The viewer draws boxes, cylinders, spheres and capsules: a mesh as its bounding box.
+      s.kind = SceneShape::Kind::Box;
+      if (c.hull && !c.hull->vertices.empty()) {
+        Vec3 lo = c.hull->vertices[0], hi = lo;
+        for (const Vec3& v : c.hull->vertices) {
+          lo = lo.cwiseMin(v);
+          hi = hi.cwiseMax(v);
+        }
+        s.size = hi - lo;
+        s.position = c.position + c.orientation * (0.5 * (lo + hi));
+      }
+      break;
   }
   return s;
 }

@@ -69,6 +69,11 @@ double kinetic_energy(K& k) {
     const Vec3 v = k.velocity(i, rb.com), w_B = k.rotation(i).transpose() * k.angular_velocity(i);
     T += 0.5 * rb.mass * v.squaredNorm() + 0.5 * w_B.dot(inertia_about_com(rb) * w_B);
   });
+  const auto& shafts = k.model().shafts();
+  for (size_t s = 0; s < shafts.size(); ++s) {
+    const double w = k.shaft_motion(static_cast<int>(s)).rate;
+    T += 0.5 * shafts[s].inertia * w * w;
+  }
   return T;
 }
 const std::vector<const char*> kXyz{".x", ".y", ".z"};
@@ -209,7 +214,7 @@ std::vector<SensorOutputInfo> make_table() {
        },
        {"N", "m", "m/s"}, nullptr, "", [](ForceType t) { return t == ForceType::SpringDamper; }, "spring_damper"},
       {SensorOutput::KineticEnergy, "kinetic_energy", "J", T::System, false, {""}, false, false,
-       "kinetic energy of every body: ½ m v_C² + ½ ωᵀ J_C ω",
+       "kinetic energy of every body and shaft: ½ m v_C² + ½ ωᵀ J_C ω, ½ J q̇²",
        [](K& k, const S&, C&, std::span<double> o) { o[0] = kinetic_energy(k); }},
       {SensorOutput::PotentialEnergy, "potential_energy", "J", T::System, false, {""}, false, false,
        "potential of gravity (zero at the world origin) and of the springs: energy minus kinetic energy",
@@ -259,6 +264,37 @@ std::vector<SensorOutputInfo> make_table() {
        [](const System& model, const SensorContext& c, size_t col) -> const char* {
          return col == 0 && model.forces()[static_cast<size_t>(c.force)].motor_force ? "N" : nullptr;
        }},
+      {SensorOutput::Shaft, "shaft", "", T::Shaft, false, {"", ".rate"}, false, false,
+       "a 1-D shaft's coordinate (a rotor's angle, a mass's position) and its rate",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         const JointCoordinate m = k.shaft_motion(c.shaft);
+         o[0] = m.value;
+         o[1] = m.rate;
+       },
+       {"rad", "rad/s"}, nullptr, "", nullptr, "", false,
+       [](const System& model, const SensorContext& c, size_t col) -> const char* {
+         if (model.shafts()[static_cast<size_t>(c.shaft)].kind == Shaft::Kind::Rotor) return nullptr;
+         return col == 0 ? "m" : "m/s";
+       }},
+      {SensorOutput::JointFriction, "joint_friction", "", T::Force, false, {".torque", ".force", ".power"}, false,
+       false,
+       "a joint friction's torque about and force along its joint's axis on the second body (Coulomb, Stribeck "
+       "and viscous, as the smooth solvers apply them) and its power (<= 0)",
+       [](K& k, const S&, C& c, std::span<double> o) {
+         // The element's own law (model/src/forces/JointFriction.cpp) at the markers' motion; the
+         // marker frames are world frames here, so the geometry is the identity.
+         const Markers m = markers(k, c);
+         const ForceElement& f = k.model().forces()[static_cast<size_t>(c.force)];
+         const ForceGeometry g;
+         const PairMotion pm{m.p_b - m.p_a, m.v_b - m.v_a, m.F_a, m.F_b, m.w_a, m.w_b, k.time()};
+         Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
+         force_type_info(f.type).law(f, g, pm, Fb, Tb, nullptr);
+         const Vec3 e = m.F_a.col(2), d = m.p_b - m.p_a;
+         o[0] = Tb.dot(e);
+         o[1] = Fb.dot(e);
+         o[2] = o[0] * (m.w_b - m.w_a).dot(e) + o[1] * (e.dot(m.v_b - m.v_a) + d.dot(m.w_a.cross(e)));
+       },
+       {"N m", "N", "W"}, nullptr, "", [](ForceType t) { return t == ForceType::JointFriction; }, "joint_friction"},
       {SensorOutput::ControllerState, "controller_state", "", T::State, false, {""}, false, false,
        "the value z of a controller state (its own unit)",
        [](K& k, const S&, C& c, std::span<double> o) { o[0] = k.controller_state(c.state); }},
@@ -376,6 +412,10 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
         break;
       }
       case SensorTarget::System: break;
+      case SensorTarget::Shaft:
+        r.shaft = model.shaft_index(sp.shaft);
+        if (r.shaft < 0) throw std::invalid_argument(who + "unknown shaft '" + sp.shaft + "'");
+        break;
       case SensorTarget::State:
         r.state = model.find_controller_state(sp.state);
         if (r.state < 0) throw std::invalid_argument(who + "unknown controller state '" + sp.state + "'");

@@ -14,13 +14,9 @@ const char* to_string(ShapeType t) {
     case ShapeType::Capsule: return "capsule";
     case ShapeType::Plane: return "plane";
     case ShapeType::Cylinder: return "cylinder";
+    case ShapeType::ConvexMesh: return "convex_mesh";
   }
   return "?";
-}
-
-bool contact_pair_handled(ShapeType x, ShapeType y) {
-  // Every pair of finite shapes; a plane with every finite shape; not two planes.
-  return !(x == ShapeType::Plane && y == ShapeType::Plane);
 }
 
 const char* to_string(CombineRule r) {
@@ -93,6 +89,7 @@ double Contact::bounding_radius() const {
     case ShapeType::Capsule: return radius + half_length;
     case ShapeType::Cylinder: return std::hypot(radius, half_length);
     case ShapeType::Plane: return std::numeric_limits<double>::infinity();
+    case ShapeType::ConvexMesh: return hull ? hull->bounding_radius() : 0;
   }
   return 0;
 }
@@ -115,6 +112,15 @@ std::vector<std::string> contact_problems(const Contact& c) {
   if (c.shape == ShapeType::Box && !(c.half_extents.minCoeff() > 0))
     p.push_back(pre + "box half extents must be > 0, got (" + num(c.half_extents.x()) + ", " +
                 num(c.half_extents.y()) + ", " + num(c.half_extents.z()) + ")");
+  if (c.shape == ShapeType::ConvexMesh && !c.hull) p.push_back(pre + "a convex_mesh needs its hull (none given)");
+  if (c.shape == ShapeType::ConvexMesh && c.hull)
+    for (int f = 0; f < c.hull->num_faces(); ++f)
+      if (const int nv = c.hull->face_start[static_cast<size_t>(f) + 1] - c.hull->face_start[static_cast<size_t>(f)];
+          nv > kMaxHullFaceVertices) {
+        p.push_back(pre + "a face of the convex hull has " + std::to_string(nv) + " vertices; at most " +
+                    std::to_string(kMaxHullFaceVertices) + " are taken (use fewer vertices on a flat face)");
+        break;
+      }
   if (c.shape == ShapeType::Plane) {
     if (!(c.normal.norm() > 0)) p.push_back(pre + "plane normal has zero length");
   }
@@ -173,6 +179,18 @@ Contact make_cylinder(const std::string& name, const std::string& body, double r
   c.shape = ShapeType::Cylinder;
   c.radius = radius;
   c.half_length = length / 2;
+  c.friction = friction;
+  c.restitution = restitution;
+  return c;
+}
+
+Contact make_convex_mesh(const std::string& name, const std::string& body, std::shared_ptr<const ConvexHull> hull,
+                         double friction, double restitution) {
+  Contact c;
+  c.name = name;
+  c.body = body;
+  c.shape = ShapeType::ConvexMesh;
+  c.hull = std::move(hull);
   c.friction = friction;
   c.restitution = restitution;
   return c;

@@ -75,6 +75,8 @@ const char* to_string(ItemRef::Kind k) {
     case ItemRef::Kind::Contact: return "contact";
     case ItemRef::Kind::Sensor: return "sensor";
     case ItemRef::Kind::Coupling: return "coupling";
+    case ItemRef::Kind::Shaft: return "shaft";
+    case ItemRef::Kind::ShaftForce: return "shaft force";
     case ItemRef::Kind::State: return "state";
   }
   return "";
@@ -85,8 +87,33 @@ const char* to_string(Coupling::Kind k) {
     case Coupling::Kind::Gear: return "gear";
     case Coupling::Kind::RackPinion: return "rack_pinion";
     case Coupling::Kind::Linear: return "linear";
+    case Coupling::Kind::Belt: return "belt";
+    case Coupling::Kind::Screw: return "screw";
+    case Coupling::Kind::Bevel: return "bevel";
   }
   return "";
+}
+
+const char* to_string(Shaft::Kind k) {
+  switch (k) {
+    case Shaft::Kind::Rotor: return "rotor";
+    case Shaft::Kind::Mass: return "mass";
+  }
+  return "";
+}
+
+const char* to_string(ShaftForce::Kind k) {
+  switch (k) {
+    case ShaftForce::Kind::SpringDamper: return "spring_damper";
+    case ShaftForce::Kind::Load: return "load";
+  }
+  return "";
+}
+
+int System::shaft_index(const std::string& name) const {
+  for (size_t i = 0; i < shafts_.size(); ++i)
+    if (shafts_[i].name == name) return static_cast<int>(i);
+  return -1;
 }
 
 namespace {
@@ -168,6 +195,46 @@ void System::add_joint_motor(const std::string& name, const std::string& joint, 
       f.axis = j.axis;
     }
   add_force(std::move(f));
+}
+
+namespace {
+/// Bodies, point, axis and type of the joint named `joint`, if there is one (else check() names it).
+void copy_joint(const std::vector<Joint>& joints, ForceElement& f) {
+  for (const Joint& j : joints)
+    if (j.name == f.joint) {
+      f.bodies = {j.bodies[0], j.bodies[1]};
+      f.point = j.point;
+      f.axis = j.axis;
+      f.joint_type = j.type;
+      f.motor_force = j.type == JointType::Prismatic;
+    }
+}
+}  // namespace
+
+ForceElement& System::add_joint_friction(const std::string& name, const std::string& joint) {
+  ForceElement f;
+  f.name = name;
+  f.type = ForceType::JointFriction;
+  f.joint = joint;
+  copy_joint(joints_, f);
+  add_force(std::move(f));
+  return forces_.back();
+}
+
+ForceElement& System::add_joint_limit(const std::string& name, const std::string& joint, std::optional<double> lower,
+                                      std::optional<double> upper, double stiffness, double damping, double restitution) {
+  ForceElement f;
+  f.name = name;
+  f.type = ForceType::JointLimit;
+  f.joint = joint;
+  f.lower = lower;
+  f.upper = upper;
+  f.stiffness = stiffness;
+  f.damping = damping;
+  f.restitution = restitution;
+  copy_joint(joints_, f);
+  add_force(std::move(f));
+  return forces_.back();
 }
 
 void System::add_spherical(const std::string& n, const std::string& a, const std::string& b,
@@ -334,6 +401,12 @@ std::vector<ModelProblem> System::problems() const {
       add(who + ": speed is only supported on " + drivable + " joints, not " + info.name);
     }
     if (j.speed && j.motion) add(who + ": give motion (the coordinate) or speed (its rate), not both");
+    if (j.has_offsets() && !info.takes_offsets) {
+      std::string takes;
+      for (const JointTypeInfo& t : joint_types())
+        if (t.takes_offsets) takes += std::string(takes.empty() ? "" : " and ") + t.name;
+      add(who + ": offsets are only supported on " + takes + " joints, not " + info.name);
+    }
   }
   for (size_t i = 0; i < loads_.size(); ++i) {
     const Load& l = loads_[i];
@@ -382,13 +455,72 @@ std::vector<ModelProblem> System::problems() const {
         add(who + ": its bodies, point and axis must be those of joint '" + f.joint + "' (add_joint_motor copies them)");
       }
     }
+    if ((f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) && !f.joint.empty()) {
+      const bool limit = f.type == ForceType::JointLimit;
+      const auto j = std::find_if(joints_.begin(), joints_.end(), [&](const Joint& x) { return x.name == f.joint; });
+      if (j == joints_.end()) {
+        add(who + ": unknown joint '" + f.joint + "'");
+      } else if (j->type != JointType::Revolute && j->type != JointType::Prismatic &&
+                 (limit || j->type != JointType::Cylindrical)) {
+        add(who + ": joint '" + f.joint + "' is " + to_string(j->type) + "; a " + to_string(f.type) + " acts on a " +
+            (limit ? "revolute or prismatic joint" : "revolute, prismatic or cylindrical joint"));
+      } else if (f.bodies.size() != 2 || f.bodies[0] != j->bodies[0] || f.bodies[1] != j->bodies[1] ||
+                 f.point != j->point || f.axis != j->axis || f.joint_type != j->type) {
+        add(who + ": its bodies, point, axis and joint type must be those of joint '" + f.joint +
+            "' (add_" + to_string(f.type) + " copies them)");
+      }
+    }
     if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
                     f.frame->determinant() < 0))
       add(who + ": frame is not a rotation matrix");
   }
-  // Couplings: each joint exists once, has a single relative coordinate (revolute, prismatic).
+  // Shafts: names unique (also against the joints: couplings name both), inertia > 0, finite.
   std::map<std::string, size_t> joint_index;
   for (size_t i = 0; i < joints_.size(); ++i) joint_index.emplace(joints_[i].name, i);
+  std::set<std::string> snames;
+  for (size_t i = 0; i < shafts_.size(); ++i) {
+    const Shaft& s = shafts_[i];
+    item = ItemRef::shaft(static_cast<int>(i));
+    const std::string who = "shaft '" + s.name + "'";
+    if (s.name.empty()) add("shaft #" + std::to_string(i) + " has no name");
+    else if (s.name == "ground") add("shaft #" + std::to_string(i) + ": 'ground' is the fixed body, not a shaft name");
+    else if (!snames.insert(s.name).second) add(who + ": duplicate name");
+    else if (joint_index.count(s.name)) add(who + ": a joint has the same name (couplings name both)");
+    if (!(s.inertia > 0) || !std::isfinite(s.inertia))
+      add(who + ": " + (s.kind == Shaft::Kind::Rotor ? "inertia" : "mass") + " must be > 0 and finite, got " +
+          std::to_string(s.inertia));
+    if (!std::isfinite(s.position) || !std::isfinite(s.rate)) add(who + ": initial position or rate is NaN or infinite");
+  }
+  std::set<std::string> sfnames;
+  for (size_t i = 0; i < shaft_forces_.size(); ++i) {
+    const ShaftForce& f = shaft_forces_[i];
+    item = ItemRef::shaft_force(static_cast<int>(i));
+    const std::string who = std::string("shaft ") + to_string(f.kind) + " '" + f.name + "'";
+    if (f.name.empty()) add("shaft force #" + std::to_string(i) + " has no name");
+    else if (!sfnames.insert(f.name).second) add(who + ": duplicate name");
+    const int ns = f.kind == ShaftForce::Kind::SpringDamper ? 2 : 1;
+    std::optional<Shaft::Kind> kind;
+    for (int k = 0; k < ns; ++k) {
+      const std::string& n = f.shafts[static_cast<size_t>(k)];
+      if (n == "ground" && ns == 2) continue;
+      const int si = shaft_index(n);
+      if (si < 0) {
+        add(who + ": unknown shaft '" + n + "'");
+        continue;
+      }
+      const Shaft::Kind sk = shafts_[static_cast<size_t>(si)].kind;
+      if (kind && *kind != sk) add(who + ": connects a rotor and a mass (an angle and a position)");
+      kind = sk;
+    }
+    if (ns == 2 && f.shafts[0] == f.shafts[1]) add(who + ": both ends are '" + f.shafts[0] + "'");
+    else if (ns == 2 && f.shafts[0] == "ground" && f.shafts[1] == "ground") add(who + ": both ends are ground");
+    if (!(f.stiffness >= 0) || !(f.damping >= 0) || !std::isfinite(f.stiffness) || !std::isfinite(f.damping))
+      add(who + ": stiffness and damping must be >= 0 and finite");
+    if ((f.free_value && !std::isfinite(*f.free_value)) || !std::isfinite(f.value))
+      add(who + ": a value is NaN or infinite");
+  }
+  // Couplings: each joint exists once, has a single relative coordinate (revolute, prismatic);
+  // a shaft stands for a revolute joint (rotor) or a prismatic one (mass).
   std::set<std::string> cnames;
   for (size_t i = 0; i < couplings_.size(); ++i) {
     const Coupling& c = couplings_[i];
@@ -417,30 +549,44 @@ std::vector<ModelProblem> System::problems() const {
         continue;
       }
       const auto it = joint_index.find(jn);
-      if (it == joint_index.end()) {
-        add(who + ": unknown joint '" + jn + "'");
+      const int si = it == joint_index.end() ? shaft_index(jn) : -1;
+      if (it == joint_index.end() && si < 0) {
+        add(who + ": unknown joint or shaft '" + jn + "'");
+        continue;
+      }
+      if (si >= 0) {
+        const bool rotor = shafts_[static_cast<size_t>(si)].kind == Shaft::Kind::Rotor;
+        const bool angle_needed = c.kind == Coupling::Kind::Gear || c.kind == Coupling::Kind::Belt ||
+                                  c.kind == Coupling::Kind::Bevel ||
+                                  ((c.kind == Coupling::Kind::RackPinion || c.kind == Coupling::Kind::Screw) && k == 0);
+        const bool position_needed = (c.kind == Coupling::Kind::RackPinion || c.kind == Coupling::Kind::Screw) && k == 1;
+        if ((angle_needed && !rotor) || (position_needed && rotor))
+          add(who + ": shaft '" + jn + "' is a " + to_string(shafts_[static_cast<size_t>(si)].kind) + "; a " +
+              to_string(c.kind) + " needs " + (angle_needed ? "an angle (a rotor)" : "a position (a mass)") + " there");
         continue;
       }
       const Joint& j = joints_[it->second];
       if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
         add(who + ": joint '" + jn + "' is " + to_string(j.type) +
             "; a coupling takes revolute and prismatic joints (one relative coordinate each)");
-      else if (c.kind == Coupling::Kind::Gear && j.type != JointType::Revolute)
-        add(who + ": joint '" + jn + "' is " + to_string(j.type) + "; a gear couples two revolute joints");
-      else if (c.kind == Coupling::Kind::RackPinion && k < 2 &&
+      else if ((c.kind == Coupling::Kind::Gear || c.kind == Coupling::Kind::Belt || c.kind == Coupling::Kind::Bevel) &&
+               j.type != JointType::Revolute)
+        add(who + ": joint '" + jn + "' is " + to_string(j.type) + "; a " + to_string(c.kind) +
+            " couples two revolute joints (or rotors)");
+      else if ((c.kind == Coupling::Kind::RackPinion || c.kind == Coupling::Kind::Screw) && k < 2 &&
                j.type != (k == 0 ? JointType::Revolute : JointType::Prismatic))
-        add(who + ": joint '" + jn + "' is " + to_string(j.type) +
-            "; a rack_pinion couples a revolute joint (the pinion) and then a prismatic joint (the rack)");
+        add(who + ": joint '" + jn + "' is " + to_string(j.type) + "; a " + to_string(c.kind) +
+            " couples a revolute joint (or a rotor) and then a prismatic joint (or a mass)");
     }
   }
   // Controller states: unique names, a derivative, a finite initial value, known bodies and states.
-  std::set<std::string> snames;
+  std::set<std::string> znames;
   for (size_t i = 0; i < states_.size(); ++i) {
     const ControllerState& z = states_[i];
     item = ItemRef::state(static_cast<int>(i));
     const std::string who = "controller state '" + z.name + "'";
     if (z.name.empty()) add("controller state #" + std::to_string(i) + " has no name");
-    if (!z.name.empty() && !snames.insert(z.name).second) add(who + ": duplicate name");
+    if (!z.name.empty() && !znames.insert(z.name).second) add(who + ": duplicate name");
     if (!z.derivative) add(who + ": no derivative");
     if (!std::isfinite(z.initial)) add(who + ": initial value is NaN or infinite");
     for (const std::string& b : z.bodies) {
@@ -459,25 +605,6 @@ std::vector<ModelProblem> System::problems() const {
     for (const std::string& s : forces_[i].states)
       if (find_controller_state(s) < 0) add("force '" + forces_[i].name + "': unknown controller state '" + s + "'");
   }
-  // Contact pairs the contact geometry does not handle: refused, never dropped. Each such pair of
-  // shape types is reported once, at the later of its first two shapes.
-  std::set<std::pair<int, int>> reported;
-  for (size_t j = 0; j < contacts_.size(); ++j)
-    for (size_t i = 0; i < j; ++i) {
-      const Contact& a = contacts_[i];
-      const Contact& b = contacts_[j];
-      const auto ia = find_body(a.body), ib = find_body(b.body);
-      if (!ia || !ib || *ia == *ib || contact_pair_handled(a.shape, b.shape)) continue;
-      // A pair of values, not std::minmax's pair of references to the two temporaries.
-      const std::pair<int, int> key = std::minmax(static_cast<int>(a.shape), static_cast<int>(b.shape));
-      if (!reported.insert(key).second) continue;
-      item = ItemRef::contact(static_cast<int>(j));
-      add("contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
-          to_string(b.shape) + " on " + b.body + "): the contact geometry does not handle the pair " +
-          to_string(a.shape) + "-" + to_string(b.shape) +
-          " (handled: every pair of spheres, boxes, capsules and cylinders, and a plane with each of them); "
-          "put the two shapes on the same body or use other shapes");
-    }
   return out;
 }
 

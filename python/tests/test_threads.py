@@ -1,10 +1,11 @@
 """Runs release the GIL: Python code runs during a run, and two runs in two threads use two cores.
 
 Run by ctest as its own test (python:threads, RUN_SERIAL) so that other tests do not take the
-cores it measures. The speedup is printed; the assertion is > 1.3 on 2 cores (ideal 2). It is
-skipped, with the figure measured, with fewer than 2 cores or when other processes already keep
-the cores busy (load average above 1 before the measurement): a speedup is then not a property
-of this package. The GIL test does not depend on the load.
+cores it measures. The speedup is printed; the assertion is > 1.7 on 2 cores (ideal 2; 1.90-1.97
+measured on an idle 2-core machine). It is skipped, with the figure measured, with fewer than 2
+cores or when other processes already keep the cores busy (load average above 1 before the
+measurement): a speedup is then not a property of this package. The GIL test does not depend on
+the load.
 """
 
 import os
@@ -57,7 +58,7 @@ def test_two_threads_use_two_cores(source_dir):
     if load_before > 1.0:
         pytest.skip(f"machine busy (load average {load_before:.1f} on {os.cpu_count()} cores): "
                     f"measured speedup {speedup:.2f} not asserted")
-    assert speedup > 1.3
+    assert speedup > 1.7
 
 
 def test_run_releases_the_gil(source_dir):

@@ -33,10 +33,11 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
                                       const AssemblyOptions& opt) {
   AssemblyReport rep;
   const int n = sys.num_coordinates(), m = sys.num_constraints();
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   VecX c(m), cv(m);
-  sys.constraints(t0, q, c);
+  sys.constraints(ws, t0, q, c);
   rep.position_violation_before = inf_norm(c);
-  sys.constraint_velocity(t0, q, v, cv);
+  sys.constraint_velocity(ws, t0, q, v, cv);
   rep.velocity_violation_before = inf_norm(cv);
   if (m == 0) {
     rep.converged = true;
@@ -50,7 +51,7 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
   double prev = inf_norm(c);
   while (rep.iterations < opt.max_iterations && inf_norm(c) > opt.tolerance) {
     ++rep.iterations;
-    sys.assemble_jacobian(t0, q, K.C);
+    sys.assemble_jacobian(ws, t0, q, K.C);
     K.fill(1.0);
     if (!lu.factorize(K.S)) {
       rep.message = "assembly: the constraint Jacobian is rank deficient (redundant constraints?)";
@@ -62,11 +63,11 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
     // Damped step if the violation grows (far from the solution).
     double s = 1.0;
     VecX qn = q + rhs.head(n);
-    sys.constraints(t0, qn, c);
+    sys.constraints(ws, t0, qn, c);
     while (inf_norm(c) > prev && s > 1.0 / 64) {
       s *= 0.5;
       qn = q + s * rhs.head(n);
-      sys.constraints(t0, qn, c);
+      sys.constraints(ws, t0, qn, c);
     }
     q = qn;
     prev = inf_norm(c);
@@ -86,10 +87,10 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
   // C_q (v + Δv) + C_t = 0, i.e. [M C_qᵀ; C_q 0] [Δv; μ] = [0; −Ċ] (M Δv = −C_qᵀ μ: momentum
   // changes only by the constraint impulse). The explicit path projects with the same metric (the
   // kinetic energy), so both paths start from the same velocities.
-  sys.assemble_jacobian(t0, q, K.C);
-  sys.assemble_mass(q, K.A);
+  sys.assemble_jacobian(ws, t0, q, K.C);
+  sys.assemble_mass(ws, q, K.A);
   K.fill(1.0);
-  sys.constraint_velocity(t0, q, v, cv);
+  sys.constraint_velocity(ws, t0, q, v, cv);
   rep.mass_weighted = lu.factorize(K.S);
   if (!rep.mass_weighted) {
     // A mass matrix singular on the constraints' null space (a massless direction): the
@@ -106,7 +107,7 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
   lu.solve(rhs);
   v += rhs.head(n);
   rep.velocity_change = rhs.head(n).norm();
-  sys.constraint_velocity(t0, q, v, cv);
+  sys.constraint_velocity(ws, t0, q, v, cv);
   rep.velocity_violation_after = inf_norm(cv);
   const double vtol = opt.tolerance * std::max(1.0, v.cwiseAbs().maxCoeff());
   rep.converged = rep.velocity_violation_after <= vtol;
@@ -123,9 +124,10 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
 void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
                            VecX& a, VecX& lambda) {
   const int n = sys.num_coordinates(), m = sys.num_constraints();
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   detail::Kkt K(sys);
-  sys.assemble_mass(q, K.A);
-  sys.assemble_jacobian(t, q, K.C);
+  sys.assemble_mass(ws, q, K.A);
+  sys.assemble_jacobian(ws, t, q, K.C);
   K.fill(1.0);
   SparseLu lu;
   if (!lu.factorize(K.S))
@@ -133,8 +135,8 @@ void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q
         "initial accelerations: the KKT matrix [M C_qᵀ; C_q 0] is singular (redundant "
         "constraints, or a body without mass or inertia in a free direction)");
   VecX rhs(n + m);
-  sys.forces(t, q, v, rhs.head(n));
-  sys.gamma(t, q, v, rhs.tail(m));
+  sys.forces(ws, t, q, v, rhs.head(n));
+  sys.gamma(ws, t, q, v, rhs.tail(m));
   lu.solve(rhs);
   a = rhs.head(n);
   lambda = rhs.tail(m);
@@ -199,10 +201,11 @@ RedundancyReport find_redundant_constraints(const ConstrainedSystem& sys, double
                                             double tol) {
   RedundancyReport rep;
   const int m = sys.num_constraints();
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   rep.rows = m;
   if (m == 0) return rep;
   SparseMatrix C = sys.jacobian_pattern();
-  sys.assemble_jacobian(t, q, C);
+  sys.assemble_jacobian(ws, t, q, C);
   normalize_rows(C);
   {
     // Fast path: if [I C_qᵀ; C_q 0] factorises with healthy pivots, C_q has full row rank.

@@ -55,7 +55,7 @@ class ExplicitIntegrator final : public IntegratorBase {
  public:
   ExplicitIntegrator(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                      const ExplicitOptions& opt)
-      : sys_(sys), opt_(opt), nq_(sys.num_q()), nv_(sys.num_v()), joints_(sys.num_joint_rows() > 0),
+      : sys_(sys), ws_(sys.make_workspace()), opt_(opt), nq_(sys.num_q()), nv_(sys.num_v()), joints_(sys.num_joint_rows() > 0),
         t_(t0), h_(opt.step), q_(q0), v_(v0), qd_(nq_), vd_(nv_), rq_(nq_), rv_(nv_),
         y_(static_cast<size_t>(nq_ + nv_)),
         dopri_(odeint::make_controlled(opt.atol, opt.rtol, odeint::runge_kutta_dopri5<std::vector<double>>())) {
@@ -71,7 +71,7 @@ class ExplicitIntegrator final : public IntegratorBase {
       // A NaN force makes a NaN state one stage later, and the next factorization of the joint
       // equations would then report a singular matrix: name the cause where it appears.
       if (!rq_.allFinite() || !rv_.allFinite()) throw NonFinite("the state is not finite (NaN or Inf)");
-      sys_.derivative(t, rq_, rv_, qd_, vd_);
+      sys_.derivative(ws_, t, rq_, rv_, qd_, vd_);
       if (!vd_.allFinite() || !qd_.allFinite())
         throw NonFinite("the accelerations are not finite (NaN or Inf): a force, a load or an expression of t "
                         "gave NaN or Inf");
@@ -118,11 +118,11 @@ class ExplicitIntegrator final : public IntegratorBase {
           changed = true;
         }
         if (joints_ && opt_.project_positions) {
-          sys_.project_positions(t_, q_, opt_.projection_tol);
+          sys_.project_positions(ws_, t_, q_, opt_.projection_tol);
           changed = true;
         }
         if (joints_ && opt_.project_velocities) {
-          sys_.project_velocities(t_, q_, v_);
+          sys_.project_velocities(ws_, t_, q_, v_);
           changed = true;
         }
         if (!q_.allFinite() || !v_.allFinite())
@@ -154,6 +154,7 @@ class ExplicitIntegrator final : public IntegratorBase {
   }
 
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // derivative() and the projections (which reuse its factorization)
   ExplicitOptions opt_;
   int nq_, nv_;
   bool joints_;
@@ -168,15 +169,15 @@ class ExplicitIntegrator final : public IntegratorBase {
 }  // namespace
 
 NewtonEulerMonitor::NewtonEulerMonitor(const NewtonEulerSystem& sys)
-    : sys_(sys), c_(sys.num_joint_rows()), cd_(sys.num_joint_rows()) {}
+    : sys_(sys), ws_(sys.make_workspace()), c_(sys.num_joint_rows()), cd_(sys.num_joint_rows()) {}
 
-double NewtonEulerMonitor::energy(const StateView& s) { return sys_.energy(s.q, s.v); }
+double NewtonEulerMonitor::energy(const StateView& s) { return sys_.energy(ws_, s.q, s.v); }
 
 ConstraintViolation NewtonEulerMonitor::constraint_violation(const StateView& s) {
   ConstraintViolation out;
   if (sys_.num_joint_rows() == 0) return out;
-  sys_.joint_violation(s.t, s.q, c_);
-  sys_.joint_velocity_violation(s.t, s.q, s.v, cd_);
+  sys_.joint_violation(ws_, s.t, s.q, c_);
+  sys_.joint_velocity_violation(ws_, s.t, s.q, s.v, cd_);
   out.position = c_.cwiseAbs().maxCoeff();
   out.velocity = cd_.cwiseAbs().maxCoeff();
   return out;
@@ -198,7 +199,7 @@ SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& 
                            const ExplicitOptions& opt, const Observer& obs) {
   const auto integ = make_explicit(sys, t0, q0, v0, opt);
   NewtonEulerMonitor monitor(sys);
-  return run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(monitor, *integ, opt, obs);
 }
 
 namespace {
@@ -303,7 +304,7 @@ SolveResult solve_lie_group(const LieGroupBodies& sys, double t0, const LieGroup
                             LieGroupState* final_state) {
   const auto integ = make_lie_group(sys, t0, s0, opt);
   LieGroupMonitor monitor(sys, *integ);
-  SolveResult res = run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  SolveResult res = run_to_end(monitor, *integ, opt, obs);
   if (final_state) *final_state = integ->group_state();
   return res;
 }

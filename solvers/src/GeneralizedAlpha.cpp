@@ -48,7 +48,7 @@ class Newmark {
  public:
   Newmark(const ConstrainedSystem& sys, AlphaParameters p, Level level, const NewmarkOptions& opt,
           const char* name)
-      : sys_(sys), p_(p), level_(level), opt_(opt), name_(name), n_(sys.num_coordinates()),
+      : sys_(sys), ws_(sys.make_workspace()), p_(p), level_(level), opt_(opt), name_(name), n_(sys.num_coordinates()),
         m_(sys.num_constraints()), K_(sys) {
     for (VecX* x : {&q_, &v_, &qdd_, &a_, &qn_, &vn_, &qddn_, &an_, &qddp_, &r_}) x->setZero(n_);
     for (VecX* x : {&mat_q_, &mat_v_, &mat_qdd_}) x->setZero(n_);
@@ -343,17 +343,17 @@ class Newmark {
     for (int it = 0; it < opt_.max_newton_iterations; ++it) {
       ++stats_.newton_iterations;
       ++stats_.residual_evaluations;
-      sys_.residual(t1, q_, v_, qdd_, lam_, r_);
+      sys_.residual(ws_, t1, q_, v_, qdd_, lam_, r_);
       if (level_ == Level::Position) {
-        sys_.constraints(t1, q_, c_);
+        sys_.constraints(ws_, t1, q_, c_);
         if (has_vel_rows_) {
           // c_ is scaled by β' below; a velocity row needs β'/γ' (as the index-2 scheme).
-          sys_.constraint_velocity(t1, q_, v_, cv_);
+          sys_.constraint_velocity(ws_, t1, q_, v_, cv_);
           for (int r = 0; r < m_; ++r)
             if (vel_row_[static_cast<size_t>(r)]) c_[r] = cv_[r] / gp;
         }
       } else {
-        sys_.constraint_velocity(t1, q_, v_, c_);  // index 2, and GGL's velocity level
+        sys_.constraint_velocity(ws_, t1, q_, v_, c_);  // index 2, and GGL's velocity level
       }
       if (!r_.allFinite() || !c_.allFinite()) {
         last_status_ = SolveStatus::ResidualFailure;
@@ -385,7 +385,7 @@ class Newmark {
       v_ += (h * ga * fa) * dqdd;
       if (level_ == Level::Ggl && m_ > 0) {
         // GGL: the positions onto C(q) = 0 along C_qᵀ (Δq = C_qᵀ Δν); the velocities stay.
-        sys_.constraints(t1, q_, cp_);
+        sys_.constraints(ws_, t1, q_, cp_);
         if (!cp_.allFinite()) {
           last_status_ = SolveStatus::ResidualFailure;
           return false;
@@ -402,7 +402,7 @@ class Newmark {
         // (C_q C_qᵀ of the last refresh, a quasi-Newton step); the direction must be that of
         // the GGL equations, or the positions drift along the constraint manifold and the energy
         // with them (an old C_q tilts the correction).
-        sys_.assemble_jacobian(t1, q_, Cnow_);
+        sys_.assemble_jacobian(ws_, t1, q_, Cnow_);
         dqp_.noalias() = -(Cnow_.transpose() * rhs2_.tail(m_));
         q_ += dqp_;
       }
@@ -475,11 +475,11 @@ class Newmark {
     mat_v_ = v_;
     mat_qdd_ = qdd_;
     mat_lam_ = lam_;
-    sys_.assemble_tangent(t1, q_, v_, qdd_, lam_, 1.0 / bp, gp / bp, 1.0, K_.A);
-    sys_.assemble_jacobian(t1, q_, K_.C);
+    sys_.assemble_tangent(ws_, t1, q_, v_, qdd_, lam_, 1.0 / bp, gp / bp, 1.0, K_.A);
+    sys_.assemble_jacobian(ws_, t1, q_, K_.C);
     bool use_c2 = false;
     if (level_ != Level::Position) {
-      sys_.assemble_velocity_jacobian(t1, q_, v_, K_.C2);
+      sys_.assemble_velocity_jacobian(ws_, t1, q_, v_, K_.C2);
       // C2 ← C_q + ∂(C_q v)/∂q / γ'
       double* c2 = K_.C2.valuePtr();
       const double* c = K_.C.valuePtr();
@@ -487,7 +487,7 @@ class Newmark {
       use_c2 = true;
     } else if (has_vel_rows_) {
       // Velocity rows: C2 ← C_q + ∂(C_q v)/∂q / γ'; position rows keep C_q.
-      sys_.assemble_velocity_jacobian(t1, q_, v_, K_.C2);
+      sys_.assemble_velocity_jacobian(ws_, t1, q_, v_, K_.C2);
       double* c2 = K_.C2.valuePtr();
       const double* c = K_.C.valuePtr();
       for (Eigen::Index k = 0; k < K_.C2.nonZeros(); ++k)
@@ -565,6 +565,7 @@ class Newmark {
   }
 
   const ConstrainedSystem& sys_;
+  ConstrainedSystem::Workspace ws_;  // the evaluations' scratch
   AlphaParameters p_;
   Level level_;
   NewmarkOptions opt_;
@@ -651,13 +652,13 @@ std::unique_ptr<Integrator> make_trapezoidal_index2(const ConstrainedSystem& sys
 SolveResult solve_generalized_alpha(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                     const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
   auto integ = make_generalized_alpha(sys, t0, q0, v0, opt);
-  return run_to_end(sys, *integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(sys, *integ, opt, obs);
 }
 
 SolveResult solve_trapezoidal_index2(const ConstrainedSystem& sys, double t0, const VecX& q0,
                                      const VecX& v0, const NewmarkOptions& opt, const Observer& obs) {
   auto integ = make_trapezoidal_index2(sys, t0, q0, v0, opt);
-  return run_to_end(sys, *integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(sys, *integ, opt, obs);
 }
 
 }  // namespace mbdae

@@ -176,7 +176,7 @@ void scatter(const SparseMatrix& sub, const std::vector<int>& dst, double* value
 /// per solve; the callbacks allocate nothing on the success path.
 struct IdaProblem {
   IdaProblem(const ConstrainedSystem& s, bool use_sparse)
-      : sys(s), n(s.num_coordinates()), m(s.num_constraints()), N(2 * n + 2 * m), sparse(use_sparse) {
+      : sys(s), ws(s.make_workspace()), n(s.num_coordinates()), m(s.num_constraints()), N(2 * n + 2 * m), sparse(use_sparse) {
     Tq = sys.tangent_pattern();
     Tv = sys.tangent_pattern();
     Cq = sys.jacobian_pattern();
@@ -260,10 +260,10 @@ struct IdaProblem {
     const auto lambda = Y.segment(2 * n, m);
     const auto vdot = YP.segment(n, n);
     // ∂F_v/∂q and ∂F_v/∂v + cj ∂F_v/∂v̇ go to different column blocks: two assemblies.
-    sys.assemble_tangent(t, q, v, vdot, lambda, 1.0, 0.0, 0.0, Tq);
-    sys.assemble_tangent(t, q, v, vdot, lambda, 0.0, 1.0, cj, Tv);
-    sys.assemble_jacobian(t, q, Cq);
-    sys.assemble_velocity_jacobian(t, q, v, Gv);
+    sys.assemble_tangent(ws, t, q, v, vdot, lambda, 1.0, 0.0, 0.0, Tq);
+    sys.assemble_tangent(ws, t, q, v, vdot, lambda, 0.0, 1.0, cj, Tv);
+    sys.assemble_jacobian(ws, t, q, Cq);
+    sys.assemble_velocity_jacobian(ws, t, q, v, Gv);
     double* val = J.valuePtr();
     // F_q = q̇ − v + C_qᵀ μ: the term ∂(C_qᵀ μ)/∂q is neglected because μ = 0 at the exact
     // solution (and μ = O(tol) along the numerical one); this only affects Newton's rate.
@@ -294,6 +294,7 @@ struct IdaProblem {
   }
 
   const ConstrainedSystem& sys;
+  ConstrainedSystem::Workspace ws;  // the callbacks' scratch
   const int n, m, N;
   const bool sparse;
   SparseMatrix Tq, Tv, Cq, Gv;  ///< work matrices with the system's patterns
@@ -342,12 +343,12 @@ extern "C" int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, v
     const auto v = Y.segment(n, n);
     const auto lambda = Y.segment(2 * n, m);
     const auto mu = Y.segment(2 * n + m, m);
-    P->sys.assemble_jacobian(t, q, P->Cq);
+    P->sys.assemble_jacobian(P->ws, t, q, P->Cq);
     R.segment(0, n) = YP.segment(0, n) - v;
     R.segment(0, n).noalias() += P->Cq.transpose() * mu;
-    P->sys.residual(t, q, v, YP.segment(n, n), lambda, R.segment(n, n));
-    P->sys.constraints(t, q, R.segment(2 * n, m));
-    P->sys.constraint_velocity(t, q, v, R.segment(2 * n + m, m));
+    P->sys.residual(P->ws, t, q, v, YP.segment(n, n), lambda, R.segment(n, n));
+    P->sys.constraints(P->ws, t, q, R.segment(2 * n, m));
+    P->sys.constraint_velocity(P->ws, t, q, v, R.segment(2 * n + m, m));
     for (int i = 0; i < m; ++i)
       if (P->vel_row[static_cast<size_t>(i)]) {  // A v + b = 0 in the λ row, μ_i = 0
         R[2 * n + i] = R[2 * n + m + i];
@@ -556,21 +557,21 @@ struct Violation {
   double position = 0, velocity = 0;
   int worst_position = -1, worst_velocity = -1;
 };
-Violation violation(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
-                    VecX& work) {
+Violation violation(const ConstrainedSystem& sys, ConstrainedSystem::Workspace& ws, double t, const VecX& q,
+                    const VecX& v, VecX& work) {
   Violation out;
   if (work.size() == 0) return out;
-  sys.constraints(t, q, work);
+  sys.constraints(ws, t, q, work);
   out.position = work.cwiseAbs().maxCoeff(&out.worst_position);
-  sys.constraint_velocity(t, q, v, work);
+  sys.constraint_velocity(ws, t, q, v, work);
   out.velocity = work.cwiseAbs().maxCoeff(&out.worst_velocity);
   return out;
 }
 
 /// Solves [M C_qᵀ; C_q 0][a; λ] = [f; γ] at t0 (consistent accelerations and multipliers).
 /// Returns false if the KKT matrix is singular.
-bool consistent_accelerations(const ConstrainedSystem& sys, double t0, const VecX& q0,
-                              const VecX& v0, VecX& a0, VecX& lambda0) {
+bool consistent_accelerations(const ConstrainedSystem& sys, ConstrainedSystem::Workspace& ws, double t0,
+                              const VecX& q0, const VecX& v0, VecX& a0, VecX& lambda0) {
   const int n = sys.num_coordinates(), m = sys.num_constraints();
   SparseMatrix M = sys.tangent_pattern();
   SparseMatrix Cq = sys.jacobian_pattern();
@@ -584,15 +585,15 @@ bool consistent_accelerations(const ConstrainedSystem& sys, double t0, const Vec
   const auto dM = destinations(K, M, 0, 0, false);
   const auto dC = destinations(K, Cq, n, 0, false);
   const auto dCT = destinations(K, Cq, 0, n, true);
-  sys.assemble_mass(q0, M);
-  sys.assemble_jacobian(t0, q0, Cq);
+  sys.assemble_mass(ws, q0, M);
+  sys.assemble_jacobian(ws, t0, q0, Cq);
   scatter(M, dM, K.valuePtr());
   scatter(Cq, dC, K.valuePtr());
   scatter(Cq, dCT, K.valuePtr());
 
   VecX rhs(n + m);
-  sys.forces(t0, q0, v0, rhs.head(n));
-  sys.gamma(t0, q0, v0, rhs.tail(m));
+  sys.forces(ws, t0, q0, v0, rhs.head(n));
+  sys.gamma(ws, t0, q0, v0, rhs.tail(m));
   Eigen::SparseLU<SparseMatrix> lu;
   lu.compute(K);
   if (lu.info() != Eigen::Success) return false;
@@ -615,7 +616,7 @@ class IdaIntegrator final : public Integrator {
     validate(sys, t0, q0, v0, opt);
     // Consistency of the initial values (position and velocity level).
     VecX cwork(m_);
-    const Violation v_init = violation(sys, t0, q0, v0, cwork);
+    const Violation v_init = violation(sys, P_.ws, t0, q0, v0, cwork);
     const double q_scale = std::max(1.0, q0.cwiseAbs().maxCoeff());
     const double v_scale = std::max(1.0, v0.cwiseAbs().maxCoeff());
     if (v_init.position > 1e-6 * q_scale || v_init.velocity > 1e-6 * v_scale) {
@@ -629,7 +630,7 @@ class IdaIntegrator final : public Integrator {
       message_ = s.str();
       return;
     }
-    if (!consistent_accelerations(sys, t0, q0, v0, a_, lambda_)) {
+    if (!consistent_accelerations(sys, P_.ws, t0, q0, v0, a_, lambda_)) {
       status_ = SolveStatus::SingularMatrix;
       message_ = "IDA: the matrix [M C_q^T; C_q 0] at t = " + format_time(t0) +
                  " s is singular (redundant constraints or singular mass matrix)";
@@ -830,7 +831,7 @@ std::unique_ptr<Integrator> make_ida(const ConstrainedSystem& sys, double t0, co
 SolveResult solve_ida(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,
                       const IdaOptions& opt, const Observer& obs) {
   IdaIntegrator integ(sys, t0, q0, v0, opt);
-  return run_to_end(sys, integ, opt.t_end, opt.output_every, obs);
+  return run_to_end(sys, integ, opt, obs);
 }
 
 }  // namespace mbdae

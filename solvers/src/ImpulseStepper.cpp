@@ -13,6 +13,7 @@
 
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/solvers/Explicit.h>
+#include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/math/Rotation.h>
 
 namespace mbdae {
@@ -32,6 +33,22 @@ struct JRow {
   double k = 0;  // J M⁻¹ Jᵀ
   double c = 0;  // position error
   double lam = 0, lam_p = 0;
+};
+
+/// A joint_friction or joint_limit element as impulses on its joint's coordinates
+/// (NewtonEulerSystem::joint_element_rows()).
+///  - friction: rows of the slip at the pin surface (r φ̇ and/or ṡ), their impulses bounded by
+///    |p| ≤ L = h F(v₀) (the Coulomb–Stribeck level at the slip speed v₀ of the step's start; a
+///    disc for the two rows of a cylindrical joint): the Coulomb law as complementarity;
+///  - limit: one row per stop, the gap's rate g = ±q̇, with λ ≥ 0 and target g⁺ ≥ bn (Newton
+///    restitution −e g⁻ when the stop closes within the step, else the gap closed at the step's end),
+///    and bp the split-impulse target for a penetration.
+struct ERow {
+  JRow r[2];
+  int nr = 0;
+  bool limit = false;
+  double L = 0;        // friction: bound of the impulse (N s)
+  double bn = 0, bp = 0;
 };
 
 /// One contact point prepared for PGS. Bodies are slots of the velocity array, the ground being
@@ -113,7 +130,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
  public:
   ImpulseIntegratorImpl(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
                         const ImpulseOptions& opt)
-      : sys_(sys), opt_(opt), nb(sys.num_bodies()), nj(static_cast<int>(sys.model().joints().size())),
+      : sys_(sys), ws_(sys.make_workspace()), opt_(opt), nb(sys.num_bodies()), nj(static_cast<int>(sys.model().joints().size())),
         h(opt.step), omega(opt.relaxation), detector(sys), fapp(6 * nb), t(t0), q(q0), v(v0) {
     const OutputGrid grid(t0, opt.t_end, opt.output_every);
     if (opt.record_per_step)
@@ -309,7 +326,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     }
     detector.detect(q, opt.contact_margin, cps);
     // ---- 2. free velocities (applied forces at the start of the step, explicitly) ----
-    sys.applied_forces(t, q, v, fapp);
+    sys.applied_forces(ws_, t, q, v, fapp);
     for (int i = 0; i < nb; ++i) {
       const size_t s = static_cast<size_t>(i);
       const Vec3 F = fapp.segment<3>(6 * i), tau = fapp.segment<3>(6 * i + 3);
@@ -339,6 +356,53 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         jr.c = jw.c[r];
         jr.lam = opt.warm_start ? lam_old : 0.0;
         jr.lam_p = 0;
+      }
+    }
+    // ---- 3a'. joint friction and joint limits (NewtonEulerOptions::joint_elements_by_impulses) ----
+    sys.joint_element_rows(ws_, q, v, jel);
+    erows.clear();
+    for (const JointElementRows& je : jel) {
+      const ForceElement& f = sys.model().forces()[static_cast<size_t>(je.force)];
+      auto make_row = [&](JRow& jr, int k, double scale) {
+        jr.a = je.a;
+        jr.b = je.b;
+        jr.ja_v = scale * je.Wa.block<1, 3>(k, 0).transpose();
+        jr.ja_w = scale * je.Wa.block<1, 3>(k, 3).transpose();
+        jr.jb_v = scale * je.Wb.block<1, 3>(k, 0).transpose();
+        jr.jb_w = scale * je.Wb.block<1, 3>(k, 3).transpose();
+        jr.k = 0;
+        if (jr.a >= 0) jr.k += im[static_cast<size_t>(jr.a)] * jr.ja_v.squaredNorm() + jr.ja_w.dot(Iw[static_cast<size_t>(jr.a)] * jr.ja_w);
+        if (jr.b >= 0) jr.k += im[static_cast<size_t>(jr.b)] * jr.jb_v.squaredNorm() + jr.jb_w.dot(Iw[static_cast<size_t>(jr.b)] * jr.jb_w);
+        jr.lam = jr.lam_p = 0;
+      };
+      if (f.type == ForceType::JointFriction) {
+        const bool turns = joint_turns(f.joint_type), slides = joint_slides(f.joint_type);
+        const double vr = turns ? f.radius * je.rate : 0.0, vs = slides ? je.speed : 0.0;
+        ERow er;
+        er.L = h * joint_friction_level(f, std::hypot(vr, vs));
+        if (!(er.L > 0)) continue;  // viscous only: in the applied forces
+        if (turns) make_row(er.r[er.nr++], 0, f.radius);
+        if (slides) make_row(er.r[er.nr++], 1, 1.0);
+        erows.push_back(er);
+      } else {
+        const bool turns = f.joint_type == JointType::Revolute;
+        const double x = turns ? je.angle : je.displacement;
+        for (int side = 0; side < 2; ++side) {
+          const std::optional<double>& stop = side == 0 ? f.upper : f.lower;
+          if (!stop) continue;
+          const double sign = side == 0 ? -1.0 : 1.0;  // the gap's rate is sign · q̇
+          const double gap = sign * (x - *stop);
+          ERow er;
+          er.limit = true;
+          er.nr = 1;
+          make_row(er.r[0], turns ? 0 : 1, sign);
+          const double g0 = joint_vel(u0, er.r[0]);  // the gap's rate at the step's start
+          if (gap + h * g0 <= 0 && g0 < -opt.restitution_threshold && f.restitution > 0) er.bn = -f.restitution * g0;
+          else er.bn = gap > 0 ? -gap / h : 0.0;
+          er.bp = opt.split_impulse ? opt.position_beta * std::max(-gap - opt.slop, 0.0) / h : 0.0;
+          er.r[0].c = gap;
+          erows.push_back(er);
+        }
       }
     }
     // ---- 3b. contact rows ----
@@ -433,6 +497,30 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         apply_joint(u, jr, dl);
         res = std::max(res, std::abs(dl) * jr.k);
       }
+      for (ERow& er : erows) {
+        if (er.limit) {
+          JRow& jr = er.r[0];
+          const double ln = std::max(0.0, jr.lam - omega * (joint_vel(u, jr) - er.bn) / jr.k);
+          const double dl = ln - jr.lam;
+          jr.lam = ln;
+          apply_joint(u, jr, dl);
+          res = std::max(res, std::abs(dl) * jr.k);
+          continue;
+        }
+        // Friction: the unconstrained update of each row, then the radial projection on |p| ≤ L.
+        double cand[2] = {0, 0}, norm2 = 0;
+        for (int k = 0; k < er.nr; ++k) {
+          cand[k] = er.r[k].lam - omega * joint_vel(u, er.r[k]) / er.r[k].k;
+          norm2 += cand[k] * cand[k];
+        }
+        const double scale = norm2 > er.L * er.L ? er.L / std::sqrt(norm2) : 1.0;
+        for (int k = 0; k < er.nr; ++k) {
+          const double dl = scale * cand[k] - er.r[k].lam;
+          er.r[k].lam += dl;
+          apply_joint(u, er.r[k], dl);
+          res = std::max(res, std::abs(dl) * er.r[k].k);
+        }
+      }
       for (CRow& c : crows) {
         const double vn = row_vel(c, U, 0);
         const double ln = std::max(0.0, c.lam_n - omega * (vn - c.bn) * c.kn_inv);
@@ -471,7 +559,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     }
     // ---- 4. split impulse: pseudo-velocities for the position error ----
     int pit = 0;
-    if (opt.split_impulse && (nj > 0 || !crows.empty())) {
+    if (opt.split_impulse && (nj > 0 || !crows.empty() || !erows.empty())) {
       for (pit = 1; pit <= opt.position_iterations; ++pit) {
         double pres = 0;
         for (JRow& jr : jrows) {
@@ -480,6 +568,15 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
           jr.lam_p += dl;
           apply_joint(up, jr, dl);
           pres = std::max(pres, std::abs(dl) * jr.k);
+        }
+        for (ERow& er : erows) {
+          if (!er.limit) continue;
+          JRow& jr = er.r[0];
+          const double lp = std::max(0.0, jr.lam_p - omega * (joint_vel(up, jr) - er.bp) / jr.k);
+          const double dp = lp - jr.lam_p;
+          jr.lam_p = lp;
+          apply_joint(up, jr, dp);
+          pres = std::max(pres, std::abs(dp) * jr.k);
         }
         for (CRow& c : crows) {
           const double vn = row_vel(c, UP, 0);
@@ -532,6 +629,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   }
 
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // applied_forces()' scratch
   ImpulseOptions opt_;
   const int nb, nj;
   const double h, omega;
@@ -547,6 +645,8 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   std::vector<Mat3> Iw, Rb;
   std::vector<Vec3> xc;
   std::vector<JRow> jrows;
+  std::vector<JointElementRows> jel;
+  std::vector<ERow> erows;
   std::vector<ContactPoint> cps;
   std::vector<CRow> crows;
   std::vector<Prev> prev, prev_next;
@@ -570,9 +670,11 @@ void check_options(const NewtonEulerSystem& sys, double t0, const VecX& q0, cons
   // (NewtonEulerSystem::applied_forces), explicitly at the start of the step; its joints have no
   // drive: say so instead of leaving them out.
   for (const Joint& j : sys.model().joints())
-    if (j.motion || j.speed)
-      throw std::invalid_argument("solve_impulse: driven joints are not supported by the impulse "
-                                  "stepper: joint '" + j.name + "'; use an explicit or implicit solver");
+    if (j.time_dependent())
+      throw std::invalid_argument(std::string("solve_impulse: ") +
+                                  (j.motion || j.speed ? "driven joints" : "joint offsets") +
+                                  " are not supported by the impulse stepper: joint '" + j.name +
+                                  "'; use an explicit or implicit solver");
 }
 
 }  // namespace
@@ -588,7 +690,7 @@ ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX&
   const auto integ = make_impulse(sys, t0, q0, v0, opt);
   NewtonEulerMonitor monitor(sys);
   ImpulseResult out;
-  out.result = run_to_end(monitor, *integ, opt.t_end, opt.output_every, obs);
+  out.result = run_to_end(monitor, *integ, opt, obs);
   out.pgs = integ->pgs_stats();
   return out;
 }

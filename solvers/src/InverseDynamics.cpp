@@ -12,11 +12,12 @@ InverseDynamicsResult inverse_dynamics(const MultibodySystem& sys, double t, con
                                        const VecX& v, const VecX& a) {
   const int n = sys.num_coordinates(), m = sys.num_constraints();
   InverseDynamicsResult out;
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   SparseMatrix M = sys.tangent_pattern(), C = sys.jacobian_pattern();
-  sys.assemble_mass(q, M);
-  sys.assemble_jacobian(t, q, C);
+  sys.assemble_mass(ws, q, M);
+  sys.assemble_jacobian(ws, t, q, C);
   VecX f(n);
-  sys.forces(t, q, v, f);
+  sys.forces(ws, t, q, v, f);
   const VecX rhs = f - M * a;
   out.lambda = VecX::Zero(m);
   if (m > 0) {

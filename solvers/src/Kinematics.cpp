@@ -37,6 +37,7 @@ bool solve_kinematic_state(const ConstrainedSystem& sys, double t, VecX& q, VecX
                            const KinematicsOptions& opt, std::string* message) {
   check_square(sys);
   const int n = sys.num_coordinates();
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   SparseMatrix C = sys.jacobian_pattern();
   SparseLu lu;
   VecX c(n), dq(n);
@@ -51,11 +52,11 @@ bool solve_kinematic_state(const ConstrainedSystem& sys, double t, VecX& q, VecX
     }
     return false;
   };
-  sys.constraints(t, q, c);
+  sys.constraints(ws, t, q, c);
   int it = 0;
   for (;; ++it) {
     if (!c.allFinite()) return fail("the constraint residual is not finite");
-    sys.assemble_jacobian(t, q, C);
+    sys.assemble_jacobian(ws, t, q, C);
     if (!lu.factorize(C))
       return fail("the constraint Jacobian is singular (a locked or dead-centre position, or a "
                   "redundant equation)");
@@ -71,14 +72,14 @@ bool solve_kinematic_state(const ConstrainedSystem& sys, double t, VecX& q, VecX
     dq = -c;
     lu.solve(dq);
     q += dq;
-    sys.constraints(t, q, c);
+    sys.constraints(ws, t, q, c);
   }
   // Velocities: C_q v = −C_t; accelerations: C_q a = γ (same factorisation, at the final q).
   const VecX zero = VecX::Zero(n);
-  sys.constraint_velocity(t, q, zero, v);
+  sys.constraint_velocity(ws, t, q, zero, v);
   v = -v;
   lu.solve(v);
-  sys.gamma(t, q, v, a);
+  sys.gamma(ws, t, q, v, a);
   lu.solve(a);
   if (!v.allFinite() || !a.allFinite()) return fail("velocities or accelerations are not finite");
   return true;
@@ -87,6 +88,7 @@ bool solve_kinematic_state(const ConstrainedSystem& sys, double t, VecX& q, VecX
 SolveResult solve_kinematics(const ConstrainedSystem& sys, double t0, const VecX& q0,
                              const KinematicsOptions& opt, const Observer& obs) {
   check_square(sys);
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   const auto wall0 = std::chrono::steady_clock::now();
   if (!(opt.t_end >= t0)) throw SolverSettingsError("kinematic analysis: t_end must be ≥ t0");
   const OutputGrid grid(t0, opt.t_end, opt.output_every);
@@ -112,9 +114,9 @@ SolveResult solve_kinematics(const ConstrainedSystem& sys, double t0, const VecX
     ++res.stats.steps;
     res.t_reached = t;
     VecX c(sys.num_constraints());
-    sys.constraints(t, q, c);
+    sys.constraints(ws, t, q, c);
     res.stats.max_position_violation = std::max(res.stats.max_position_violation, inf_norm(c));
-    sys.constraint_velocity(t, q, v, c);
+    sys.constraint_velocity(ws, t, q, v, c);
     res.stats.max_velocity_violation = std::max(res.stats.max_velocity_violation, inf_norm(c));
     if (obs && !obs(StateView{t, q, v, a, empty})) {
       res.status = SolveStatus::StoppedByObserver;

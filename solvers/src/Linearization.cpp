@@ -15,6 +15,7 @@ namespace mbdae {
 LinearizedSystem linearize(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
                            const VecX& a, const VecX& lambda, double rank_tol) {
   const int n = sys.num_coordinates(), m = sys.num_constraints();
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   if (q.size() != n || v.size() != n || a.size() != n || lambda.size() != m)
     throw std::invalid_argument("linearize: expected q, v, a of size " + std::to_string(n) +
                                 " and lambda of size " + std::to_string(m));
@@ -24,7 +25,7 @@ LinearizedSystem linearize(const ConstrainedSystem& sys, double t, const VecX& q
                                   " is a velocity-level (nonholonomic) equation; not supported");
   LinearizedSystem out;
   SparseMatrix C = sys.jacobian_pattern();
-  sys.assemble_jacobian(t, q, C);
+  sys.assemble_jacobian(ws, t, q, C);
   // Null space of C_q from the complete orthogonal factor of C_qᵀ = Q R P: the last n − r
   // columns of Q span the null space of C_q.
   MatX Ct = MatX(C).transpose();
@@ -39,9 +40,9 @@ LinearizedSystem linearize(const ConstrainedSystem& sys, double t, const VecX& q
   out.rank = r;
   out.N = Q.rightCols(n - r);
   SparseMatrix Ms = sys.tangent_pattern(), Kq = sys.tangent_pattern(), Dv = sys.tangent_pattern();
-  sys.assemble_mass(q, Ms);
-  sys.assemble_tangent(t, q, v, a, lambda, 1.0, 0.0, 0.0, Kq);
-  sys.assemble_tangent(t, q, v, a, lambda, 0.0, 1.0, 0.0, Dv);
+  sys.assemble_mass(ws, q, Ms);
+  sys.assemble_tangent(ws, t, q, v, a, lambda, 1.0, 0.0, 0.0, Kq);
+  sys.assemble_tangent(ws, t, q, v, a, lambda, 0.0, 1.0, 0.0, Dv);
   out.M = out.N.transpose() * (Ms * out.N);
   out.K = out.N.transpose() * (Kq * out.N);
   out.D = out.N.transpose() * (Dv * out.N);

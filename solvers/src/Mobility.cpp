@@ -27,7 +27,7 @@ MobilityReport calc_mobility(const MultibodySystem& sys, double t, const VecX& q
     else if (sys.constraint_label(r).find("angle of its couplings") != std::string::npos) ++angle_rows;
   }
   rep.joint_equations = m - rep.velocity_equations - ep_rows - angle_rows;
-  rep.grubler = 6 * rep.bodies - rep.joint_equations;
+  rep.grubler = 6 * rep.bodies + static_cast<int>(sys.model().shafts().size()) - rep.joint_equations;
   // Sparse rank tests (a dense QR of C_q took O(n m²) time and n m memory): all rows by
   // find_redundant_constraints() (its sparse LU recognises a full-rank C_q of a chain or a tree
   // in linear time), the position-level rows alone by find_dependent_rows().
@@ -36,8 +36,9 @@ MobilityReport calc_mobility(const MultibodySystem& sys, double t, const VecX& q
   if (rep.velocity_equations == 0) {
     rep.rank = all_rank;
   } else {
+    ConstrainedSystem::Workspace ws = sys.make_workspace();
     SparseMatrix C = sys.jacobian_pattern();
-    sys.assemble_jacobian(t, q, C);
+    sys.assemble_jacobian(ws, t, q, C);
     std::vector<int> pos_index(static_cast<size_t>(m), -1);
     int mp = 0;
     for (int r = 0; r < m; ++r)

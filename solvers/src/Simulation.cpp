@@ -42,8 +42,9 @@ std::vector<std::string> conflict_partners(const MultibodySystem& full, const Mu
   std::vector<std::string> names;
   if (static_cast<long>(n) * m > 250'000 || m == 0) return names;
   SparseMatrix Jf = full.jacobian_pattern(), Js = sys.jacobian_pattern();
-  full.assemble_jacobian(t, q, Jf);
-  sys.assemble_jacobian(t, q, Js);
+  MultibodySystem::Workspace wf = full.make_workspace(), ws = sys.make_workspace();
+  full.assemble_jacobian(wf, t, q, Jf);
+  sys.assemble_jacobian(ws, t, q, Js);
   const MatX A = MatX(Js).transpose();  // n x m
   const VecX b = MatX(Jf).row(row).transpose();
   const VecX x = A.colPivHouseholderQr().solve(b);
@@ -95,14 +96,15 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
     // conflicts with them (a joint that cannot close, a drive against a locked structure).
     const int m = full->num_constraints();
     VecX c(m), cv(m), g(m), a, lambda;
-    full->constraints(t0, p.q0, c);
-    full->constraint_velocity(t0, p.q0, p.v0, cv);
-    full->gamma(t0, p.q0, p.v0, g);
+    MultibodySystem::Workspace wf = full->make_workspace();
+    full->constraints(wf, t0, p.q0, c);
+    full->constraint_velocity(wf, t0, p.q0, p.v0, cv);
+    full->gamma(wf, t0, p.q0, p.v0, g);
     VecX ca = VecX::Zero(m);
     try {
       initial_accelerations(*p.system, t0, p.q0, p.v0, a, lambda);
       SparseMatrix Cq = full->jacobian_pattern();
-      full->assemble_jacobian(t0, p.q0, Cq);
+      full->assemble_jacobian(wf, t0, p.q0, Cq);
       ca = Cq * a - g;
     } catch (const std::exception&) {
       // no accelerations (singular mass matrix): positions and velocities are still checked
@@ -164,9 +166,7 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
 namespace {
 NewmarkOptions newmark_options(const SimulationSettings& s) {
   NewmarkOptions o;
-  o.t_end = s.t_end;
-  o.step = s.step;
-  o.output_every = s.output_every;
+  o.run_settings() = s;
   o.rho_inf = s.rho_inf;
   o.formulation = s.formulation;
   o.newton_rtol = s.newton_tol;
@@ -180,8 +180,7 @@ NewmarkOptions newmark_options(const SimulationSettings& s) {
 #if MBDAE_WITH_IDA
 IdaOptions ida_options(const SimulationSettings& s) {
   IdaOptions o;
-  o.t_end = s.t_end;
-  o.output_every = s.output_every;
+  o.run_settings() = s;  // IDA does not use the step
   o.rtol = s.rtol;
   o.atol = s.atol;
   o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
@@ -210,7 +209,7 @@ SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, co
                      const SimulationSettings& s, const Observer& obs) {
   if (!(s.t_end >= t0)) throw SolverSettingsError("end time must not be before the start time");
   auto integ = make_integrator(sys, t0, q0, v0, s);
-  return run_to_end(sys, *integ, s.t_end, s.output_every, obs);
+  return run_to_end(sys, *integ, s, obs);
 }
 
 }  // namespace mbdae

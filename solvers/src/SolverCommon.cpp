@@ -42,14 +42,14 @@ double OutputGrid::time(int k) const {
 }
 
 ConstrainedSystemMonitor::ConstrainedSystemMonitor(const ConstrainedSystem& sys)
-    : sys_(sys), c_(sys.num_constraints()) {}
+    : sys_(sys), ws_(sys.make_workspace()), c_(sys.num_constraints()) {}
 
 ConstraintViolation ConstrainedSystemMonitor::constraint_violation(const StateView& s) {
   auto inf = [](const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; };
   ConstraintViolation out;
-  sys_.constraints(s.t, s.q, c_);
+  sys_.constraints(ws_, s.t, s.q, c_);
   out.position = inf(c_);
-  sys_.constraint_velocity(s.t, s.q, s.v, c_);
+  sys_.constraint_velocity(ws_, s.t, s.q, s.v, c_);
   out.velocity = inf(c_);
   return out;
 }
@@ -143,10 +143,15 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, d
   return finish(SolveStatus::Success, "");
 }
 
-SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
-                       double output_every, const Observer& obs) {
+SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, const RunSettings& run, const Observer& obs,
+                       const RunChecks& checks, double grid_origin) {
+  return run_to_end(monitor, integ, run.t_end, run.output_every, obs, checks, grid_origin);
+}
+
+SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, const RunSettings& run,
+                       const Observer& obs) {
   ConstrainedSystemMonitor monitor(sys);
-  return run_to_end(monitor, integ, t_end, output_every, obs);
+  return run_to_end(monitor, integ, run, obs);
 }
 
 }  // namespace mbdae

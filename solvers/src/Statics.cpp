@@ -21,6 +21,7 @@ double inf_norm(const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0
 StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX& q0,
                                        const StaticsOptions& opt) {
   const int n = sys.num_coordinates(), m = sys.num_constraints();
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
   if (q0.size() != n)
     throw std::invalid_argument("static equilibrium: q0 has size " + std::to_string(q0.size()) +
                                 ", expected " + std::to_string(n));
@@ -45,12 +46,12 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   detail::Kkt K(sys);
   SparseLu lu;
   VecX r(n), c(m), rhs(n + m), f(n);
-  sys.forces(t, q, v, f);
+  sys.forces(ws, t, q, v, f);
   const double fscale = std::max(1.0, inf_norm(f));
   const double ftol = opt.force_tolerance * fscale;
   auto eval = [&](const VecX& qq, const VecX& ll, VecX& rr, VecX& cc) {
-    sys.residual(t, qq, zero_n, zero_n, ll, rr);
-    sys.constraints(t, qq, cc);
+    sys.residual(ws, t, qq, zero_n, zero_n, ll, rr);
+    sys.constraints(ws, t, qq, cc);
   };
   // Convergence: each residual below its tolerance. Line search: the smooth merit
   // ½‖D F‖² with constant D = diag(1/fscale, 1), for which the Newton step is a descent direction.
@@ -65,7 +66,7 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   // first Newton matrix.
   if (m > 0) {
     SparseMatrix C = sys.jacobian_pattern();
-    sys.assemble_jacobian(t, q, C);
+    sys.assemble_jacobian(ws, t, q, C);
     const SparseMatrix Ct = C.transpose();
     Eigen::SimplicialLDLT<SparseMatrix> ldlt(SparseMatrix(C * Ct));
     if (ldlt.info() == Eigen::Success) {
@@ -77,8 +78,8 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   double phi = merit(r, c);
   int it = 0;
   for (; it < opt.max_iterations && !converged(r, c); ++it) {
-    sys.assemble_tangent(t, q, zero_n, zero_n, lam, 1.0, 0.0, 0.0, K.A);
-    sys.assemble_jacobian(t, q, K.C);
+    sys.assemble_tangent(ws, t, q, zero_n, zero_n, lam, 1.0, 0.0, 0.0, K.A);
+    sys.assemble_jacobian(ws, t, q, K.C);
     K.fill(1.0);
     if (!lu.factorize(K.S)) {
       res.message =

@@ -98,7 +98,7 @@ MatX GenericDae::constraint_jacobian(ConstVecRef q) const {
   return G;
 }
 
-void GenericDae::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+void GenericDae::residual(Workspace& /*ws*/, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                           ConstVecRef lambda, VecRef r) const {
   VecX f(fns_.n);
   fns_.forces(t, q, v, f);
@@ -106,20 +106,20 @@ void GenericDae::residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
   if (fns_.m > 0) r.noalias() += constraint_jacobian(q).transpose() * lambda;
 }
 
-void GenericDae::forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
+void GenericDae::forces(Workspace& /*ws*/, double t, ConstVecRef q, ConstVecRef v, VecRef f) const {
   fns_.forces(t, q, v, f);
 }
 
-void GenericDae::constraints(double /*t*/, ConstVecRef q, VecRef c) const {
+void GenericDae::constraints(Workspace& /*ws*/, double /*t*/, ConstVecRef q, VecRef c) const {
   if (fns_.m > 0) fns_.constraints(q, c);
 }
 
-void GenericDae::constraint_velocity(double /*t*/, ConstVecRef q, ConstVecRef v,
+void GenericDae::constraint_velocity(Workspace& /*ws*/, double /*t*/, ConstVecRef q, ConstVecRef v,
                                      VecRef cv) const {
   if (fns_.m > 0) cv.noalias() = constraint_jacobian(q) * v;
 }
 
-void GenericDae::gamma(double /*t*/, ConstVecRef q, ConstVecRef v, VecRef g) const {
+void GenericDae::gamma(Workspace& /*ws*/, double /*t*/, ConstVecRef q, ConstVecRef v, VecRef g) const {
   const int m = fns_.m;
   if (m == 0) return;
   if (fns_.gamma) {
@@ -147,7 +147,7 @@ void GenericDae::gamma(double /*t*/, ConstVecRef q, ConstVecRef v, VecRef g) con
   g = -(gp - 2 * g0 + gm) / (s * s);
 }
 
-void GenericDae::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+void GenericDae::assemble_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                   ConstVecRef lambda, double c_q, double c_v, double c_a,
                                   SparseMatrix& A) const {
   const int n = fns_.n;
@@ -160,9 +160,9 @@ void GenericDae::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstV
     for (int j = 0; j < n; ++j) {
       const double h = fd_step(q[j]);
       qp[j] = q[j] + h;
-      residual(t, qp, v, a, lambda, rp);
+      residual(ws, t, qp, v, a, lambda, rp);
       qp[j] = q[j] - h;
-      residual(t, qp, v, a, lambda, rm);
+      residual(ws, t, qp, v, a, lambda, rm);
       qp[j] = q[j];
       T.col(j) += c_q * (rp - rm) / (2 * h);
     }
@@ -182,16 +182,16 @@ void GenericDae::assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstV
   }
 }
 
-void GenericDae::assemble_mass(ConstVecRef q, SparseMatrix& M) const {
+void GenericDae::assemble_mass(Workspace& /*ws*/, ConstVecRef q, SparseMatrix& M) const {
   dense_values(M, fns_.n, fns_.n, "mass") = mass_matrix(q);
 }
 
-void GenericDae::assemble_jacobian(double /*t*/, ConstVecRef q, SparseMatrix& Cq) const {
+void GenericDae::assemble_jacobian(Workspace& /*ws*/, double /*t*/, ConstVecRef q, SparseMatrix& Cq) const {
   if (fns_.m == 0) return;
   dense_values(Cq, fns_.m, fns_.n, "constraint Jacobian") = constraint_jacobian(q);
 }
 
-void GenericDae::assemble_velocity_jacobian(double /*t*/, ConstVecRef q, ConstVecRef v,
+void GenericDae::assemble_velocity_jacobian(Workspace& /*ws*/, double /*t*/, ConstVecRef q, ConstVecRef v,
                                             SparseMatrix& G) const {
   const int n = fns_.n, m = fns_.m;
   if (m == 0) return;
@@ -220,7 +220,7 @@ std::string GenericDae::constraint_label(int row) const {
   return "constraint g[" + std::to_string(row) + "]";
 }
 
-double GenericDae::energy(double t, ConstVecRef q, ConstVecRef v) const {
+double GenericDae::energy(Workspace& /*ws*/, double t, ConstVecRef q, ConstVecRef v) const {
   return fns_.energy ? fns_.energy(t, q, v) : 0.0;
 }
 

@@ -36,8 +36,9 @@ BodyRun RunBodies(const SimulationSettings& s) {
   double E0 = 0, E1 = 0;
   bool first = true;
   Stopwatch w;
+  auto ws = p.system->make_workspace();
   out.res = simulate(*p.system, 0.0, p.q0, p.v0, s, [&](const StateView& v) {
-    const double E = p.system->energy(v.t, v.q, v.v);
+    const double E = p.system->energy(ws, v.t, v.q, v.v);
     if (first) E0 = E;
     first = false;
     E1 = E;

@@ -188,8 +188,9 @@ void IftommA01(Context& ctx) {
     SimulationSettings s = Settings(st.type, 10.0, st.v, 1.0, 0.8);
     double err = 0, E0 = 0, dE = 0;
     std::vector<double> res;
+    auto ws = p.system->make_workspace();
     const Timed r = Run(p, s, [&](const StateView& v) {
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) E0 = E;
       dE = std::max(dE, std::abs(E - E0));
       for (const auto& smp : a01::kPositions)
@@ -237,6 +238,7 @@ double A02(Context& ctx, int n, double h) {
   SimulationSettings s = Settings(SolverType::GeneralizedAlpha, 10.0, h, 0.01, 0.95);
   Vec3 x = Vec3::Zero(), xd = Vec3::Zero();
   double min_abs_y = 1, spread = 0, E0 = 0, dE = 0;
+  auto ws = p.system->make_workspace();
   const Timed r = Run(p, s, [&](const StateView& v) {
     x = p.system->position(0, v.q, models::IftommA02TipB0());
     xd = p.system->velocity(0, v.q, v.v, models::IftommA02TipB0());
@@ -247,7 +249,7 @@ double A02(Context& ctx, int n, double h) {
       const Mat3 R = p.system->rotation(i, v.q);
       spread = std::max(spread, std::abs(std::remainder(std::atan2(R(1, 0), R(0, 0)) - a0, 2 * M_PI)));
     }
-    const double E = p.system->energy(v.t, v.q, v.v);
+    const double E = p.system->energy(ws, v.t, v.q, v.v);
     if (v.t == 0) E0 = E;
     dE = std::max(dE, std::abs(E - E0) / std::abs(E0));
   });
@@ -313,8 +315,9 @@ void Bricard(Context& ctx) {
   };
   auto run = [&](const SimulationSettings& s) {
     Out o;
+    auto ws = p.system->make_workspace();
     o.r = Run(p, s, [&](const StateView& v) {
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) o.E0 = E;
       o.dE = std::max(o.dE, std::abs(E - o.E0));
       VecX c(15);
@@ -359,7 +362,8 @@ namespace ssc = refs::iftomm::spatial_slider_crank;
 
 void SpatialSliderCrankCase(Context& ctx, double t_end) {
   PreparedSystem p = prepare(models::SpatialSliderCrank());
-  const double E0 = p.system->energy(0.0, p.q0, p.v0);
+  auto ws = p.system->make_workspace();
+  const double E0 = p.system->energy(ws, 0.0, p.q0, p.v0);
   if (t_end < 1.0)
     ctx.add("model", "initial total energy [J]", Num(ssc::kTotalEnergy, 8), Num(E0, 10),
             std::abs(E0 - ssc::kTotalEnergy) / ssc::kTotalEnergy, 1e-8, "rel", 0);
@@ -379,7 +383,7 @@ void SpatialSliderCrankCase(Context& ctx, double t_end) {
     const Timed r = Run(p, s, [&](const StateView& v) {
       ts.push_back(v.t);
       xs.push_back(p.system->position(2, v.q).x());
-      dE = std::max(dE, std::abs(p.system->energy(v.t, v.q, v.v) - E0));
+      dE = std::max(dE, std::abs(p.system->energy(ws, v.t, v.q, v.v) - E0));
     });
     const std::string L = Label(s);
     if (!r.res.ok()) {
@@ -458,6 +462,7 @@ void AdamsPendulums(Context& ctx) {
         PreparedSystem p = prepare(models::AdamsPendulum(JointType::Revolute, V3(ja::revolute1::kJoint),
                                                          V3(ja::revolute1::kAxis), V3(ja::revolute1::kCom0), param));
         double pos = 0, force = 0, E0 = 0, dE = 0;
+        auto ws = p.system->make_workspace();
         const Timed r = Run(p, s, [&](const StateView& v) {
           const auto e = exact.CalcState(v.t);
           const double d = ja::kComDistance;
@@ -468,7 +473,7 @@ void AdamsPendulums(Context& ctx) {
           const Vec3 F = ja::kMass * (acc - Vec3(0, 0, -ja::kGravity));
           if (v.lambda.size())
             force = std::max(force, (p.system->reaction(0, v.t, v.q, v.lambda).force_W - F).cwiseAbs().maxCoeff());
-          const double E = p.system->energy(v.t, v.q, v.v);
+          const double E = p.system->energy(ws, v.t, v.q, v.v);
           if (v.t == 0) E0 = E;
           dE = std::max(dE, std::abs(E - E0));
         });

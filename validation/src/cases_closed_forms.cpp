@@ -61,12 +61,13 @@ void PendulumRotation(Context& ctx) {
     PreparedSystem p = prepare(m);
     const SimulationSettings s = Settings(st.type, 5.0, st.v, 0.05, 0.8);
     double err = 0, E0 = 0, dE = 0, phi_end = 0;
+    auto ws = p.system->make_workspace();
     const auto [r, wall] = Run(p, s, [&](const StateView& v) {
       const double phi = exact.CalcState(v.t).phi;
       phi_end = phi;
       const Vec3 x = p.system->position(0, v.q);
       err = std::max({err, std::abs(x.x() - std::sin(phi)), std::abs(x.y() + std::cos(phi))});
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) E0 = E;
       dE = std::max(dE, std::abs(E - E0) / std::abs(E0));
     });
@@ -108,12 +109,13 @@ void TorqueFreeImplicit(Context& ctx) {
     const SimulationSettings s = Settings(st.type, 10.0, st.v, 0.1, kRhoInf);
     double err = 0, E0 = 0, dE = 0, dL = 0;
     Vec3 L0 = Vec3::Zero();
+    auto ws = p.system->make_workspace();
     const auto [r, wall] = Run(p, s, [&](const StateView& v) {
       const Mat3 R = p.system->rotation(0, v.q);
       const Vec3 w_B = R.transpose() * p.system->angular_velocity(0, v.q, v.v);
       err = std::max(err, (ref.P.transpose() * w_B - ref.exact.Calc_w_B(v.t)).cwiseAbs().maxCoeff());
       const Vec3 L = R * ref.J * w_B;
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) {
         E0 = E;
         L0 = L;
@@ -140,9 +142,10 @@ void TorqueFreeExplicit(Context& ctx) {
   const System model = models::TorqueFreeBodyModel();
   {
     NewtonEulerSystem ne(model);
+    NewtonEulerSystem::Workspace ws = ne.make_workspace();
     VecX q0, v0;
     ne.initial_state(q0, v0);
-    const double E0 = ne.energy(q0, v0);
+    const double E0 = ne.energy(ws, q0, v0);
     const Vec3 L0 = ne.angular_momentum(q0, v0);
     for (ExplicitMethod m : {ExplicitMethod::RK4, ExplicitMethod::Dopri5}) {
       ExplicitOptions o;
@@ -155,7 +158,7 @@ void TorqueFreeExplicit(Context& ctx) {
       double dE = 0, dL = 0, dw = 0;
       Stopwatch w;
       const SolveResult r = solve_explicit(ne, 0, q0, v0, o, [&](const StateView& st) {
-        dE = std::max(dE, std::abs(ne.energy(st.q, st.v) - E0) / std::abs(E0));
+        dE = std::max(dE, std::abs(ne.energy(ws, st.q, st.v) - E0) / std::abs(E0));
         dL = std::max(dL, (ne.angular_momentum(st.q, st.v) - L0).norm() / L0.norm());
         dw = std::max(dw, (ref.P.transpose() * ne.angular_velocity_body(0, st.v) - ref.exact.Calc_w_B(st.t))
                               .cwiseAbs()
@@ -242,6 +245,7 @@ void LagrangeTopCase(Context& ctx) {
                                                         in.theta0, in.omega3, in.phi_dot0));
     const SimulationSettings s = Settings(st.type, 2.0, st.v, 0.01, kRhoInf);
     double eu = 0, ep = 0, dE = 0, E0 = 0;
+    auto ws = p.system->make_workspace();
     const auto [r, wall] = Run(p, s, [&](const StateView& v) {
       const Mat3 R = p.system->rotation(0, v.q);
       const Vec3 w = p.system->angular_velocity(0, v.q, v.v);
@@ -251,7 +255,7 @@ void LagrangeTopCase(Context& ctx) {
       const LagrangeTopState ex = exact.CalcState(v.t);
       eu = std::max(eu, std::abs(u - ex.u));
       ep = std::max(ep, std::abs(phi_dot - ex.phi_dot));
-      const double E = p.system->energy(v.t, v.q, v.v);
+      const double E = p.system->energy(ws, v.t, v.q, v.v);
       if (v.t == 0) E0 = E;
       dE = std::max(dE, std::abs(E - E0) / std::abs(E0));
     });

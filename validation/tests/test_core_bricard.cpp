@@ -26,8 +26,9 @@ struct Run {
 Run Simulate(const PreparedSystem& p, const SimulationSettings& s) {
   const MultibodySystem& mb = *p.system;
   Run r;
+  auto ws = mb.make_workspace();
   r.result = simulate(mb, 0, p.q0, p.v0, s, [&](const StateView& st) {
-    const double E = mb.energy(st.t, st.q, st.v);
+    const double E = mb.energy(ws, st.t, st.q, st.v);
     if (st.t == 0) r.energy0 = E;
     r.energy_drift = std::max(r.energy_drift, std::abs(E - r.energy0));
     VecX c(15);

@@ -51,6 +51,7 @@ Samples run_explicit(const System& s, JointSolveMethod m, double alpha, double b
   no.baumgarte_alpha = alpha;
   no.baumgarte_beta = beta;
   NewtonEulerSystem ne(s, no);
+  NewtonEulerSystem::Workspace ws = ne.make_workspace();
   VecX q0, v0;
   ne.initial_state(q0, v0);
   ExplicitOptions o;
@@ -64,7 +65,7 @@ Samples run_explicit(const System& s, JointSolveMethod m, double alpha, double b
     smp.t.push_back(st.t);
     smp.com.push_back({ne.com_position(0, st.q), ne.com_position(1, st.q), ne.com_position(2, st.q)});
     VecX c;
-    ne.joint_violation(st.q, c);
+    ne.joint_violation(ws, st.q, c);
     smp.drift.push_back(c.cwiseAbs().maxCoeff());
     return true;
   });

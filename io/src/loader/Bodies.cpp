@@ -4,6 +4,7 @@
 
 #include "Loader.h"
 
+#include <mbdae/model/ConvexHull.h>
 #include <mbdae/model/Inertia.h>
 
 namespace mbdae::io::loader {
@@ -85,11 +86,11 @@ void Loader::bodies(const YAML::Node& n) {
       const std::string sp = b.path("shape");
       if (!mass && !density && !b.has("mass") && !b.has("density"))
         error(b.node(), path, "a shape needs 'mass' or 'density'");
-      Map s(*this, shape->value, sp, {"box", "cylinder", "capsule", "sphere"});
+      Map s(*this, shape->value, sp, {"box", "cylinder", "capsule", "sphere", "convex_mesh"});
       if (s.valid()) {
-        const int kinds = s.has("box") + s.has("cylinder") + s.has("capsule") + s.has("sphere");
+        const int kinds = s.has("box") + s.has("cylinder") + s.has("capsule") + s.has("sphere") + s.has("convex_mesh");
         if (kinds != 1)
-          error(shape->value, sp, "expected exactly one of box, cylinder, capsule, sphere");
+          error(shape->value, sp, "expected exactly one of box, cylinder, capsule, sphere, convex_mesh");
         std::optional<RigidBodyInertia> rbi;
         try {
           if (const Entry* e = s.find("box"); e && kinds == 1) {
@@ -126,6 +127,23 @@ void Loader::bodies(const YAML::Node& n) {
                 }
                 body.shape = BodyShape{capsule ? BodyShape::Kind::Capsule : BodyShape::Kind::Cylinder, Vec3(*r, *l, 0),
                                        axis->normalized()};
+              }
+            }
+          } else if (const Entry* e = s.find("convex_mesh"); e && kinds == 1) {
+            // The solid of the mesh's convex hull: its centroid is the COM (body axes from the
+            // reference point, the mesh's coordinates).
+            Map mm(*this, e->value, s.path("convex_mesh"), {"file", "scale", "convex_hull"});
+            if (mm.valid()) {
+              if (const auto hull = convex_mesh(mm)) {
+                const PolyhedronMass pm = mass_properties(*hull);
+                if (b.has("com"))
+                  error(b.find("com")->key_node, b.path("com"),
+                        "with a convex_mesh shape the COM is the hull's centroid; leave out com");
+                const double m = mass ? *mass : density ? *density * pm.volume : 0;
+                if (m > 0) {
+                  rbi = RigidBodyInertia(m, pm.inertia * (m / pm.volume));
+                  body.com = pm.centroid;
+                }
               }
             }
           } else if (const Entry* e = s.find("sphere"); e && kinds == 1) {

@@ -6,6 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "MeshFile.h"
 
 #include <mbdae/model/Contact.h>
 
@@ -13,13 +17,15 @@ namespace mbdae::io::loader {
 
 void Loader::contacts(const YAML::Node& n) {
   if (!section_list(n, "contacts")) return;
-  const std::vector<std::string> types = {"sphere", "box", "capsule", "cylinder", "plane", "sphere_plane"};
+  const std::vector<std::string> types = {"sphere", "box", "capsule", "cylinder", "plane", "sphere_plane",
+                                          "convex_mesh"};
   std::set<std::string> names;
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("contacts", i);
     Map c(*this, n[i], path,
           {"name", "type", "body", "radius", "size", "length", "position", "orientation", "normal", "point",
-           "offset", "plane", "friction", "restitution", "rolling_resistance", "penalty"});
+           "offset", "plane", "file", "scale", "convex_hull", "friction", "restitution", "rolling_resistance",
+           "penalty"});
     if (!c.valid()) continue;
     contacts_.push_back({n[i].Mark(), path});
     bool ok = true;
@@ -32,8 +38,8 @@ void Loader::contacts(const YAML::Node& n) {
       }
     }
     std::optional<std::string> type;
-    if (const Entry* e = c.require("type", "sphere, box, capsule, cylinder, plane or sphere_plane"))
-      type = choice(e->value, c.path("type"), types, {"convex_mesh", "mesh"}, "contact type");
+    if (const Entry* e = c.require("type", "sphere, box, capsule, cylinder, plane, sphere_plane or convex_mesh"))
+      type = choice(e->value, c.path("type"), types, {"mesh"}, "contact type");
     if (!type) continue;
     const std::string& t = *type;
     std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance", "penalty"};
@@ -43,7 +49,10 @@ void Loader::contacts(const YAML::Node& n) {
       applies.insert(applies.end(), {"body", "radius", "length", "position", "orientation"});
     if (t == "plane") applies.insert(applies.end(), {"body", "normal", "point", "offset"});
     if (t == "sphere_plane") applies.insert(applies.end(), {"body", "radius", "position", "plane"});
-    for (const char* key : {"body", "radius", "size", "length", "position", "orientation", "normal", "point", "offset", "plane"})
+    if (t == "convex_mesh")
+      applies.insert(applies.end(), {"body", "file", "scale", "convex_hull", "position", "orientation"});
+    for (const char* key : {"body", "radius", "size", "length", "position", "orientation", "normal", "point", "offset",
+                            "plane", "file", "scale", "convex_hull"})
       if (const Entry* e = c.find(key); e && std::find(applies.begin(), applies.end(), key) == applies.end()) {
         error(e->key_node, c.path(key), "key '" + std::string(key) + "' does not apply to a " + t + " contact");
         ok = false;
@@ -144,6 +153,11 @@ void Loader::contacts(const YAML::Node& n) {
     } else if (t == "plane") {
       k.shape = ShapeType::Plane;
       plane(c, k);
+    } else if (t == "convex_mesh") {
+      k.shape = ShapeType::ConvexMesh;
+      k.hull = convex_mesh(c);
+      if (k.hull) k.mesh_file = c.find("file")->value.as<std::string>();
+      else ok = false;
     }
     if (t == "sphere_plane") {
       Contact pl;
@@ -187,6 +201,83 @@ void Loader::contacts(const YAML::Node& n) {
                           "plane (or use type: sphere and type: plane items)");
     }
   }
+}
+
+std::shared_ptr<const ConvexHull> Loader::convex_mesh(Map& m) {
+  const Entry* fe = m.require("file", "an OBJ or STL file, relative to the model file");
+  if (!fe) return nullptr;
+  const auto name = string(fe->value, m.path("file"));
+  if (!name) return nullptr;
+  Vec3 scale = Vec3::Ones();
+  if (const Entry* e = m.find("scale")) {
+    if (e->value.IsScalar()) {
+      const auto x = number(e->value, m.path("scale"), positive());
+      if (!x) return nullptr;
+      scale = Vec3::Constant(*x);
+    } else {
+      const auto v = vec3(e->value, m.path("scale"), positive());
+      if (!v) return nullptr;
+      scale = *v;
+    }
+  }
+  bool take_hull = false;
+  if (const Entry* e = m.find("convex_hull")) {
+    const auto f = flag(e->value, m.path("convex_hull"));
+    if (!f) return nullptr;
+    take_hull = *f;
+  }
+  namespace fs = std::filesystem;
+  fs::path p(*name);
+  if (p.is_relative()) p = fs::path(file()).parent_path() / p;
+  char key[512];
+  std::snprintf(key, sizeof key, " %.17g %.17g %.17g %d", scale.x(), scale.y(), scale.z(), take_hull ? 1 : 0);
+  const std::string cache_key = p.lexically_normal().string() + key;
+  if (auto it = meshes_.find(cache_key); it != meshes_.end()) return it->second;
+  MeshData mesh;
+  try {
+    mesh = read_mesh_file(p.string());
+  } catch (const std::exception& ex) {
+    error(fe->value, m.path("file"), ex.what());
+    return nullptr;
+  }
+  for (Vec3& v : mesh.vertices) v = v.cwiseProduct(scale);
+  ConvexHull hull;
+  try {
+    hull = convex_hull(mesh.vertices);
+  } catch (const std::invalid_argument& ex) {
+    error(fe->value, m.path("file"), "mesh '" + *name + "': " + ex.what());
+    return nullptr;
+  }
+  // Convex if every vertex is on the hull and the closed mesh has the hull's volume (a fold
+  // between vertices that are all on the hull shows in the volume).
+  double size = 0;
+  for (const Vec3& v : hull.vertices)
+    for (const Vec3& w : hull.vertices) size = std::max(size, (v - w).norm());
+  double inside = 0;
+  int deepest = -1;
+  for (size_t i = 0; i < mesh.vertices.size(); ++i) {
+    double s = -1e300;
+    for (int f = 0; f < hull.num_faces(); ++f)
+      s = std::max(s, hull.face_normals[static_cast<size_t>(f)].dot(mesh.vertices[i]) - hull.face_offsets[static_cast<size_t>(f)]);
+    if (-s > inside) inside = -s, deepest = static_cast<int>(i);
+  }
+  const double v_hull = mass_properties(hull).volume;
+  const double v_mesh = mesh.triangles.empty() ? v_hull : std::abs(mesh_volume(mesh.vertices, mesh.triangles));
+  const bool convex = inside <= 1e-6 * size && std::abs(v_mesh - v_hull) <= 1e-6 * v_hull;
+  if (!convex && !take_hull) {
+    char text[512];
+    if (inside > 1e-6 * size)
+      std::snprintf(text, sizeof text, "vertex %d lies %.3g m inside its convex hull", deepest + 1, inside);
+    else
+      std::snprintf(text, sizeof text, "its triangles enclose %.4g m^3, its convex hull %.4g m^3", v_mesh, v_hull);
+    error(fe->value, m.path("file"),
+          "mesh '" + *name + "' is not convex (" + text +
+              "); give convex_hull: true to use its convex hull, or split it into convex parts");
+    return nullptr;
+  }
+  auto shared = std::make_shared<const ConvexHull>(std::move(hull));
+  meshes_.emplace(cache_key, shared);
+  return shared;
 }
 
 void Loader::contact_material(const YAML::Node& n) {

@@ -6,6 +6,7 @@
 
 #include <mbdae/io/Quantities.h>
 #include <mbdae/model/ForceTypes.h>
+#include <mbdae/model/JointTypes.h>
 
 #include <algorithm>
 #include <array>
@@ -42,19 +43,24 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
   fe.name = name_;
   fe.type = info->type;
   bool ok = true;
-  const bool motor = info->type == ForceType::JointMotor;  // its bodies are its joint's
+  const bool motor = info->type == ForceType::JointMotor;
+  // Its bodies are its joint's.
+  const bool on_joint = motor || info->type == ForceType::JointFriction || info->type == ForceType::JointLimit;
   for (const std::string& k : force_section_keys())
-    if (const Entry* e = f.find(k); e && k != "name" && k != "type" && (motor ? k != "joint" && k != "value" : k != "bodies") &&
+    if (const Entry* e = f.find(k); e && k != "name" && k != "type" &&
+                                    (on_joint ? k != "joint" && (!motor || k != "value") : k != "bodies") &&
                                     std::none_of(info->keys.begin(), info->keys.end(),
                                                  [&](const ForceKey& fk) { return k == fk.key; })) {
       error(e->key_node, f.path(k),
             "key '" + k + "' does not apply to a " + t + " force" +
-                (motor && k == "bodies" ? " (it acts between the bodies of its joint)" : ""));
+                (on_joint && k == "bodies" ? " (it acts between the bodies of its joint)" : ""));
       ok = false;
     }
   if (!element_keys(f, info->keys, fe)) ok = false;
   if (motor) {
     if (!joint_motor(f, fe)) ok = false;
+  } else if (on_joint) {
+    if (!element_joint(f, fe, info->type == ForceType::JointFriction)) ok = false;
   } else if (!pair_bodies(f.find("bodies") ? f.find("bodies") : f.require("bodies", "the two bodies it connects"),
                           f.path("bodies"), fe.bodies)) {
     ok = false;
@@ -62,7 +68,7 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
   if (ok) {
     // The type's own checks (coinciding points, ...), at their keys.
     std::vector<KeyProblem> p;
-    info->check(fe, p);
+    force_type_info(fe.type).check(fe, p);  // a joint_motor of named quantities is a user law by now
     key_problems(f, p);
     ok = p.empty();
   }
@@ -75,31 +81,44 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
 /// the motor's), its `effort` against the joint's type, and its `value`: an expression of t and
 /// the joint's own coordinates (the others' would make the element act on more than its two
 /// bodies; they are refused by name).
-bool Loader::joint_motor(Map& f, ForceElement& fe) {
+/// The `joint` of a force element that acts on a joint's coordinates (joint_motor, joint_friction,
+/// joint_limit): revolute or prismatic, and cylindrical if `cylindrical`; its bodies, point, axis
+/// and type become the element's. The joint, or nullptr after reporting the problem.
+const Joint* Loader::element_joint(Map& f, ForceElement& fe, bool cylindrical) {
   const Joint* joint = nullptr;
-  const Entry* je = f.require("joint", "the revolute, prismatic or cylindrical joint it acts on");
-  if (!je) return false;
+  const Entry* je = f.require("joint", cylindrical ? "the revolute, prismatic or cylindrical joint it acts on"
+                                                   : "the revolute or prismatic joint it acts on");
+  if (!je) return nullptr;
   const auto jname = string(je->value, f.path("joint"));
-  if (!jname) return false;
+  if (!jname) return nullptr;
   for (const Joint& j : m_.system.joints())
     if (j.name == *jname) joint = &j;
   if (!joint) {
     // A joint of the file with problems of its own is not in the System: already reported.
     if (!joint_names_.count(*jname)) error(je->value, f.path("joint"), "unknown joint '" + *jname + "'");
-    return false;
+    return nullptr;
   }
   const JointType jt = joint->type;
-  const bool turns = jt == JointType::Revolute || jt == JointType::Cylindrical;
-  const bool slides = jt == JointType::Prismatic || jt == JointType::Cylindrical;
-  if (!turns && !slides) {
-    error(je->value, f.path("joint"), "joint '" + *jname + "' is " + to_string(jt) +
-                                          "; a joint_motor acts on a revolute, prismatic or cylindrical joint");
-    return false;
+  if (jt != JointType::Revolute && jt != JointType::Prismatic && (!cylindrical || jt != JointType::Cylindrical)) {
+    error(je->value, f.path("joint"), "joint '" + *jname + "' is " + to_string(jt) + "; a " + to_string(fe.type) +
+                                          (cylindrical ? " acts on a revolute, prismatic or cylindrical joint"
+                                                       : " acts on a revolute or prismatic joint"));
+    return nullptr;
   }
   fe.joint = *jname;
   fe.bodies = {joint->bodies[0], joint->bodies[1]};
   fe.point = joint->point;
   fe.axis = joint->axis;
+  fe.joint_type = jt;
+  return joint;
+}
+
+bool Loader::joint_motor(Map& f, ForceElement& fe) {
+  const Joint* joint = element_joint(f, fe, true);
+  if (!joint) return false;
+  const std::optional<std::string> jname = joint->name;
+  const JointType jt = joint->type;
+  const bool turns = joint_turns(jt), slides = joint_slides(jt);
   bool ok = true;
   if (const Entry* e = f.find("effort")) {
     if ((jt == JointType::Revolute && fe.motor_force) || (jt == JointType::Prismatic && !fe.motor_force)) {
@@ -114,24 +133,23 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   } else {
     fe.motor_force = jt == JointType::Prismatic;
   }
-  // angle, rate, displacement, speed: slots of JointCoordinates; state(name): a controller state.
+  // angle, rate, displacement, speed of its own joint (f() or f(J)): slots of JointCoordinates;
+  // state(name): a controller state (fe.states). Any other named quantity makes the motor a law
+  // over more bodies (motor_of_state).
   static const std::vector<std::string> functions = {"angle", "rate", "displacement", "speed", "state"};
+  QuantityResolver resolver(m_.system);
+  add_state_function(resolver);
+  const QuantityRules others = state_rules(resolver, "");
+  auto own_quantity = [&](const ExpressionQuantity& q) {
+    const bool coordinate = std::find(functions.begin(), functions.begin() + 4, q.function) != functions.begin() + 4;
+    return q.function == "state" || (coordinate && (q.argument.empty() || q.argument == *jname));
+  };
   QuantityRules rules;
-  rules.functions = functions;
-  rules.what = "an expression of t, the joint's angle(), rate(), displacement(), speed() and controller states state(name)";
+  rules.functions = resolver.functions();
+  rules.what = "an expression of t, the joint's angle(), rate(), displacement(), speed(), named quantities and "
+               "controller states state(name)";
   rules.check = [&](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
-    if (q.function == "state") {
-      if (q.argument.empty())
-        return std::pair{q.argument_position, std::string("state() needs the name of a controller state in its parentheses, e.g. state(i_err)")};
-      if (m_.system.find_controller_state(q.argument) < 0)
-        return std::pair{q.argument_position, "unknown controller state '" + q.argument + "'"};
-      return std::nullopt;
-    }
-    if (!q.argument.empty() && q.argument != *jname) {  // f() is the motor's own joint
-      if (!joint_names_.count(q.argument)) return std::pair{q.argument_position, "unknown joint '" + q.argument + "'"};
-      return std::pair{q.argument_position, q.function + "(" + q.argument + "): a joint_motor's value may use only its own joint '" +
-                                                *jname + "' (and t)"};
-    }
+    if (q.function == "state" || !own_quantity(q)) return others.check(q);
     const bool angular = q.function == "angle" || q.function == "rate";
     if (angular ? !turns : !slides)
       return std::pair{q.position, q.function + "() applies to " +
@@ -142,6 +160,26 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   const Entry* ve = f.require("value", fe.motor_force ? "N" : "N m");
   std::optional<Expression> ex = ve ? expression(ve->value, f.path("value"), rules) : std::nullopt;
   if (!ex) return false;
+  const bool of_state = std::any_of(ex->quantities().begin(), ex->quantities().end(),
+                                    [&](const ExpressionQuantity& q) { return !own_quantity(q); });
+  if (of_state) {
+    // A law over more bodies is a user force, which reads no controller states: refused by name.
+    for (const ExpressionQuantity& q : ex->quantities())
+      if (q.function == "state") {
+        error(ve->value, f.path("value"), "state(" + q.argument + "): a joint_motor that reads controller states may "
+              "name besides them only its own joint's angle(), rate(), displacement() and speed() (joint '" + *jname +
+              "'); put the other quantities into a controller state's derivative");
+        return false;
+      }
+    std::vector<Quantity> quantities;
+    for (ExpressionQuantity q : ex->quantities()) {
+      if (q.argument.empty()) q.argument = *jname;
+      QuantityProblem p;
+      quantities.push_back(*resolver.resolve(q, p));  // checked above
+    }
+    motor_of_state(fe, std::move(quantities), std::move(*ex));
+    return ok;
+  }
   // Each quantity's slot in JointCoordinates (angle() and angle(J) are two spellings of one), or
   // 4 + k for state k of fe.states.
   const size_t nq = ex->quantities().size();
@@ -167,6 +205,83 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
     return x(t, std::span<const double>(v, slot.size()));
   };
   return ok;
+}
+
+/// A joint_motor whose value names quantities beyond its own joint's: the same action (u along
+/// the joint's axis turning with a: a torque u e on b and −u e on a, or a force u e on b at b's
+/// marker point and its opposite on a at the same point), as a user law over the joint's bodies
+/// and those the quantities read. Its type becomes User: the joint_motor sensor output does not
+/// apply to it (refused by name at the sensor).
+void Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const {
+  const System& sys = m_.system;
+  const Mat3 A = frame_from_axis(fe.axis, 2);
+  std::vector<std::string> bodies;
+  struct Side {
+    int index = -1;  // in bodies, −1 for ground
+    Vec3 x = Vec3::Zero();  // marker point, body axes (ground: world)
+    Vec3 axis = Vec3::UnitZ();  // the joint axis, body axes (ground: world)
+  };
+  std::array<Side, 2> side;
+  for (size_t k = 0; k < 2; ++k) {
+    if (fe.bodies[k] == "ground") {
+      side[k].x = fe.point;
+      side[k].axis = A.col(2);
+      continue;
+    }
+    const RigidBody& rb = sys.bodies()[static_cast<size_t>(sys.body_index(fe.bodies[k]))];
+    side[k].index = static_cast<int>(bodies.size());
+    side[k].x = rb.orientation.transpose() * (fe.point - rb.position);
+    side[k].axis = rb.orientation.transpose() * A.col(2);
+    bodies.push_back(fe.bodies[k]);
+  }
+  std::vector<int> index;
+  std::vector<size_t> first = {0};
+  for (const Quantity& q : quantities) {
+    for (const std::string& b : q.bodies) {
+      auto it = std::find(bodies.begin(), bodies.end(), b);
+      if (it == bodies.end()) it = bodies.insert(bodies.end(), b);
+      index.push_back(static_cast<int>(it - bodies.begin()));
+    }
+    first.push_back(index.size());
+    if (q.text.rfind("angle(", 0) == 0) fe.effort_uses_angle = true;
+  }
+  fe.type = ForceType::User;
+  fe.bodies = bodies;
+  fe.user = [quantities = std::move(quantities), index = std::move(index), first = std::move(first),
+             value = std::move(value), side, force = fe.motor_force](double t, const std::vector<BodyMotion>& bm,
+                                                                      std::vector<Wrench>& out) {
+    constexpr size_t kInline = 16;
+    std::array<double, kInline> small{};
+    std::vector<double> large;
+    double* q = small.data();
+    if (quantities.size() > kInline) {
+      large.resize(quantities.size());
+      q = large.data();
+    }
+    for (size_t i = 0; i < quantities.size(); ++i)
+      q[i] = quantities[i].value(QuantityInput{t, bm, std::span<const int>(index.data() + first[i], first[i + 1] - first[i])});
+    const double u = value(t, std::span<const double>(q, quantities.size()));
+    static const BodyMotion ground{};
+    const BodyMotion& a = side[0].index < 0 ? ground : bm[static_cast<size_t>(side[0].index)];
+    const BodyMotion& b = side[1].index < 0 ? ground : bm[static_cast<size_t>(side[1].index)];
+    const Vec3 e = side[0].index < 0 ? side[0].axis : Vec3(a.R * side[0].axis);
+    if (force) {
+      const Vec3 F = u * e;
+      const Vec3 rb = side[1].index < 0 ? Vec3(side[1].x - b.p) : Vec3(b.R * side[1].x);
+      const Vec3 at = b.p + rb;  // b's marker point, world
+      if (side[1].index >= 0) {
+        out[static_cast<size_t>(side[1].index)].force += F;
+        out[static_cast<size_t>(side[1].index)].torque += rb.cross(F);
+      }
+      if (side[0].index >= 0) {
+        out[static_cast<size_t>(side[0].index)].force -= F;
+        out[static_cast<size_t>(side[0].index)].torque -= (at - a.p).cross(F);
+      }
+    } else {
+      if (side[1].index >= 0) out[static_cast<size_t>(side[1].index)].torque += u * e;
+      if (side[0].index >= 0) out[static_cast<size_t>(side[0].index)].torque -= u * e;
+    }
+  };
 }
 
 /// Every key of the forces section: the loads' and those of every force element type.
@@ -199,39 +314,23 @@ QuantityRules Loader::state_rules(const QuantityResolver& resolver, const std::s
 }
 
 /// A load whose value names quantities of the state: a user force element on the loaded body and
-/// the bodies its quantities read (so the implicit solvers form its tangent over all of them).
+/// the bodies its quantities read (io::state_load).
 ForceElement Loader::state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver) {
-  ForceElement fe;
-  fe.name = l.name;
-  fe.type = ForceType::User;
-  fe.bodies = {l.body};
-  std::vector<StateExpression> sx;
-  for (Expression& e : value) {
-    std::vector<Quantity> q;
-    for (const ExpressionQuantity& eq : e.quantities()) {
+  // One list of the three components' quantities; component k reads q[first[k] .. first[k+1]).
+  std::vector<Quantity> quantities;
+  std::array<size_t, 4> first{};
+  for (size_t k = 0; k < 3; ++k) {
+    for (const ExpressionQuantity& eq : value[k].quantities()) {
       QuantityProblem p;
-      q.push_back(*resolver.resolve(eq, p));  // resolved once already (state_rules)
-      if (eq.function == "angle") fe.effort_uses_angle = true;
+      quantities.push_back(*resolver.resolve(eq, p));  // resolved once already (state_rules)
     }
-    sx.emplace_back(std::move(e), std::move(q));
-    for (const std::string& b : sx.back().bodies())
-      if (std::find(fe.bodies.begin(), fe.bodies.end(), b) == fe.bodies.end()) fe.bodies.push_back(b);
+    first[k + 1] = quantities.size();
   }
-  for (StateExpression& x : sx) x.bind(fe.bodies);
-  const bool force = l.kind == Load::Kind::Force, body_axes = l.frame == Load::Frame::Body;
-  fe.user = [sx = std::move(sx), force, body_axes, point = l.point](double t, const std::vector<BodyMotion>& bm,
-                                                                    std::vector<Wrench>& out) {
-    Vec3 val(sx[0](t, bm), sx[1](t, bm), sx[2](t, bm));
-    const Mat3& R = bm[0].R;
-    if (body_axes) val = R * val;
-    if (force) {
-      out[0].force = val;
-      out[0].torque = (R * point).cross(val);
-    } else {
-      out[0].torque = val;
-    }
-  };
-  return fe;
+  return io::state_load(l, std::move(quantities), [value = std::move(value), first](double t, std::span<const double> q) {
+    Vec3 v;
+    for (size_t k = 0; k < 3; ++k) v[static_cast<Eigen::Index>(k)] = value[k](t, q.subspan(first[k], first[k + 1] - first[k]));
+    return v;
+  });
 }
 
 void Loader::forces(const YAML::Node& n) {

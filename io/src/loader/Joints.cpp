@@ -69,6 +69,10 @@ void Loader::joints(const YAML::Node& n) {
   }
   all_keys.push_back("motion");
   all_keys.push_back("speed");
+  all_keys.push_back("offsets");
+  std::string offsets_text;
+  for (const JointTypeInfo& t : joint_types())
+    if (t.takes_offsets) offsets_text += std::string(offsets_text.empty() ? "" : " and ") + t.name;
   std::string drivable_text;
   for (size_t k = 0; k < drivable.size(); ++k)
     drivable_text += (k == 0 ? "" : k + 1 == drivable.size() ? " and " : ", ") + drivable[k];
@@ -106,11 +110,14 @@ void Loader::joints(const YAML::Node& n) {
         const Entry* e = jm.find(k);
         if (!e) continue;
         const bool applies = k == "motion" || k == "speed" ? info->drivable
-                                           : std::any_of(info->keys.begin(), info->keys.end(),
-                                                         [&](const JointKey& jk) { return k == jk.key; });
+                             : k == "offsets"              ? info->takes_offsets
+                                                           : std::any_of(info->keys.begin(), info->keys.end(),
+                                                                         [&](const JointKey& jk) { return k == jk.key; });
         if (!applies)
           error(e->key_node, jm.path(k), "key '" + k + "' does not apply to a " + info->name + " joint" +
-                                             (k == "motion" || k == "speed" ? " (only " + drivable_text + " joints can be driven)" : ""));
+                                             (k == "motion" || k == "speed" ? " (only " + drivable_text + " joints can be driven)"
+                                              : k == "offsets"              ? " (only " + offsets_text + " joints take offsets)"
+                                                                            : ""));
       }
     }
     if (const Entry* e = jm.require("bodies", "the two bodies it connects")) {
@@ -159,6 +166,24 @@ void Loader::joints(const YAML::Node& n) {
           } else if (auto x = expression(e->value, jm.path("speed"), true)) {
             j.speed.value = [x = *x](double t) { return x(t); };
             driven_joints_.push_back({e->key_node.Mark(), jm.path("speed")});
+          }
+        }
+      if (info->takes_offsets)
+        if (const Entry* e = jm.find("offsets")) {
+          // {x: ..., rz: ...}: each an expression of t or {value, velocity, acceleration}, 0 at t0.
+          static const char* const names[6] = {"x", "y", "z", "rx", "ry", "rz"};
+          Map om(*this, e->value, jm.path("offsets"), std::vector<std::string>(names, names + 6));
+          if (om.valid()) {
+            bool any = false;
+            for (size_t k = 0; k < 6; ++k)
+              if (const Entry* o = om.find(names[k])) {
+                any = true;
+                if (auto f = motion(o->value, om.path(names[k]))) j.offsets[k] = *f;
+              }
+            if (!any)
+              error(e->value, jm.path("offsets"), "expected at least one of x, y, z, rx, ry, rz (m, rad), got none");
+            else if (j.has_offsets())
+              driven_joints_.push_back({e->key_node.Mark(), jm.path("offsets")});
           }
         }
       // The type's own checks (perpendicular axes, coinciding points, ...), at their keys.

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include <mbdae/formulations/ContactPairs.h>
+
 #include <yaml-cpp/eventhandler.h>
 
 namespace mbdae::io::loader {
@@ -146,7 +148,8 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   apply_overrides(root, overrides);
 
   const Map top(*this, root, "",
-                {"name", "description", "gravity", "bodies", "joints", "couplings", "states", "forces", "contacts", "contact_penalty",
+                {"name", "description", "gravity", "bodies", "joints", "shafts", "shaft_forces", "couplings", "states",
+                 "forces", "contacts", "contact_penalty",
                  "contact_material", "sensors", "solver", "output"});
   if (const Entry* e = top.find("name")) {
     if (auto s = string(e->value, "name")) m_.system.name = *s;
@@ -157,13 +160,18 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("gravity")) {
     if (auto g = vec3(e->value, "gravity", acceleration())) m_.system.gravity = *g;
   }
-  if (const Entry* e = top.find("bodies")) {
-    bodies(e->value);
-    if (e->value.IsSequence() && e->value.size() == 0) error(e->value, "bodies", "the model has no bodies");
+  const Entry* bodies_entry = top.find("bodies");
+  if (bodies_entry) {
+    bodies(bodies_entry->value);
   } else {
     error(root, "", "missing required key 'bodies'");
   }
   if (const Entry* e = top.find("joints")) joints(e->value);
+  if (const Entry* e = top.find("shafts")) shafts(e->value);
+  if (const Entry* e = top.find("shaft_forces")) shaft_forces(e->value);
+  // An empty body list is a model only with shafts (a drivetrain of 1-D rotors).
+  if (bodies_entry && bodies_entry->value.IsSequence() && bodies_entry->value.size() == 0 && m_.system.shafts().empty())
+    error(bodies_entry->value, "bodies", "the model has no bodies (and no shafts)");
   if (const Entry* e = top.find("couplings")) couplings(e->value);
   if (const Entry* e = top.find("states")) states(e->value);
   if (const Entry* e = top.find("forces")) forces(e->value);
@@ -192,6 +200,9 @@ void Loader::model_checks() {
   // of items that have no diagnostic yet, pointed at the item.
   for (const ModelProblem& p : m_.system.problems())
     if (!items_with_problems_.count(p.item)) report(m_.locate(p));
+  // Pairs of shapes the contact geometry does not handle (the registry of pair kinds).
+  for (const ModelProblem& p : contact_pair_problems(m_.system))
+    if (!items_with_problems_.count(p.item)) report(m_.locate(p));
 }
 
 void Loader::add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_problems) {
@@ -205,6 +216,8 @@ void Loader::add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_
     case ItemRef::Kind::Contact: list = &l.contacts; break;
     case ItemRef::Kind::Sensor: list = &l.sensors; break;
     case ItemRef::Kind::Coupling: list = &l.couplings; break;
+    case ItemRef::Kind::Shaft: list = &l.shafts; break;
+    case ItemRef::Kind::ShaftForce: list = &l.shaft_forces; break;
     case ItemRef::Kind::State: list = &l.states; break;
     case ItemRef::Kind::None: return;
   }

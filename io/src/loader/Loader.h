@@ -12,7 +12,8 @@
 /// | Overrides.cpp | --set key=value                              | the tree, before any check          |
 /// | Bodies.cpp    | bodies                                       | System bodies                       |
 /// | Joints.cpp    | joints (and their motion)                    | System joints                       |
-/// | Couplings.cpp | couplings (gears, rack and pinion, linear)   | System couplings                    |
+/// | Shafts.cpp    | shafts, shaft_forces (1-D drivetrains)       | System shafts and shaft forces      |
+/// | Couplings.cpp | couplings (gears, rack and pinion, belt, …)  | System couplings                    |
 /// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
 /// | Contacts.cpp  | contacts, contact_penalty, contact_material  | System contacts                     |
 /// | Sensors.cpp   | sensors                                      | LoadedModel::sensors                |
@@ -23,6 +24,7 @@
 /// section may use what an earlier one recorded (the body and joint names, the solver).
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -33,6 +35,7 @@
 #include <array>
 
 #include <mbdae/io/Quantities.h>
+#include <mbdae/model/ConvexHull.h>
 
 namespace mbdae::io::loader {
 
@@ -56,6 +59,8 @@ class Loader : public Reader {
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
   void couplings(const YAML::Node& n);
+  void shafts(const YAML::Node& n);
+  void shaft_forces(const YAML::Node& n);
   /// The `states` section (controller states); before `forces`, whose joint motors read them.
   void states(const YAML::Node& n);
   /// Adds the function state(name) of the model's controller states to `resolver`.
@@ -66,12 +71,19 @@ class Loader : public Reader {
   bool joint_motor(Map& f, ForceElement& fe);
   /// Rules of an expression of t and the named quantities `resolver` knows (`what` for messages).
   QuantityRules state_rules(const QuantityResolver& resolver, const std::string& what);
+  /// A joint_motor whose value names quantities beyond its joint's: a user law over more bodies.
+  void motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const;
   /// The user force element a load that depends on the state becomes.
   static ForceElement state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver);
+  const Joint* element_joint(Map& f, ForceElement& fe, bool cylindrical);
   /// Every key of the forces section (loads and force element types).
   static const std::vector<std::string>& force_section_keys();
   bool pair_bodies(const Entry* e, const std::string& path, std::vector<std::string>& out);
   void contacts(const YAML::Node& n);
+  /// The convex hull of the mesh that the mapping `m` names (keys `file`, relative to the model
+  /// file's folder, `scale` and `convex_hull`; see docs/model-format.md), shared between the items
+  /// that name the same file and scale; nullptr (and problems at the keys) if it cannot be made.
+  std::shared_ptr<const ConvexHull> convex_mesh(Map& m);
   void contact_material(const YAML::Node& n);
   std::optional<PenaltyParameters> penalty(const YAML::Node& n, const std::string& path);
   void sensors(const YAML::Node& n);
@@ -97,8 +109,10 @@ class Loader : public Reader {
   bool step_given_ = false, every_given_ = false;
   std::optional<Placed> first_joint_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_, states_;
+  std::vector<Placed> shafts_;  // shafts and shaft forces
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
   bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
+  std::map<std::string, std::shared_ptr<const ConvexHull>> meshes_;  // by resolved file and scale
   bool solver_ok_ = true;
   YAML::Mark solver_type_mark_ = YAML::Mark::null_mark();
 };

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -230,7 +231,9 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
     return std::nullopt;
   }
   try {
-    Expression ex = rules ? Expression(s, rules->functions) : Expression(s);
+    // Table files are named relative to the model file.
+    const std::string dir = std::filesystem::path(file_).parent_path().string();
+    Expression ex(s, rules ? rules->functions : std::vector<std::string>{}, dir);
     if (ex.depends_on_time() && !allow_t) {
       error(n, path, "expected a constant, got an expression of t: '" + s + "'");
       return std::nullopt;

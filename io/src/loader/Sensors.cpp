@@ -16,7 +16,7 @@ void Loader::sensors(const YAML::Node& n) {
   for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("sensors", i);
-    Map s(*this, n[i], path, {"name", "body", "joint", "force", "state", "point", "output", "frame"});
+    Map s(*this, n[i], path, {"name", "body", "joint", "force", "shaft", "state", "point", "output", "frame"});
     SensorSpec sp;
     if (!s.valid()) {
       m_.sensor_locations.push_back(location(n[i], path, ""));
@@ -59,7 +59,8 @@ void Loader::sensors(const YAML::Node& n) {
                  (oi.needs_multipliers && !si->support.multipliers))) {
         std::string available;
         for (const SensorOutputInfo& x : sensor_outputs())
-          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers))
+          if ((!x.needs_accelerations || si->support.accelerations) && (!x.needs_multipliers || si->support.multipliers) &&
+              (x.output != SensorOutput::JointFriction || si->path != SolverPath::Impulse))
             available += std::string(available.empty() ? "" : ", ") + x.name;
         const char* what = oi.needs_accelerations ? "accelerations" : "Lagrange multipliers (reactions)";
         error(s.find("output")->value, s.path("output"),
@@ -70,6 +71,16 @@ void Loader::sensors(const YAML::Node& n) {
                                          ? +[](const SolverInfo& x) { return x.support.accelerations; }
                                          : +[](const SolverInfo& x) { return x.support.multipliers; }) +
                   ")");
+        continue;
+      }
+    }
+    if (*out == SensorOutput::JointFriction && solver_ok_) {
+      const SolverInfo* si = find_solver(m_.solver_name());
+      if (si && si->path == SolverPath::Impulse) {
+        error(s.find("output")->value, s.path("output"),
+              "output joint_friction is not available with solver.type " + m_.solver_name() +
+                  ": its Coulomb friction is an impulse of the Gauss-Seidel iteration, not a force of the state "
+                  "(use an implicit or explicit solver, whose regularized friction it gives)");
         continue;
       }
     }
@@ -99,7 +110,23 @@ void Loader::sensors(const YAML::Node& n) {
         sp.body = *b;
       }
     };
+    if (info.target != SensorTarget::Shaft) not_for("shaft", " (shafts have the output shaft)");
     switch (info.target) {
+      case SensorTarget::Shaft: {
+        for (const char* k : {"body", "joint", "force", "state", "point", "frame"}) not_for(k, " (give the shaft)");
+        if (const Entry* e = s.require("shaft")) {
+          if (auto x = string(e->value, s.path("shaft"))) {
+            if (m_.system.shaft_index(*x) < 0) {
+              error(e->value, s.path("shaft"), "unknown shaft '" + *x + "'");
+              ok = false;
+            }
+            sp.shaft = *x;
+          }
+        } else {
+          ok = false;
+        }
+        break;
+      }
       case SensorTarget::System:
         for (const char* k : {"body", "joint", "force", "state", "point", "frame"}) not_for(k, " (a quantity of the whole system)");
         break;

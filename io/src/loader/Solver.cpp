@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/solvers/SolverRegistry.h>
 
 namespace mbdae::io::loader {
@@ -147,6 +148,22 @@ void Loader::solver_checks() {
     for (const Placed& c : contacts_)
       error(c.mark, c.path, "contacts are handled by " + by(&SolverSupport::contacts) + "; " + sname +
                                 " has no contact model" + why);
+  if (can.contacts) {
+    // Pair kinds the geometry handles but this solver's contact path does not take (the pair
+    // kinds that are not handled at all are refused with the model's checks).
+    const ContactPath path = can.contact_penalty ? ContactPath::Penalty : ContactPath::Impulse;
+    const auto& cs = m_.system.contacts();
+    std::set<const ContactPairKind*> reported;
+    for (size_t j = 0; j < cs.size() && j < contact_items_.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
+        bool swapped;
+        const ContactPairKind& kind = contact_pair_kind(cs[i].shape, cs[j].shape, swapped);
+        if (cs[i].body == cs[j].body || !kind.collide || kind.on(path) || !reported.insert(&kind).second) continue;
+        error(contact_items_[j].mark, contact_items_[j].path,
+              "contacts '" + cs[i].name + "' and '" + cs[j].name + "': the " + to_string(path) +
+                  " contacts of " + sname + " do not take the pair " + kind.name + why);
+      }
+  }
   std::set<std::string> rolling_reported;  // a sphere_plane item is two shapes
   if (can.contacts && !can.rolling_resistance)
     for (size_t j = 0; j < m_.system.contacts().size() && j < contact_items_.size(); ++j)
@@ -184,10 +201,14 @@ void Loader::solver_checks() {
     for (const Placed& f : force_elements_)
       error(f.mark, f.path, "force elements are handled by " + by(&SolverSupport::force_elements) + ", not by " +
                                 sname + why);
-  if (!can.couplings)
+  if (!can.couplings) {
     for (const Placed& c : couplings_)
       error(c.mark, c.path, "couplings of joint coordinates are handled by " + by(&SolverSupport::couplings) +
                                 ", not by " + sname + why);
+    for (const Placed& c : shafts_)
+      error(c.mark, c.path, "1-D shafts and their efforts are handled by " + by(&SolverSupport::couplings) +
+                                ", not by " + sname + why);
+  }
   if (!can.controller_states)
     for (const Placed& z : states_)
       error(z.mark, z.path, "controller states are integrated by " + by(&SolverSupport::controller_states) +

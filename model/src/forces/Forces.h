@@ -2,6 +2,8 @@
 // Internal header of the force element types (ForceTypes.h): each type's file defines one function
 // returning its ForceTypeInfo; Registry.cpp lists them.
 
+#include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,27 @@ const ForceTypeInfo& cartesian_spring_damper();
 const ForceTypeInfo& user();
 const ForceTypeInfo& end_stop();
 const ForceTypeInfo& joint_motor();
+const ForceTypeInfo& joint_friction();
+const ForceTypeInfo& joint_limit();
+
+/// The coordinates of a joint element's joint from its markers (both at the joint point, z along
+/// the axis): φ = atan2(x_b·y_a, x_b·x_a) (with count_turns, continued from g.last_angle, which it
+/// updates), φ̇ = (ω_b − ω_a)·z_a, s = z_a·d, ṡ = z_a·ḋ + (ω_a × z_a)·d.
+inline JointCoordinates joint_coordinates(const ForceGeometry& g, const PairMotion& m, bool count_turns) {
+  const Mat3 FA = m.Ra * g.Aa;
+  const Vec3 e = FA.col(2);
+  JointCoordinates q;
+  if (count_turns) {
+    const Vec3 xb = m.Rb * g.Ab.col(0);
+    const double wrapped = std::atan2(xb.dot(FA.col(1)), xb.dot(FA.col(0)));
+    q.angle = g.last_angle + std::remainder(wrapped - g.last_angle, 2 * std::numbers::pi);
+    g.last_angle = q.angle;
+  }
+  q.rate = (m.wb - m.wa).dot(e);
+  q.displacement = e.dot(m.d);
+  q.speed = e.dot(m.dd) + m.wa.cross(e).dot(m.d);
+  return q;
+}
 
 /// The `point` key (ForceElement::point).
 inline ForceKey point_key(const char* meaning) {

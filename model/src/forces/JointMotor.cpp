@@ -31,17 +31,9 @@ const ForceTypeInfo& joint_motor() {
       },
       [](const ForceElement& f) { return at_point(f, frame_from_axis(f.axis, 2)); },
       [](const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double*) {
-        const Mat3 FA = m.Ra * g.Aa;
-        const Vec3 e = FA.col(2);
-        const Vec3 xb = m.Rb * g.Ab.col(0);
-        const double wrapped = std::atan2(xb.dot(FA.col(1)), xb.dot(FA.col(0)));
-        JointCoordinates q;
-        q.angle = g.last_angle + std::remainder(wrapped - g.last_angle, 2 * std::numbers::pi);
-        g.last_angle = q.angle;
-        q.rate = (m.wb - m.wa).dot(e);
-        q.displacement = e.dot(m.d);
-        q.speed = e.dot(m.dd) + m.wa.cross(e).dot(m.d);
+        JointCoordinates q = joint_coordinates(g, m, true);
         q.states = m.states;
+        const Vec3 e = m.Ra * g.Aa.col(2);
         const double u = f.effort(m.t, q);
         if (f.motor_force) Fb = u * e;
         else Tb = u * e;

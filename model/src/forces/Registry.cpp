@@ -15,6 +15,8 @@ const std::vector<ForceTypeInfo>& force_types() {
         forces::user(),
         forces::end_stop(),
         forces::joint_motor(),
+        forces::joint_friction(),
+        forces::joint_limit(),
     };
     for (size_t i = 0; i < t.size(); ++i)
       if (static_cast<size_t>(t[i].type) != i) throw std::logic_error("force_types: registry out of order");

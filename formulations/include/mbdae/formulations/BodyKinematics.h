@@ -57,6 +57,10 @@ class BodyKinematics {
   virtual ConstraintViolation constraint_violation() = 0;
   /// Value of controller state k (index in model().controller_states()) at the state, its unit.
   virtual double controller_state(int k) const = 0;
+  /// Coordinate of 1-D shaft s (index in model().shafts(); rad or m), its rate and its
+  /// acceleration (NaN without accelerations). @throws std::out_of_range for a bad index,
+  /// std::logic_error on a path without shafts.
+  virtual JointCoordinate shaft_motion(int shaft) const = 0;
 };
 
 /// BodyKinematics of MultibodySystem states (the implicit solvers): q, v of size n, a (q̈) of
@@ -80,9 +84,11 @@ class MultibodyKinematics final : public BodyKinematics {
   double energy() override;
   ConstraintViolation constraint_violation() override;
   double controller_state(int k) const override { return (*v_)[sys_.controller_coordinate(k)]; }
+  JointCoordinate shaft_motion(int shaft) const override;
 
  private:
   const MultibodySystem& sys_;
+  MultibodySystem::Workspace ws_;  // energy() and constraint_violation()
   double t_ = 0;
   const VecX* q_ = nullptr;
   const VecX* v_ = nullptr;
@@ -124,9 +130,11 @@ class NewtonEulerKinematics final : public BodyKinematics {
   double energy() override;
   ConstraintViolation constraint_violation() override;
   double controller_state(int k) const override { return (*v_)[6 * sys_.num_bodies() + k]; }
+  JointCoordinate shaft_motion(int shaft) const override;
 
  private:
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // update() with dynamics, energy(), constraint_violation()
   Layout layout_;
   bool dynamics_;
   double t_ = 0;

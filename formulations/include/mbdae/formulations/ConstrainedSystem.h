@@ -27,7 +27,15 @@
 ///   nothing per step.
 ///
 /// All vectors are Eigen::Ref so that solvers can pass segments of their state vectors.
+///
+/// Model and workspace: a system is read-only once built; the scratch memory of its evaluations
+/// is a Workspace (make_workspace()) that the caller owns and passes to every evaluation, as
+/// Pinocchio's Model/Data or MuJoCo's mjModel/mjData. Threads: one system may be shared by any
+/// number of threads; each thread needs its own workspace (a workspace is used by one thread at a
+/// time). Solvers, monitors and kinematics each own theirs.
 
+#include <memory>
+#include <stdexcept>
 #include <string>
 
 #include <mbdae/formulations/State.h>
@@ -42,11 +50,43 @@ using ConstVecRef = Eigen::Ref<const VecX>;
 
 /// Abstract constrained mechanical system, the equations above. Sizes: q, v, a, r, f are n =
 /// num_coordinates(); λ, C, Ċ, γ are m = num_constraints(); outputs must already have these sizes
-/// (Eigen asserts in debug builds only). Units follow the coordinates: m and rad (or
+/// (Eigen asserts in debug builds only); `ws` is a workspace this system made (make_workspace()).
+/// Units follow the coordinates: m and rad (or
 /// dimensionless Euler parameters); forces N and N m; time s.
 class ConstrainedSystem {
  public:
+  /// Scratch memory of the evaluations of one system (file comment): made by make_workspace(),
+  /// owned by the caller, passed to every evaluation of the system that made it. It only grows
+  /// (its first evaluations may allocate, later ones do not) and carries no results between
+  /// evaluations. Movable, not copyable.
+  class Workspace {
+   public:
+    /// What a system keeps in its workspaces (each implementation derives its own).
+    struct Data {
+      virtual ~Data() = default;
+    };
+    /// A workspace of `owner` holding `data` (null for a system without scratch memory).
+    explicit Workspace(const ConstrainedSystem& owner, std::unique_ptr<Data> data = nullptr)
+        : owner_(&owner), data_(std::move(data)) {}
+    Workspace(Workspace&&) noexcept = default;             ///< moves (the owner stays)
+    Workspace& operator=(Workspace&&) noexcept = default;  ///< moves (the owner with it)
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+    ~Workspace() = default;
+    /// The system that made it.
+    const ConstrainedSystem& owner() const { return *owner_; }
+    /// The system's data (null if it has none).
+    Data* data() const { return data_.get(); }
+
+   private:
+    const ConstrainedSystem* owner_;
+    std::unique_ptr<Data> data_;
+  };
+
   virtual ~ConstrainedSystem() = default;
+
+  /// A new workspace for the evaluations of this system (allocates). The default has no data.
+  virtual Workspace make_workspace() const { return Workspace(*this); }
 
   /// n, the number of coordinates (and of velocities).
   virtual int num_coordinates() const = 0;
@@ -57,16 +97,16 @@ class ConstrainedSystem {
   virtual void initial_state(VecRef q0, VecRef v0) const = 0;
 
   /// r = M(q) a − f(t, q, v) + C_q(t, q)ᵀ λ, sizes n, n, n, m → n.
-  virtual void residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
+  virtual void residual(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
                         VecRef r) const = 0;
   /// f(t, q, v): applied forces and quadratic velocity terms, size n.
-  virtual void forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const = 0;
+  virtual void forces(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef f) const = 0;
   /// C(t, q), size m.
-  virtual void constraints(double t, ConstVecRef q, VecRef c) const = 0;
+  virtual void constraints(Workspace& ws, double t, ConstVecRef q, VecRef c) const = 0;
   /// Ċ = C_q v + C_t, size m.
-  virtual void constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const = 0;
+  virtual void constraint_velocity(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef cv) const = 0;
   /// γ with C_q q̈ = γ, size m.
-  virtual void gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const = 0;
+  virtual void gamma(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef g) const = 0;
 
   /// Pattern of the n×n tangent ∂r/∂q, ∂r/∂v and M (one common pattern, fixed).
   virtual const SparseMatrix& tangent_pattern() const = 0;
@@ -75,15 +115,15 @@ class ConstrainedSystem {
 
   /// A ← c_q ∂r/∂q + c_v ∂r/∂v + c_a M(q), evaluated at (t, q, v, a, λ).
   /// A must have tangent_pattern(); only its values are written.
-  virtual void assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+  virtual void assemble_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                                 ConstVecRef lambda, double c_q, double c_v, double c_a,
                                 SparseMatrix& A) const = 0;
   /// M(q) into a matrix with tangent_pattern().
-  virtual void assemble_mass(ConstVecRef q, SparseMatrix& M) const = 0;
+  virtual void assemble_mass(Workspace& ws, ConstVecRef q, SparseMatrix& M) const = 0;
   /// C_q(t, q) into a matrix with jacobian_pattern().
-  virtual void assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const = 0;
+  virtual void assemble_jacobian(Workspace& ws, double t, ConstVecRef q, SparseMatrix& Cq) const = 0;
   /// ∂(C_q v + C_t)/∂q into a matrix with jacobian_pattern().
-  virtual void assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+  virtual void assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                           SparseMatrix& G) const = 0;
 
   /// Labels for messages: "body 'crank' θ1", "joint 'B' equation 2".
@@ -109,7 +149,17 @@ class ConstrainedSystem {
   /// True if energy() is defined (kinetic + potential of conservative forces).
   virtual bool has_energy() const { return false; }
   /// Total mechanical energy at (t, q, v) in J (sizes n, n); 0 if !has_energy().
-  virtual double energy(double /*t*/, ConstVecRef /*q*/, ConstVecRef /*v*/) const { return 0.0; }
+  virtual double energy(Workspace& /*ws*/, double /*t*/, ConstVecRef /*q*/, ConstVecRef /*v*/) const { return 0.0; }
+
+ protected:
+  /// The data of `ws` as the implementation's type D (what its make_workspace() put there).
+  /// @throws std::invalid_argument if another system made `ws`.
+  template <class D>
+  D& workspace_data(Workspace& ws) const {
+    if (&ws.owner() != this || !ws.data())
+      throw std::invalid_argument("ConstrainedSystem: the workspace was made by another system");
+    return static_cast<D&>(*ws.data());
+  }
 };
 
 }  // namespace mbdae

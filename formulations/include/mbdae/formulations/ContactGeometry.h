@@ -3,9 +3,9 @@
 /// Collision detection for the contact shapes of a model (model/Contact.h).
 ///
 /// Geometry on its own: narrow_phase() takes two shapes at their world poses (PlacedShape) and
-/// yields the contact points of the pair, with no body, material or solver in sight; the pairs it
-/// handles are model/Contact.h's contact_pair_handled() table (a model with any other pair on two
-/// bodies is refused by System::problems()). GridBroadPhase finds the candidate pairs of a set of
+/// yields the contact points of the pair, with no body, material or solver in sight; it dispatches
+/// through the registry of contact pair kinds (ContactPairs.h), whose unhandled kinds are refused
+/// by name (contact_pair_problems()). GridBroadPhase finds the candidate pairs of a set of
 /// bounding spheres on a uniform grid (cell = 2 × the largest bounding radius; each sphere meets
 /// those of its own and its 26 neighbouring cells; a counting sort into a dense array of cells,
 /// O(n), when the grid has at most 4 n + 1024 cells, else sorted cell keys, O(n log n)). Both the
@@ -13,7 +13,7 @@
 /// two, so both see the same contacts. Planes (half-spaces, on ground or on a body) are tested
 /// against every finite shape on another body.
 ///
-/// Narrow phase per pair (NarrowPhase.cpp for the sources): plane with sphere, capsule (two cap
+/// Narrow phase per pair (the registry, ContactPairs.cpp; NarrowPhase.cpp for the sources): plane with sphere, capsule (two cap
 /// spheres), box (8 corners) and cylinder (the lowest rim point of each end, four rim points of an
 /// end lying flat); sphere–sphere; box–sphere; box–box (separating axes, then the incident face
 /// clipped against the reference face: up to 8 points; or one edge–edge point); box–capsule (the
@@ -68,6 +68,7 @@ struct PlacedShape {
   Vec3 half = Vec3::Zero();            ///< m: box half extents
   Vec3 normal = Vec3::UnitZ();         ///< plane: unit outward normal, shape axes
   double offset = 0;                   ///< plane: n·(x − c_W) = offset on the surface (shape axes), m
+  const ConvexHull* hull = nullptr;    ///< convex_mesh: the polyhedron, shape axes (owned by the Contact)
   Vec3 c_W = Vec3::Zero();             ///< shape origin, world, m
   Mat3 R_WS = Mat3::Identity();        ///< shape axes in world axes
 };
@@ -90,16 +91,17 @@ inline constexpr int kMaxPairPoints = 8;
 /// (a zero normal becomes +z; contact_problems() reports it). No throw.
 PlacedShape placed_shape(const Contact& c);
 
-/// Narrow phase of one pair: orders it (shape a is the plane, else the box, the cylinder, the
-/// capsule, the first sphere; `swapped` is set when a is s2), writes every point with depth <
-/// margin to out[0..k) and returns k ≤ kMaxPairPoints. A pair that contact_pair_handled() does not
-/// list yields none (models with one are refused before). No allocation, no throw.
+/// Narrow phase of one pair: orders it as its kind in the registry (ContactPairs.h: shape a is the
+/// plane, else the box, the cylinder, the capsule, the first sphere; `swapped` is set when a is
+/// s2), writes every point with depth < margin to out[0..k) and returns k ≤ kMaxPairPoints. A kind
+/// that is not handled yields none (models with one are refused before: contact_pair_problems()).
+/// No allocation, no throw.
 int narrow_phase(const PlacedShape& s1, const PlacedShape& s2, double margin, PairPoint* out,
                  bool& swapped);
 
 /// Order of shapes in a pair for narrow_phase(): plane 0, box 1, cylinder 2, capsule 3, sphere 4.
 int shape_order(ShapeType t);
-/// Whether narrow_phase() handles the pair (x, y), in either order: contact_pair_handled(). No throw.
+/// Whether narrow_phase() handles the pair (x, y), in either order (ContactPairs.h). No throw.
 bool narrow_phase_handles(ShapeType x, ShapeType y);
 
 /// Whether a plane shape at its world pose (PlacedShape of a plane) may touch a shape whose
@@ -130,7 +132,9 @@ class GridBroadPhase {
 class ContactDetector {
  public:
   /// Checks every contact description (throws ModelError listing all problems).
-  /// @throws ModelError if a contact is invalid (contact_problems()) or names an unknown body.
+  /// @throws ModelError if a contact is invalid (contact_problems()), names an unknown body, or
+  /// two shapes on different bodies form a pair the impulse path does not take
+  /// (contact_pair_problems()).
   explicit ContactDetector(const NewtonEulerSystem& sys);
 
   /// Number of shapes (= the model's contacts().size()).

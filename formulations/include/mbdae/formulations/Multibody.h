@@ -37,6 +37,9 @@
 /// A coupling's multiplier λ applies −c_i λ to joint i's coordinate: through φ_i and the angle
 /// row to the joint's bodies (a torque about the axis), directly to a prismatic joint's bodies.
 ///
+/// Order of the coordinates: the bodies', the shafts', the couplings' angles, the controller
+/// states' (each group in the order of the model).
+///
 /// Controller states (System::controller_states(), ż = g(t, bodies' motions, states)): one more
 /// coordinate each after the couplings' angles, carried as a velocity: v_k = z_k, q_k = ∫ z_k dt
 /// (0 at t0, read by nothing), a_k = ż_k, with the first-order residual r_k = a_k − g_k (a "mass"
@@ -45,6 +48,12 @@
 /// the trapezoidal rule, IDA's BDF), and ∂r_k/∂q, ∂r_k/∂v are central differences of g_k over the
 /// coordinates it reads. A joint_motor that reads states (ForceElement::states) gets their
 /// values from v and its tangent columns for them by the same differences.
+///
+/// Shafts (System::shafts()): one coordinate q_s each (angle or position, absolute), after the
+/// bodies' coordinates and before the couplings' angles, with the equation J q̈_s = Σ u of its
+/// ShaftForce elements − Σ c λ of its couplings (a coupling's term for a shaft is c (q_s − q_s0)).
+/// A spring-damper between shafts a, b: u = k (q_b − q_a − Δ0) + d (q̇_b − q̇_a), −u on b, +u on
+/// a; potential ½ k (q_b − q_a − Δ0)²; kinetic energy ½ J q̇_s². Their tangents are analytic.
 ///
 /// Tangents: ∂r/∂v and ∂r/∂q of each body's inertia and applied forces, and the derivative of
 /// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block),
@@ -93,10 +102,15 @@ struct JointCoordinate {
 };
 
 /// The absolute-coordinate formulation above as a ConstrainedSystem: n = Σ 7 or 6 per body + one
-/// angle per coupled revolute joint, m = Euler-parameter norm rows + active joint rows + active
+/// per shaft + one angle per coupled revolute joint, m = Euler-parameter norm rows + active joint rows + active
 /// coupling rows. Body indices i are those of
 /// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)
 /// unless stated otherwise. Bad body indices are not checked there (undefined behaviour).
+///
+/// Threads (ConstrainedSystem): read-only once built, its scratch in the caller's workspaces
+/// (make_workspace(), one per thread), so one system may be shared by threads. Exception: the
+/// turn count of a `joint_motor` force element (ForceGeometry::last_angle) is kept in the system,
+/// so a system of a model with one belongs to one run.
 class MultibodySystem final : public ConstrainedSystem {
  public:
   /// Builds the formulation. Calls model.validate() first: throws ModelError listing every
@@ -112,24 +126,26 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Contact pairs in the tangent pattern (every pair of shapes on different bodies). No throw.
   int num_contact_pairs() const;
   /// Contact pairs the broad phase passes on at positions q (size num_coordinates()), the ones
-  /// an evaluation at q computes. Not for concurrent use with an evaluation on the same thread.
-  int num_contact_pairs_near(ConstVecRef q) const;
+  /// an evaluation at q computes.
+  int num_contact_pairs_near(Workspace& ws, ConstVecRef q) const;
   int num_coordinates() const override;
   int num_constraints() const override;
   void initial_state(VecRef q0, VecRef v0) const override;
-  void residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
+  /// A workspace for this system's evaluations (see ConstrainedSystem: one per thread).
+  Workspace make_workspace() const override;
+  void residual(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
                 VecRef r) const override;
-  void forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const override;
-  void constraints(double t, ConstVecRef q, VecRef c) const override;
-  void constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const override;
-  void gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const override;
+  void forces(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef f) const override;
+  void constraints(Workspace& ws, double t, ConstVecRef q, VecRef c) const override;
+  void constraint_velocity(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef cv) const override;
+  void gamma(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef g) const override;
   const SparseMatrix& tangent_pattern() const override;
   const SparseMatrix& jacobian_pattern() const override;
-  void assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
-                        double c_q, double c_v, double c_a, SparseMatrix& A) const override;
-  void assemble_mass(ConstVecRef q, SparseMatrix& M) const override;
-  void assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const override;
-  void assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+  void assemble_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                        ConstVecRef lambda, double c_q, double c_v, double c_a, SparseMatrix& A) const override;
+  void assemble_mass(Workspace& ws, ConstVecRef q, SparseMatrix& M) const override;
+  void assemble_jacobian(Workspace& ws, double t, ConstVecRef q, SparseMatrix& Cq) const override;
+  void assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                   SparseMatrix& G) const override;
   std::string coordinate_label(int i) const override;
   /// all_row_label() of active row `row`. @throws std::out_of_range if row ∉ [0, m).
@@ -157,7 +173,7 @@ class MultibodySystem final : public ConstrainedSystem {
   /// (rxyz, h = 2e-4) runs at |cos β| = 0.30 within its tolerances.
   static constexpr double kRxyzMaxAmplification = 4.0;
   /// kinetic_energy + potential_energy, J.
-  double energy(double t, ConstVecRef q, ConstVecRef v) const override;
+  double energy(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const override;
   /// True for the rolling disc's no-slip rows (velocity level, no position equation).
   bool is_velocity_level(int row) const override;
 
@@ -167,9 +183,9 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Potential of gravity (zero at the world origin) plus the potential of the spring elements
   /// (spring_damper, torsional, rigid-body and Cartesian spring-dampers) and the elastic energy
   /// of the penalty contacts, J. User forces and loads have none.
-  double potential_energy(double t, ConstVecRef q) const;
+  double potential_energy(Workspace& ws, double t, ConstVecRef q) const;
   /// Largest position and velocity constraint violations of the active rows.
-  ConstraintViolation constraint_violation(double t, ConstVecRef q, ConstVecRef v) const;
+  ConstraintViolation constraint_violation(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const;
   /// Relative coordinate of joint j (revolute: angle of b's marker x axis about a's marker z
   /// axis in (−π, π], or for a driven joint s(t) plus the deviation from it, continuous over
   /// turns; prismatic and cylindrical: displacement along the axis) with its rate, and its
@@ -234,9 +250,20 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Index in q and v of controller state k (index in model().controller_states()): v holds the
   /// state z_k, q its integral from t0. @throws std::out_of_range for a bad index.
   int controller_coordinate(int k) const;
+  /// Index in q of the coordinate of shaft s (index in model().shafts()).
+  /// @throws std::out_of_range for a bad index.
+  int shaft_coordinate(int shaft) const;
+  /// Angle (rad) or position (m) of shaft s, its rate and its acceleration if `a` has size n
+  /// (else NaN). @throws std::out_of_range for a bad index.
+  JointCoordinate shaft_motion(int shaft, ConstVecRef q, ConstVecRef v, ConstVecRef a = VecX()) const;
+  /// Effort u of shaft force f (index in model().shaft_forces()): a spring-damper's
+  /// k (Δ − Δ0) + d Δ̇ (acting −u on its second shaft, +u on its first), a load's value at t
+  /// (N m or N). @throws std::out_of_range for a bad index.
+  double shaft_force_effort(int force, double t, ConstVecRef q, ConstVecRef v) const;
 
  private:
   struct Impl;
+  struct WorkspaceData;  // the scratch of the evaluations (Multibody.cpp)
   std::unique_ptr<Impl> impl_;
 };
 

@@ -79,6 +79,26 @@ struct NewtonEulerOptions {
   JointSolveMethod joint_solve = JointSolveMethod::Schur;  ///< how derivative() finds λ
   double baumgarte_alpha = 0.0;  ///< α, 1/s (velocity feedback 2α Ċ)
   double baumgarte_beta = 0.0;   ///< β, 1/s (position feedback β² C)
+  /// For the impulse stepper: the Coulomb part of every joint_friction and the stops of every
+  /// joint_limit are left out of applied_forces() (ForceElement::by_impulses) and given as rows by
+  /// joint_element_rows(), for impulses of the stepper's Gauss–Seidel.
+  bool joint_elements_by_impulses = false;
+};
+
+/// A joint_friction or joint_limit element at a state, for the impulse stepper
+/// (NewtonEulerOptions::joint_elements_by_impulses), in the coordinates u = (v_C world, ω WORLD)
+/// of its two bodies: row 0 gives the rate φ̇ = (ω_b − ω_a)·e, row 1 the slide speed
+/// ṡ = e·ḋ + (ω_a × e)·d at b's marker point (e the joint axis turning with a, world).
+struct JointElementRows {
+  int force = 0;           ///< index in model().forces()
+  BodyIndex a = kGround;   ///< body a (kGround for ground)
+  BodyIndex b = kGround;   ///< body b
+  Eigen::Matrix<double, 2, 6> Wa;  ///< rows × (v_C, ω_W) of body a
+  Eigen::Matrix<double, 2, 6> Wb;  ///< the same for body b
+  double angle = 0;         ///< φ, rad, turns counted from the previous call (joint_limit on a revolute joint)
+  double displacement = 0;  ///< s, m
+  double rate = 0;          ///< φ̇, rad/s
+  double speed = 0;         ///< ṡ, m/s
 };
 
 /// One joint's equations evaluated at a state, in the coordinates u = (v_C world, ω WORLD) of its
@@ -97,10 +117,36 @@ struct JointRowsWorld {
 /// The Newton–Euler formulation above: n = num_bodies() bodies, q of size 7n, v of size 6n.
 /// Body indices i are those of model().bodies(); kGround is not a valid index here.
 ///
-/// The const member functions share mutable workspaces: one object must not be used from two
-/// threads at once, and project_positions()/project_velocities() overwrite last_multipliers().
+/// Model and workspace: the system is read-only once built; the evaluations (derivative(), the
+/// joint functions, the projections, energy()) take a Workspace that the caller owns
+/// (make_workspace(); Pinocchio's Model/Data). Threads: one system may be shared by any number of
+/// threads, each with its own workspaces. A workspace also carries what the projections reuse
+/// of the last derivative() made with it (the factorization of J M⁻¹ Jᵀ) and its multipliers
+/// (last_multipliers()); project_positions()/project_velocities() overwrite them.
 class NewtonEulerSystem {
  public:
+  /// Scratch memory of the evaluations of one system (sized at make_workspace(): the evaluations
+  /// do not allocate, except inside user force functions) and the last factorization and
+  /// multipliers. Movable, not copyable; used by one thread at a time.
+  class Workspace {
+   public:
+    Workspace(Workspace&&) noexcept;             ///< moves (the owner stays)
+    Workspace& operator=(Workspace&&) noexcept;  ///< moves (the owner with it)
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+    ~Workspace();
+    /// Multipliers λ of the last derivative() or projection with this workspace (size
+    /// num_joint_rows()).
+    const VecX& multipliers() const;
+
+   private:
+    friend class NewtonEulerSystem;
+    struct Data;
+    Workspace(const NewtonEulerSystem& owner, std::unique_ptr<Data> data);
+    const NewtonEulerSystem* owner_;
+    std::unique_ptr<Data> data_;
+  };
+
   /// Calls model.validate() (throws ModelError listing every problem). Copies the model.
   /// @throws ModelError for an invalid model; std::invalid_argument for negative damping in
   /// `options`.
@@ -126,6 +172,8 @@ class NewtonEulerSystem {
 
   /// Initial state from the model's bodies (sizes num_q, num_v; resized).
   void initial_state(VecX& q, VecX& v) const;
+  /// A workspace for this system's evaluations (allocates; one per thread).
+  Workspace make_workspace() const;
 
   // ---- per-body data and kinematics ----
   // The data accessors throw std::out_of_range for a bad index; the state accessors (q, v) do not
@@ -152,29 +200,30 @@ class NewtonEulerSystem {
   /// Applied forces of every body, 6 per body: force (world, N) and torque about the COM (BODY
   /// axes, N m), from gravity, loads, damping and the force elements (System::forces()); NOT the
   /// gyroscopic term and no joint forces. f is resized to 6n. No heap allocation once f has its
-  /// size, except inside user force functions.
-  void applied_forces(double t, const VecX& q, const VecX& v, VecX& f) const;
+  /// size, except inside user force functions. `ws`: a workspace of this system (all the
+  /// evaluations below; std::invalid_argument for another system's).
+  void applied_forces(Workspace& ws, double t, const VecX& q, const VecX& v, VecX& f) const;
   /// Right-hand side of the ODE: qdot (7n + K) and vdot (6n + K), with the force elements, joints through
   /// the chosen method with Baumgarte terms. Throws ItemError (a std::runtime_error) if the joint
   /// system is singular (naming the first joint row found dependent on the others, item() its
   /// joint; redundant joints must be removed first). No heap allocation happens (workspaces are kept), except inside user force
   /// functions.
-  void derivative(double t, const VecX& q, const VecX& v, VecX& qdot, VecX& vdot) const;
-  /// Multipliers λ of the last derivative() call (size num_joint_rows()).
-  const VecX& last_multipliers() const;
+  void derivative(Workspace& ws, double t, const VecX& q, const VecX& v, VecX& qdot, VecX& vdot) const;
+  /// Multipliers λ of the last derivative() call with `ws` (size num_joint_rows()).
+  const VecX& last_multipliers(const Workspace& ws) const;
 
   // ---- joints ----
   // The overloads without a time evaluate driven joints at t = 0 (the time does not matter for
   // models without driven joints).
 
   /// C(t, q) of all joint rows (resized to num_joint_rows()).
-  void joint_violation(double t, const VecX& q, VecX& c) const;
+  void joint_violation(Workspace& ws, double t, const VecX& q, VecX& c) const;
   /// Ċ = J u + ∂C/∂t (resized to num_joint_rows()).
-  void joint_velocity_violation(double t, const VecX& q, const VecX& v, VecX& cd) const;
+  void joint_velocity_violation(Workspace& ws, double t, const VecX& q, const VecX& v, VecX& cd) const;
   /// C(0, q).
-  void joint_violation(const VecX& q, VecX& c) const;
+  void joint_violation(Workspace& ws, const VecX& q, VecX& c) const;
   /// Ċ at t = 0.
-  void joint_velocity_violation(const VecX& q, const VecX& v, VecX& cd) const;
+  void joint_velocity_violation(Workspace& ws, const VecX& q, const VecX& v, VecX& cd) const;
   /// Joint j (index in model().joints()) at time t in world twist coordinates (for the impulse
   /// stepper). @throws std::out_of_range for a bad index.
   void joint_rows_world(double t, int joint, const VecX& q, const VecX& v, JointRowsWorld& out) const;
@@ -182,32 +231,37 @@ class NewtonEulerSystem {
   void joint_rows_world(int joint, const VecX& q, const VecX& v, JointRowsWorld& out) const;
   /// Label of joint row `row` ("joint 'B' <equation>"); "row <row>" if out of range. No throw.
   std::string joint_row_label(int row) const;
+  /// The joint_friction and joint_limit elements taken as impulses (only with
+  /// NewtonEulerOptions::joint_elements_by_impulses; else `out` is left empty) at (q, v), in the
+  /// order of model().forces(). The angle's turn count is kept between calls (one run's memory).
+  void joint_element_rows(Workspace& ws, const VecX& q, const VecX& v, std::vector<JointElementRows>& out) const;
   /// Projection onto the constraint manifold at time t (M-orthogonal, through the chosen joint
   /// solve method): positions by Gauss–Newton (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at
   /// most max_iter), then velocities u ← u − M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹ Ċ. Return the final ‖C‖∞ / ‖Ċ‖∞.
-  /// With the Schur method, the factorization of J M⁻¹ Jᵀ left by the last derivative() (the
+  /// With the Schur method, the factorization of J M⁻¹ Jᵀ left in `ws` by the last derivative() (the
   /// last stage of a step) is the iteration matrix while each iteration reduces the violation
   /// to a quarter or less; J is always the current one, and the velocity correction is repeated
   /// to round-off, so the result is the same projection. Otherwise J M⁻¹ Jᵀ is factorized at
   /// the current state.
+  /// @param ws  a workspace of this system (its factorization is reused, then overwritten)
   /// @param t   time, s (driven joints)
   /// @param q   positions, size 7n, updated in place
   /// @param tol on ‖C‖∞ (m or rad)
   /// @param max_iter Gauss–Newton iterations at most
   /// @throws ItemError (a std::runtime_error, item() the dependent joint) if J M⁻¹ Jᵀ is singular
   ///         (redundant joints).
-  double project_positions(double t, VecX& q, double tol = 1e-12, int max_iter = 10) const;
+  double project_positions(Workspace& ws, double t, VecX& q, double tol = 1e-12, int max_iter = 10) const;
   /// Velocity projection at time t (see project_positions()): v (size 6n) updated in place;
   /// returns the final ‖Ċ‖∞. @throws ItemError as project_positions().
-  double project_velocities(double t, const VecX& q, VecX& v) const;
+  double project_velocities(Workspace& ws, double t, const VecX& q, VecX& v) const;
   /// project_positions() at t = 0.
-  double project_positions(VecX& q, double tol = 1e-12, int max_iter = 10) const;
+  double project_positions(Workspace& ws, VecX& q, double tol = 1e-12, int max_iter = 10) const;
   /// project_velocities() at t = 0.
-  double project_velocities(const VecX& q, VecX& v) const;
+  double project_velocities(Workspace& ws, const VecX& q, VecX& v) const;
 
   // ---- invariants ----
   /// Kinetic energy + potential of gravity (−m g·x_C) + potentials of the spring-dampers, J.
-  double energy(const VecX& q, const VecX& v) const;
+  double energy(Workspace& ws, const VecX& q, const VecX& v) const;
   /// Total linear momentum, world, kg m/s.
   Vec3 linear_momentum(const VecX& v) const;
   /// Total angular momentum about the world origin, world axes: Σ R J_C w_B + x_C × m v_C.
@@ -218,6 +272,8 @@ class NewtonEulerSystem {
 
  private:
   struct Impl;
+  /// ws's data. @throws std::invalid_argument if another system made it.
+  Workspace::Data& data(Workspace& ws) const;
   std::unique_ptr<Impl> impl_;
 };
 

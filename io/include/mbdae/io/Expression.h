@@ -3,8 +3,8 @@
 /// A scalar function of time written in muParser syntax ("0.1*sin(10*t)", "t > 0.5 ? 1 : 0").
 /// The variable is t [s]; the constants pi and e (Euler's number, as _e) are defined.
 /// An expression may also name quantities of the state as f(name), with f one of the functions
-/// its reader allows (the model loader: angle, rate, displacement, speed of a joint); their values
-/// are given at each evaluation.
+/// its reader allows (the model loader: Quantities.h); their values are given at each
+/// evaluation. table(x, rows) interpolates a table linearly (see the constructors).
 ///
 /// Thread safety: every Expression object owns its own parser; copying an Expression builds a
 /// new parser from the text. Distinct objects may be evaluated concurrently, one object may not.
@@ -46,6 +46,13 @@ class Expression {
   /// @throws ExpressionError as above, and for f without parentheses. f() (nothing between them)
   /// is a quantity with an empty argument, for the reader to give a meaning or refuse.
   Expression(const std::string& text, const std::vector<std::string>& functions);
+  /// The same, where table(x, rows) is the linear interpolation of a table of rows (x_i, y_i),
+  /// x_i increasing: rows inline, "[x0, y0; x1, y1; ...]", or a CSV file of two columns (one
+  /// header line, blank lines and '#' comment lines skipped) named relative to
+  /// `table_directory` (the current directory if empty). Outside [x_0, x_n] a table has no value
+  /// (NaN: a run stops there, naming the time). @throws ExpressionError also for a table file
+  /// that cannot be read or rows that are not two finite numbers with x increasing.
+  Expression(const std::string& text, const std::vector<std::string>& functions, const std::string& table_directory);
   /// A constant (no parser).
   explicit Expression(double value);
   Expression(const Expression& other);
@@ -70,9 +77,15 @@ class Expression {
 
  private:
   struct Parser;
+  struct Table {  // read-only once built: shared by copies
+    std::vector<double> x, y;
+    std::string source;  // "inline" or the file name as written
+    static double evaluate(void* self, double x);
+  };
   std::string text_;
   std::string parsed_;  // text_ with each quantity replaced by its variable
   std::vector<ExpressionQuantity> quantities_;
+  std::vector<std::shared_ptr<const Table>> tables_;
   double constant_ = 0;
   bool depends_on_time_ = false;
   std::unique_ptr<Parser> parser_;  // null for a constant

@@ -33,7 +33,7 @@ enum class SensorOutput {
   AngularVelocity, AngularVelocityLocal, Acceleration, AccelerationLocal,
   AngularAcceleration, AngularAccelerationLocal, ReactionForce, ReactionTorque,
   Energy, ConstraintViolation, JointAngle, JointDisplacement, SpringDamper, KineticEnergy, PotentialEnergy,
-  LinearMomentum, AngularMomentum, JointMotor, ControllerState, DriveEffort,
+  LinearMomentum, AngularMomentum, JointMotor, Shaft, JointFriction, ControllerState, DriveEffort,
 };
 /// The key word of the model file ("angular_velocity_local", ...).
 const char* to_string(SensorOutput o);
@@ -49,6 +49,7 @@ struct SensorSpec {
   std::string body;
   std::string joint;
   std::string force;            ///< force-element sensors: the element's name
+  std::string shaft;            ///< shaft sensors: the shaft's name
   std::string state;            ///< controller_state: the controller state's name
   Vec3 point = Vec3::Zero();
   Frame frame = Frame::World;  ///< reactions: world axes or the joint's axes
@@ -99,7 +100,8 @@ struct LoadedModel {
   /// system.bodies(), joints(), loads(), forces(), contacts(), couplings() and in `sensors` (a sphere_plane
   /// contact is two shapes of system.contacts() at one place in the file).
   struct ItemLocations {
-    std::vector<SourceLocation> bodies, joints, loads, forces, contacts, sensors, couplings, states;
+    std::vector<SourceLocation> bodies, joints, loads, forces, contacts, sensors, couplings, shafts, shaft_forces,
+        states;
   };
   ItemLocations item_locations;
 

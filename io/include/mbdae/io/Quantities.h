@@ -108,9 +108,10 @@ class StateExpression {
  public:
   /// `quantities[i]` resolves `expression.quantities()[i]`.
   StateExpression(Expression expression, std::vector<Quantity> quantities);
-  /// Parses `text` with `resolver`'s functions and resolves every quantity.
+  /// Parses `text` with `resolver`'s functions (tables named relative to `table_directory`) and
+  /// resolves every quantity.
   /// @throws ExpressionError (syntax, or the first quantity that does not resolve, at its position).
-  StateExpression(const std::string& text, const QuantityResolver& resolver);
+  StateExpression(const std::string& text, const QuantityResolver& resolver, const std::string& table_directory = "");
 
   /// The bodies whose motions operator() takes, in that order.
   const std::vector<std::string>& bodies() const { return bodies_; }
@@ -141,5 +142,16 @@ class StateExpression {
   std::vector<int> index_;        // quantity i's bodies: index_[first_[i] .. first_[i+1])
   std::vector<size_t> first_;
 };
+
+/// The value of a load as a function of t [s] and the quantities' values q (q[i] of
+/// quantities[i]): N or N m, in the load's frame.
+using StateLoadValue = std::function<Vec3(double t, std::span<const double> q)>;
+
+/// A user force element that applies load `l` (its name, body, kind, point and frame; not its
+/// value) with the value value(t, q): its bodies are l.body and those the quantities read, so
+/// the implicit solvers form its tangent over all of them (central differences). Marked
+/// effort_uses_angle if a quantity is a joint's angle (its turn count is not in state files).
+/// @throws std::invalid_argument if l.body is ground or empty.
+ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLoadValue value);
 
 }  // namespace mbdae::io

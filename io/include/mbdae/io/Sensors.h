@@ -26,6 +26,7 @@
 /// | potential_energy            | (name)              | J         | gravity + springs        |
 /// | linear_momentum             | .x .y .z            | kg m/s    | world; a body or all     |
 /// | angular_momentum            | .x .y .z            | kg m^2/s  | world, about the origin  |
+/// | shaft                       | (name) .rate        | rad or m  | a 1-D shaft's coordinate |
 /// | joint_motor                 | .effort .power      | N m or N, W | about/along the axis   |
 /// | controller_state            | (name)              | its own   | z of a controller state  |
 /// | drive_effort                | (name) .power       | N m or N, W | a driven joint's drive   |
@@ -53,6 +54,7 @@ enum class SensorTarget {
   System,        ///< the whole model
   Force,         ///< `force`: a force element
   BodyOrSystem,  ///< `body`, or without it the whole model
+  Shaft,         ///< `shaft`: a 1-D shaft (System::shafts())
   State,         ///< `state`: a controller state (System::controller_states())
 };
 
@@ -62,6 +64,7 @@ struct SensorContext {
   BodyIndex body = kGround;  ///< body outputs (kGround: the whole system for BodyOrSystem)
   int joint = -1;            ///< joint outputs: index in model().joints()
   int force = -1;            ///< force-element outputs: index in model().forces()
+  int shaft = -1;            ///< shaft outputs: index in model().shafts()
   int state = -1;            ///< controller_state: index in model().controller_states()
   Vec3 p0 = Vec3::Zero();    ///< the body point's initial position (displacement)
   /// Joint and force-element outputs: the two bodies (a, b), each one's marker point and marker

@@ -2,8 +2,9 @@
 /// @file Contact.h
 /// Contact geometry and material of a body, as a user describes it. A `Contact` attaches one
 /// shape to a body (or to "ground"); every pair of shapes on different bodies may touch. Which
-/// pairs the contact geometry handles is the table contact_pair_handled(); a model with a pair it
-/// does not handle is refused by System::problems(), naming both shapes and their bodies. Both the
+/// pairs the contact geometry handles is the registry of contact pair kinds
+/// (formulations/ContactPairs.h); a model with a pair it does not handle is refused by name (the
+/// model loader, ContactDetector and MultibodySystem: contact_pair_problems()). Both the
 /// ImpulseStepper (impulses) and MultibodySystem (penalty forces) use that same geometry
 /// (formulations/ContactGeometry.h).
 ///
@@ -14,10 +15,12 @@
 /// System::contact_friction_rule and System::contact_restitution_rule (default, as Box2D, Catto
 /// 2009: μ = √(μ_a μ_b), e = max(e_a, e_b)); rolling resistance μ_r = max(μ_r,a, μ_r,b).
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <mbdae/model/ConvexHull.h>
 #include <mbdae/model/Types.h>
 
 namespace mbdae {
@@ -29,15 +32,13 @@ enum class ShapeType {
   Capsule,  ///< segment of length 2 `half_length` along the shape z axis, swept by `radius`
   Plane,    ///< half-space n·x ≤ offset (body frame; world on ground)
   Cylinder, ///< solid cylinder of `radius` and length 2 `half_length` along the shape z axis
+  ConvexMesh, ///< convex polyhedron `hull` (the convex hull of a mesh's vertices), shape axes
 };
-/// Name of `t` as in the model file ("sphere", "box", "capsule", "plane", "cylinder"). No throw.
+/// Number of ShapeType values.
+inline constexpr int kShapeTypeCount = 6;
+/// Name of `t` as in the model file ("sphere", "box", "capsule", "plane", "cylinder",
+/// "convex_mesh"). No throw.
 const char* to_string(ShapeType t);
-
-/// Whether the contact geometry handles shapes x and y touching, in either order. Handled: every
-/// pair of spheres, boxes, capsules and cylinders, and a plane with each of them. Not handled
-/// (refused by System::problems() when the two shapes are on different bodies): plane–plane.
-/// No throw.
-bool contact_pair_handled(ShapeType x, ShapeType y);
 
 /// How the friction μ or the restitution e of a pair combines the values of its two shapes.
 enum class CombineRule {
@@ -102,6 +103,9 @@ struct Contact {
   Mat3 orientation = Mat3::Identity();  ///< shape axes in body axes
   Vec3 normal = Vec3::UnitZ();    ///< plane: outward unit normal, body axes (world on ground)
   double offset = 0;              ///< plane: n·x = offset on the surface, m (x from the body's reference point)
+  /// convex_mesh: the polyhedron in shape axes (m; shared, never changed after loading).
+  std::shared_ptr<const ConvexHull> hull;
+  std::string mesh_file;          ///< convex_mesh: the file it came from, for messages
   double friction = 0.5;          ///< Coulomb μ (sticking = sliding), ≥ 0
   double restitution = 0;         ///< Newton's e in [0, 1]
   double rolling_resistance = 0;  ///< μ_r ≥ 0 (dimensionless; torque ≤ μ_r r_eff λ_n)
@@ -133,6 +137,10 @@ Contact make_capsule(const std::string& name, const std::string& body, double ra
 /// of `body`; otherwise as make_sphere().
 Contact make_cylinder(const std::string& name, const std::string& body, double radius, double length,
                       double friction = 0.5, double restitution = 0);
+/// Convex polyhedron `hull` (shape axes, m) at the reference point of `body`; otherwise as
+/// make_sphere(). `hull` may be null (reported by contact_problems()).
+Contact make_convex_mesh(const std::string& name, const std::string& body, std::shared_ptr<const ConvexHull> hull,
+                         double friction = 0.5, double restitution = 0);
 /// Ground plane n·x = offset (n normalised inside; `offset` in m is NOT rescaled, so it is the
 /// signed distance from the origin along the unit normal). No throw; a zero normal stays zero and
 /// is reported by contact_problems().

@@ -77,6 +77,14 @@ struct ForceTypeInfo {
   void (*law)(const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double* V);
 };
 
+/// joint_friction: the Coulomb–Stribeck level F(v) = μ N + (μ_s − μ) N exp(−(v/v_s)²), N, of
+/// element f at the slip speed v ≥ 0 (m/s at the pin surface) (forces/JointFriction.cpp). No throw.
+double joint_friction_level(const ForceElement& f, double v);
+/// Whether a joint of type t has an angle (revolute, cylindrical). No throw.
+bool joint_turns(JointType t);
+/// Whether a joint of type t has a slide (prismatic, cylindrical). No throw.
+bool joint_slides(JointType t);
+
 /// Every force type, in the order of the ForceType enumerators.
 const std::vector<ForceTypeInfo>& force_types();
 /// The description of type `t`. No throw.

@@ -14,10 +14,12 @@
 /// |--------------|-------------------------------------|----------------------------------------|
 /// | TransWorld i | d_i − offset                        | world component i of the separation    |
 /// | TransFrame i | e_ai · d − offset                   | separation along axis i of marker a    |
-/// | Rot (i, j)   | e_ai · e_bj                         | axis i of a stays ⊥ axis j of b        |
+/// | Rot (i, j)   | e_ai · e_bj − offset                | axis i of a keeps its angle to axis j of b (⊥ for offset 0) |
 /// | Distance     | |d| − L0                            | distance of the two points             |
 /// | TransDriven  | x_a · d − s(t)                      | prescribed displacement (drive)        |
 /// | RotDriven    | w_a(s(t)) · x_b                     | prescribed angle about z_a (drive)     |
+/// | TransOffset i| e_ai · d − o_i(t)                   | generic joint's offset translation     |
+/// | RotOffset (i, j) | (R_a A_a Q(t) e_i) · e_bj      | generic joint's offset rotation, Q(t) = Rx Ry Rz of the offsets |
 /// | RollNormal   | n · (c + r ĝ − p_plane)             | disc touches the plane                 |
 /// | RollTangent i| t_i · (v_b + ω_b × r_c)             | no slip (velocity level only)          |
 /// | RateDriven   | (ω_b − ω_a)·z_a − w(t) or d/dt(x_a·d) − w(t) | prescribed rate (velocity level only) |
@@ -41,6 +43,8 @@ enum class EquationKind {
   RotDriven,    ///< prescribed angle
   RollNormal,   ///< disc touches the plane
   RollTangent,  ///< no slip (velocity level)
+  TransOffset,  ///< separation along an axis of marker a follows an offset o_i(t)
+  RotOffset,    ///< an axis of a turned by the offset rotation Q(t) stays ⊥ an axis of b
   RateDriven,   ///< prescribed rate of the angle about z_a (j = 1) or of the displacement along x_a (j = 0), velocity level
 };
 
@@ -55,7 +59,7 @@ struct JointEquation {
   int i = 0;             ///< TransWorld/TransFrame: axis i; Rot: axis i of a; RollTangent: tangent i
   int j = 0;             ///< Rot: axis j of b
   const char* what = ""; ///< label in messages ("z_a·x_b")
-  double offset = 0;     ///< TransWorld, TransFrame: the value the row holds
+  double offset = 0;     ///< TransWorld, TransFrame, Rot: the value the row holds (Rot: a cosine)
 };
 
 /// Markers and equations of one joint at the initial configuration, world coordinates.
@@ -95,6 +99,8 @@ struct JointTypeInfo {
   void (*check)(const Joint& j, std::vector<KeyProblem>& problems);
   /// Markers and equations (without the drive row). Called only for a joint without problems.
   JointLayout (*layout)(const Joint& j);
+  /// `offsets:` may make its constrained coordinates follow functions of t (Joint::offsets).
+  bool takes_offsets = false;
 };
 
 /// Every joint type, in the order of the JointType enumerators.

@@ -77,7 +77,7 @@ enum class JointType {
   Generic,      ///< the `constrained` subset of [x, y, z, rx, ry, rz] in `frame` (0–6)
   Distance,     ///< distance between `point` on a and `point_b` on b is held (1)
   Cylindrical,  ///< translation along and rotation about `axis` (4 equations)
-  Universal,    ///< Cardan: point coincides, `axis` (on a) stays ⊥ `axis_b` (on b) (4)
+  Universal,    ///< Cardan: point coincides, `axis` (on a) keeps its angle to `axis_b` (on b) (4)
   Planar,       ///< b moves in the plane ⊥ `axis` and rotates only about it (3)
   RollingDisc,  ///< disc on a plane, rolling without slip (1 position + 2 velocity-level rows)
   Coordinate,   ///< one world coordinate of b's marker relative to a's is held at `offset` (1)
@@ -116,13 +116,14 @@ struct TimeFunction {
 /// - prismatic: translation only along `axis`, no relative rotation (5)
 /// - fixed: no relative motion (6)
 /// - generic: `constrained` = [x, y, z, rx, ry, rz] in the joint frame `frame` (columns are the
-///   frame's axes in world coordinates; default identity)
+///   frame's axes in world coordinates; default identity); `offsets` make constrained
+///   coordinates follow functions of time instead of 0
 /// - distance: the distance between `point` on a and `point_b` on b stays `distance` (if not
 ///   given: the initial distance) (1)
 /// - cylindrical: `point` stays on the line through a's marker along `axis`; rotation only about
 ///   it (4)
-/// - universal (Cardan): points coincide and `axis` (fixed in a) stays perpendicular to `axis_b`
-///   (fixed in b); the two axes must be perpendicular at t0 (4)
+/// - universal (Cardan): points coincide and `axis` (fixed in a) keeps its initial angle φ0 to
+///   `axis_b` (fixed in b): axis·axis_b = cos φ0 (90° for the usual cross; not parallel) (4)
 /// - planar: b's marker stays in the plane through a's marker with normal `axis`; rotation only
 ///   about the normal (3)
 /// - rolling_disc: body a is "ground" carrying the plane (`point` on it, normal `axis`); body b is
@@ -160,6 +161,20 @@ struct Joint {
   double offset = 0;                  ///< coordinate: held value, m
   TimeFunction motion;                ///< revolute, prismatic: driven relative coordinate (rad, m)
   TimeFunction speed;                 ///< revolute, prismatic: driven rate of the relative coordinate (rad/s, m/s)
+  /// generic: time-dependent offsets of the constrained relative coordinates [x, y, z, rx, ry, rz]
+  /// (m, rad; an empty function holds 0). Translations: e_ai · d = o_i(t) along a's marker axes.
+  /// Rotations: b's marker frame follows a's turned by Q(t) = Rx(o_rx) Ry(o_ry) Rz(o_rz) (a's
+  /// axes, Tait–Bryan xyz), i.e. the rotation rows are those of the generic joint with a's frame
+  /// A_a Q(t). Each given offset must be on a constrained coordinate and be 0 at t0.
+  std::array<TimeFunction, 6> offsets;
+  /// True if any of `offsets` is set.
+  bool has_offsets() const {
+    for (const TimeFunction& f : offsets)
+      if (f) return true;
+    return false;
+  }
+  /// True if its equations depend on time explicitly (a motion, a speed or offsets).
+  bool time_dependent() const { return static_cast<bool>(motion) || static_cast<bool>(speed) || has_offsets(); }
 };
 
 /// A coupling of 1-DOF joint coordinates (gear pair, rack and pinion, linear coupling): one
@@ -180,21 +195,81 @@ struct Joint {
 ///   the other way, r = |ω_b/ω_a| = teeth of a / teeth of b); internal (ring gear) θ_b − r θ_a = 0
 ///   (c = [−r, 1]).
 /// - rack_pinion (revolute pinion, prismatic rack, `radius` R > 0): x = R θ (c = [−R, 1]).
+/// - belt (two revolute joints with the same axis direction, pulley radii r_a, r_b, no slip):
+///   r_a θ_a = r_b θ_b, the same sense of rotation (c = [r_a, −r_b]); crossed: r_a θ_a = −r_b θ_b.
+/// - screw (revolute screw, prismatic nut, `lead` L per turn): x = L θ / 2π (c = [−L/2π, 1]).
+/// - bevel (two revolute joints whose axes intersect at the cone apex, each axis pointing from
+///   the apex towards its gear): θ_b + r θ_a = 0 with r = z_a / z_b = sin δ_a / sin δ_b (teeth z,
+///   pitch cone angles δ, δ_a + δ_b = the angle between the axes) (c = [r, 1]).
 /// - linear: the coefficients as given.
+///
+/// Any of the coordinates may also be a shaft's (System::shafts(), Shaft): its coordinate
+/// measured from its initial value; a rotor stands for a revolute joint, a mass for a prismatic one.
 struct Coupling {
   /// How the model file stated the coupling (for messages).
   enum class Kind {
     Gear,        ///< two revolute joints, ratio
     RackPinion,  ///< revolute then prismatic, radius
     Linear,      ///< coefficients given
+    Belt,        ///< two revolute joints, pulley radii
+    Screw,       ///< revolute then prismatic, lead
+    Bevel,       ///< two revolute joints with intersecting axes, ratio from teeth or cone angles
   };
   std::string name;                  ///< unique among the couplings
   Kind kind = Kind::Linear;          ///< see above
-  std::vector<std::string> joints;   ///< names of revolute or prismatic joints, ≥ 1, each once
+  /// Names of revolute or prismatic joints or of shafts, ≥ 1, each once.
+  std::vector<std::string> joints;
   std::vector<double> coefficients;  ///< c_i, one per joint, finite, not all zero
 };
-/// Name of `k` as in the model file ("gear", "rack_pinion", "linear"). No throw.
+/// Name of `k` as in the model file ("gear", "rack_pinion", "linear", "belt", "screw", "bevel").
+/// No throw.
 const char* to_string(Coupling::Kind k);
+
+/// A 1-D body of a drivetrain: a rotor with an inertia about its own axis or a mass on a line,
+/// with one coordinate of its own (its angle or position, absolute: relative to the ground) and
+/// no place in space (Modelica's Rotational.Components.Inertia and Translational.Components.Mass,
+/// Chrono's ChShaft). Its equation is J q̈ = Σ efforts of its ShaftForce elements − the
+/// constraint efforts of its couplings. It moves only through ShaftForce elements and couplings
+/// (to other shafts, or to revolute and prismatic joints of the mechanism).
+struct Shaft {
+  /// Rotor (angle, rad) or linear mass (position, m).
+  enum class Kind {
+    Rotor,  ///< inertia kg m², angle rad
+    Mass,   ///< mass kg, position m
+  };
+  std::string name;          ///< unique among the shafts, different from every joint's name, not "ground"
+  Kind kind = Kind::Rotor;   ///< see above
+  double inertia = 0;        ///< kg m² (rotor) or kg (mass), > 0
+  double position = 0;       ///< angle (rad) or position (m) at t0
+  double rate = 0;           ///< rad/s or m/s at t0
+};
+/// Name of `k` as in the model file ("rotor", "mass"). No throw.
+const char* to_string(Shaft::Kind k);
+
+/// An effort on shafts: a spring-damper between two shafts (or a shaft and "ground") or a load
+/// (torque on a rotor, force on a mass) that is a function of time.
+///
+/// - spring_damper between a and b (`shafts`, either may be "ground", whose coordinate is 0):
+///   with Δ = q_b − q_a, u = k (Δ − Δ0) + d Δ̇ acts as −u on b and +u on a; potential ½ k (Δ − Δ0)²;
+///   Δ0 = `free_value` (default: Δ at t0, the spring relaxed).
+/// - load on shaft `shafts[0]`: u = value_of_t(t) if set, else `value` (N m or N), power u q̇.
+struct ShaftForce {
+  /// Which law.
+  enum class Kind {
+    SpringDamper,  ///< between two shafts
+    Load,          ///< torque or force of t on one shaft
+  };
+  std::string name;                    ///< unique among the shaft forces
+  Kind kind = Kind::SpringDamper;      ///< see above
+  std::array<std::string, 2> shafts;   ///< spring_damper: a, b ("ground" allowed); load: the shaft, ""
+  double stiffness = 0;                ///< N m/rad or N/m, ≥ 0
+  double damping = 0;                  ///< N m s/rad or N s/m, ≥ 0
+  std::optional<double> free_value;    ///< Δ0, rad or m; std::nullopt: Δ at t0
+  double value = 0;                    ///< load: N m or N (when value_of_t is not set)
+  std::function<double(double)> value_of_t;  ///< load: u(t), optional
+};
+/// Name of `k` as in the model file ("spring_damper", "load"). No throw.
+const char* to_string(ShaftForce::Kind k);
 
 /// Pose and twist of a body's reference point (world axes), as handed to user force functions.
 struct BodyMotion {
@@ -242,9 +317,18 @@ enum class ForceType {
   User,                   ///< user function of the bodies' motions
   EndStop,                ///< one-sided penalty stops on the slide along an axis
   JointMotor,             ///< a torque or force on a joint's coordinate, a function of t and the joint's state
+  JointFriction,          ///< Coulomb (regularized), Stribeck and viscous friction of a joint
+  JointLimit,             ///< one-sided penalty stops on a joint's angle or slide
 };
 /// Name of `t` as in the model file ("spring_damper", …). No throw.
 const char* to_string(ForceType t);
+
+/// How a rigid_body_spring_damper measures the relative rotation (see ForceElement).
+enum class SpringRotationLaw {
+  RotationVector,  ///< θ = log(Aᵀ B) in a's marker frame
+  TaitBryan,       ///< θ = Tait–Bryan xyz angles of Aᵀ B (singular at θ_y = ±90°)
+  MidFrame,        ///< θ = log(Aᵀ B), translation in the mid frame A exp(θ/2): the same for a, b swapped
+};
 
 /// A force element between bodies (either of a pair may be "ground"). Points and axes are world
 /// coordinates at t0, fixed to the bodies from then on.
@@ -256,20 +340,34 @@ const char* to_string(ForceType t);
 ///   torque k (φ − φ0) + d φ̇ with φ the rotation of b's marker x axis about a's z axis,
 ///   φ = atan2 (single turn, (−π, π]); φ0 = `length` (rad, default 0). Meant with a revolute or
 ///   cylindrical joint on the same axis. Potential ½ k (φ − φ0)².
-/// - rigid_body_spring_damper (Exudyn RigidBodySpringDamper): in the joint frame `frame` (columns
-///   = axes, world at t0; default identity) fixed to a at `point`: displacement u = A_Jᵀ (p_b − p_a)
-///   of the markers, rotation φ = rotation vector of A_aᵀ A_b (marker frames), relative velocity
-///   and angular velocity in joint axes; [F; M] = K [u; φ] + D [u̇; ω_rel] acts on b (−on a), the
-///   moment about b's marker point. Potential ½ [u;φ]ᵀ K [u;φ] (exact for the translational part;
-///   for rotations consistent to first order, as in Exudyn).
+/// - rigid_body_spring_damper (Exudyn RigidBodySpringDamper): markers on a and b at `point` with
+///   the frame `frame` (columns = axes, world at t0; default identity); A, B their frames now,
+///   d = p_b − p_a their separation, R = Aᵀ B. `rotation_law` (SpringRotationLaw) fixes the
+///   coordinates x = [u; θ] and the law frame J: rotation_vector u = Aᵀ d, θ = log R (J = A);
+///   tait_bryan u = Aᵀ d, θ = xyz angles of R (J = A); mid_frame u = Mᵀ d, θ = log R with
+///   M = A exp(θ/2) the frame halfway from A to B (J = M). Potential V = ½ xᵀ K x; the stiffness
+///   wrench is exactly −∂V (the rotation part through the law's tangent map), the damping wrench
+///   −J D [Jᵀ ḋ; Jᵀ (ω_b − ω_a)]. Equations in docs/joints_forces_analyses.md.
 /// - cartesian_spring_damper (Exudyn CartesianSpringDamper): F_i = k_i (d_i − offset_i) + d_i ḋ_i
 ///   on b (−on a) with d = p_b − p_a the markers' world displacement. Potential ½ Σ k_i (d_i − o_i)².
+///   The reaction −F acts on a at b's marker point (default: no moment between the pair) or, with
+///   `reaction_at_a_marker`, at a's own marker point (then the force pair is exactly −∂V: energy
+///   is conserved, angular momentum only if F ∥ d).
 /// - user: `user` is called with the bodies' motions; any number of bodies (not ground).
 /// - joint_motor: on the revolute, prismatic or cylindrical joint `joint` (its bodies, `point`
 ///   and `axis` are the joint's): u = effort(t, q) with q the joint's coordinates
 ///   (JointCoordinates) acts on b as a torque u e (`motor_force` false) or a force u e at the
 ///   joint point (true), e the joint axis turning with a; a gets the opposite. Its power is
 ///   u·rate or u·speed. No potential.
+/// - joint_friction: on the revolute, prismatic or cylindrical joint `joint` (bodies, point and
+///   axis copied from it): with the slip speed at the pin surface v = |(r φ̇, ṡ)| (φ̇ for the
+///   turning joints, ṡ for the sliding ones, r = `radius`), the Coulomb–Stribeck level
+///   F(v) = μ N + (μ_s − μ) N exp(−(v/v_s)²) (N = `normal_force`), regularized by tanh(v/v_ε),
+///   acts against the slip: torque −r F tanh(v/v_ε) (r φ̇/v) − c_φ φ̇ about the axis and force
+///   −F tanh(v/v_ε) (ṡ/v) − c_s ṡ along it. Dissipative; no potential (forces/JointFriction.cpp).
+/// - joint_limit: on the revolute (angle φ, turns counted) or prismatic (slide s) joint `joint`:
+///   one-sided penalty stops at `lower`, `upper` as end_stop, a torque or a force; potential
+///   ½ k p². The impulse stepper takes it as a unilateral impulse with `restitution`.
 struct ForceElement {
   std::string name;                 ///< unique among the force elements (may be empty)
   ForceType type = ForceType::SpringDamper;  ///< which law (see above)
@@ -286,6 +384,8 @@ struct ForceElement {
   Vec3 stiffness3 = Vec3::Zero();   ///< cartesian: N/m per world axis
   Vec3 damping3 = Vec3::Zero();     ///< cartesian: N s/m
   Vec3 offset3 = Vec3::Zero();      ///< cartesian: m
+  bool reaction_at_a_marker = false;  ///< cartesian: −F acts on a at a's marker point (else at b's)
+  SpringRotationLaw rotation_law = SpringRotationLaw::RotationVector;  ///< rigid_body_spring_damper
   std::optional<double> lower;      ///< end_stop: least slide, m
   std::optional<double> upper;      ///< end_stop: largest slide, m
   std::string joint;                ///< joint_motor: the joint it acts on (bodies, point, axis copied from it)
@@ -295,6 +395,20 @@ struct ForceElement {
   /// their values arrive in JointCoordinates::states, in this order.
   std::vector<std::string> states;
   bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry); user: the law counts a joint's turns (a run cannot continue it from a state file)
+  JointType joint_type = JointType::Revolute;  ///< joint_friction, joint_limit: the type of `joint` (copied from it)
+  double friction = 0;              ///< joint_friction: Coulomb (sliding) coefficient μ
+  std::optional<double> static_friction;  ///< joint_friction: μ_s of the Stribeck curve (needs stribeck_velocity)
+  double stribeck_velocity = 0;     ///< joint_friction: v_s, m/s at the pin surface (0: no Stribeck term)
+  double radius = 0;                ///< joint_friction: pin radius r, m (revolute, cylindrical)
+  double normal_force = 0;          ///< joint_friction: given normal force N, N
+  double viscous_rotation = 0;      ///< joint_friction: c_φ, N m s/rad (revolute, cylindrical)
+  double viscous_slide = 0;         ///< joint_friction: c_s, N s/m (prismatic, cylindrical)
+  double regularization_velocity = 1e-3;  ///< joint_friction: v_ε, m/s at the pin surface
+  double restitution = 0;           ///< joint_limit: Newton restitution e in [0, 1] (impulse stepper)
+  /// joint_friction, joint_limit: set by the impulse stepper's formulation, which takes the
+  /// Coulomb part and the stops as impulses of its projected Gauss–Seidel: the law then gives
+  /// only the viscous part (friction) or nothing (limit).
+  bool by_impulses = false;
   UserForceFunction user;           ///< user
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };
@@ -356,6 +470,8 @@ struct ItemRef {
     Contact,  ///< System::contacts()
     Sensor,   ///< a sensor list kept beside the System (io::LoadedModel::sensors)
     Coupling, ///< System::couplings()
+    Shaft,    ///< System::shafts()
+    ShaftForce,  ///< System::shaft_forces()
     State,    ///< System::controller_states()
   };
   Kind kind = Kind::None;  ///< the list it is in
@@ -375,6 +491,10 @@ struct ItemRef {
   static ItemRef sensor(int i) { return {Kind::Sensor, i}; }
   /// couplings()[i]
   static ItemRef coupling(int i) { return {Kind::Coupling, i}; }
+  /// shafts()[i]
+  static ItemRef shaft(int i) { return {Kind::Shaft, i}; }
+  /// shaft_forces()[i]
+  static ItemRef shaft_force(int i) { return {Kind::ShaftForce, i}; }
   /// controller_states()[i]
   static ItemRef state(int i) { return {Kind::State, i}; }
   /// True if it names an item.
@@ -382,7 +502,8 @@ struct ItemRef {
   /// Ordered by kind, then index (for sets and maps of items).
   auto operator<=>(const ItemRef&) const = default;
 };
-/// "body", "joint", "load", "force", "contact", "sensor", "coupling", "state" ("" for None). No throw.
+/// "body", "joint", "load", "force", "contact", "sensor", "coupling", "shaft", "shaft force",
+/// "state" ("" for None). No throw.
 const char* to_string(ItemRef::Kind k);
 
 /// One problem: what is wrong (with the expected and the actual value) and the item it is about.
@@ -473,6 +594,14 @@ class System {
   /// q.angle. An unknown joint is reported by check().
   void add_joint_motor(const std::string& name, const std::string& joint, JointEffortFunction effort,
                        bool force = false, bool uses_angle = true);
+  /// Friction on the joint named `joint` (added before; revolute, prismatic or cylindrical):
+  /// bodies, point, axis and type copied from the joint now; set the coefficients (friction,
+  /// normal_force, radius, …) on the returned element. An unknown joint is reported by check().
+  ForceElement& add_joint_friction(const std::string& name, const std::string& joint);
+  /// Stops on the angle (revolute, rad) or slide (prismatic, m) of the joint named `joint`:
+  /// stiffness N m/rad or N/m, damping N m s/rad or N s/m; restitution for the impulse stepper.
+  ForceElement& add_joint_limit(const std::string& name, const std::string& joint, std::optional<double> lower,
+                                std::optional<double> upper, double stiffness, double damping, double restitution = 0);
 
   // Convenience builders that read like the model file: `a`, `b` are body names (or
   // "ground"), points (m) and axes are world coordinates at t0; nothing is checked here.
@@ -524,6 +653,20 @@ class System {
   const std::vector<Coupling>& couplings() const { return couplings_; }
   /// Writable couplings.
   std::vector<Coupling>& couplings() { return couplings_; }
+  /// Appends a 1-D shaft (checked in check()). No throw other than std::bad_alloc.
+  void add_shaft(Shaft shaft) { shafts_.push_back(std::move(shaft)); }
+  /// The shafts, in the order added.
+  const std::vector<Shaft>& shafts() const { return shafts_; }
+  /// Writable shafts.
+  std::vector<Shaft>& shafts() { return shafts_; }
+  /// Appends an effort on shafts (checked in check()). No throw other than std::bad_alloc.
+  void add_shaft_force(ShaftForce force) { shaft_forces_.push_back(std::move(force)); }
+  /// The efforts on shafts, in the order added.
+  const std::vector<ShaftForce>& shaft_forces() const { return shaft_forces_; }
+  /// Writable efforts on shafts.
+  std::vector<ShaftForce>& shaft_forces() { return shaft_forces_; }
+  /// Index of the shaft with this name in shafts(), -1 if there is none. No throw.
+  int shaft_index(const std::string& name) const;
 
   /// Appends a controller state (checked in check()). No throw other than std::bad_alloc.
   void add_controller_state(ControllerState state) { states_.push_back(std::move(state)); }
@@ -544,7 +687,7 @@ class System {
 
   /// Every problem of the model (empty if none) with the item it is about: names, masses,
   /// inertias, joint bodies and axes, load and force element bodies and values, the joints and
-  /// coefficients of the couplings. Contacts are
+  /// coefficients of the couplings, the shafts and their efforts. Contacts are
   /// checked by the formulation that uses them (contact_problems(), Contact.h).
   std::vector<ModelProblem> problems() const;
   /// The messages of problems(), in order.
@@ -559,6 +702,8 @@ class System {
   std::vector<Contact> contacts_;
   std::vector<ForceElement> forces_;
   std::vector<Coupling> couplings_;
+  std::vector<Shaft> shafts_;
+  std::vector<ShaftForce> shaft_forces_;
   std::vector<ControllerState> states_;
 };
 

@@ -42,12 +42,10 @@ enum class ExplicitMethod {
 /// "rk4" or "dopri5". No throw.
 const char* to_string(ExplicitMethod m);
 
-/// Settings of solve_explicit().
-struct ExplicitOptions {
+/// Settings of solve_explicit(): the run's (RunSettings: t_end, step = the RK4 step or the
+/// Dormand–Prince initial step, output_every ≥ 0) and its own.
+struct ExplicitOptions : RunSettings {
   ExplicitMethod method = ExplicitMethod::RK4;  ///< integration method
-  double t_end = 1.0;          ///< s
-  double step = 1e-3;          ///< s: RK4 step; Dormand–Prince initial step
-  double output_every = 0;     ///< s, ≥ 0; 0: only t0 and t_end
   double rtol = 1e-8;          ///< Dormand–Prince
   double atol = 1e-10;         ///< Dormand–Prince
   double min_step = 1e-14;     ///< s, Dormand–Prince: fail with StepTooSmall below this
@@ -88,6 +86,7 @@ class NewtonEulerMonitor final : public StateMonitor {
 
  private:
   const NewtonEulerSystem& sys_;
+  NewtonEulerSystem::Workspace ws_;  // the monitor's own
   VecX c_, cd_;
 };
 
@@ -99,12 +98,9 @@ enum class LieGroupMethod {
 /// "lie_euler" or "lie_rk4". No throw.
 const char* to_string(LieGroupMethod m);
 
-/// Settings of solve_lie_group() (fixed step).
-struct LieGroupOptions {
+/// Settings of solve_lie_group() (fixed step): the run's (RunSettings) and its own.
+struct LieGroupOptions : RunSettings {
   LieGroupMethod method = LieGroupMethod::RK4;  ///< integration method
-  double t_end = 1.0;       ///< s
-  double step = 1e-3;       ///< s
-  double output_every = 0;  ///< s, ≥ 0; 0: only t0 and t_end
   long max_steps = 100'000'000;  ///< steps at most; then status TooMuchWork
 };
 

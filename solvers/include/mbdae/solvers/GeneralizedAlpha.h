@@ -57,12 +57,10 @@ enum class AlphaFormulation {
 /// "index3" or "index2_ggl". No throw.
 const char* to_string(AlphaFormulation f);
 
-/// Settings of the generalized-α and trapezoidal integrators. Only step, rho_inf (through
-/// chung_hulbert()) and the state sizes are checked; other values are used as given.
-struct NewmarkOptions {
-  double t_end = 1.0;         ///< s
-  double step = 1e-3;         ///< nominal step h, s
-  double output_every = 0;    ///< s; 0: only t0 and t_end
+/// Settings of the generalized-α and trapezoidal integrators: the run's (RunSettings: t_end, the
+/// nominal step h, output_every) and their own. Only step, rho_inf (through chung_hulbert()) and
+/// the state sizes are checked; other values are used as given.
+struct NewmarkOptions : RunSettings {
   double rho_inf = 0.8;       ///< generalized-α: spectral radius at infinity, in [0, 1]
   /// generalized-α: index 3 or stabilized index 2 (the trapezoidal rule ignores it)
   AlphaFormulation formulation = AlphaFormulation::Index3;

@@ -39,10 +39,9 @@
 
 namespace mbdae {
 
-/// Settings of solve_ida. Times in s.
-struct IdaOptions {
-  double t_end = 1.0;         ///< end time (s), ≥ t0
-  double output_every = 0.0;  ///< spacing of the output grid (s); ≤ 0: only t0 and t_end
+/// Settings of solve_ida: the run's (RunSettings: t_end, output_every; IDA chooses its steps, so
+/// RunSettings::step is not used, see initial_step) and its own. Times in s.
+struct IdaOptions : RunSettings {
   double rtol = 1e-6;         ///< relative tolerance on q and v
   double atol = 1e-8;         ///< absolute tolerance on q and v (see the weights above)
   /// Linear solver of IDA's Newton iteration.

@@ -26,6 +26,14 @@
 ///                                    normal cone of the set at λ_t (opposite to λ_t on the
 ///                                    disc's rim, along the face normal on a pyramid face),
 ///        rolling resistance:         |λ_r| ≤ μ_r r_eff λ_n on the tangential relative rotation;
+///        joint friction (with NewtonEulerOptions::joint_elements_by_impulses): on the slip rows
+///                                    J u = r φ̇ and/or ṡ of a joint_friction's joint, |λ| ≤ h F(v₀)
+///                                    (F the Coulomb–Stribeck level at the step's first slip speed;
+///                                    the disc, projected radially, for a cylindrical joint),
+///        joint limits (the same):    per stop of a joint_limit, on the rate of its gap g ≥ 0 (±φ̇
+///                                    or ±ṡ): 0 ≤ λ ⊥ (J u⁺ − b) ≥ 0 with b = −e g⁻ when the stop
+///                                    closes within the step at g⁻ < −v_thr, else b = −g/h if
+///                                    g > 0, else 0 (and the split impulse below for g < 0);
 ///     solved by projected Gauss–Seidel: per row (or 2×2 block) λ ← proj_K(λ − ω K⁻¹ (J u − b)),
 ///     proj_K the projection onto the set in the metric of the block's effective mass K (for a
 ///     friction block the minimiser of ½ (λ − λ*)ᵀ K (λ − λ*) on μ λ_n P: that is what makes the
@@ -36,7 +44,8 @@
 ///     the first-sweep t1 is along the tangential slip (so sliding meets the pyramid's face);
 ///  4. position correction by split impulses (no energy enters the velocities): a second PGS on
 ///     pseudo-velocities u_p with targets J_j u_p = −β C_j/h for joints and
-///     J_n u_p ≥ β max(−d − slop, 0)/h (λ ≥ 0) for contacts, no friction; u_p is then discarded;
+///     J_n u_p ≥ β max(−d − slop, 0)/h (λ ≥ 0) for contacts and joint stops, no friction; u_p is
+///     then discarded;
 ///  5. positions with u⁺ + u_p: x_C += h v, Q ← exp(h ω_W) ⊗ Q, normalised (a first-order
 ///     Lie-group update; symplectic Euler overall).
 ///
@@ -68,11 +77,9 @@ enum class FrictionModel {
   Cone,     ///< the disc itself (Coulomb cone)
 };
 
-/// Settings of solve_impulse().
-struct ImpulseOptions {
-  double t_end = 1.0;           ///< s, > t0
-  double step = 1e-3;           ///< h, s, > 0
-  double output_every = 0;      ///< s; 0: only t0 and t_end
+/// Settings of solve_impulse(): the run's (RunSettings: t_end > t0, the step h > 0,
+/// output_every) and its own.
+struct ImpulseOptions : RunSettings {
   int pgs_max_iterations = 100; ///< velocity sweeps per step at most, ≥ 1
   double pgs_tolerance = 1e-9;  ///< m/s: stop when a sweep changes no velocity by more
   double relaxation = 1.0;      ///< ω in (0, 2)

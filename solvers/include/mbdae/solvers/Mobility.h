@@ -18,7 +18,7 @@ struct MobilityReport {
   int bodies = 0;             ///< moving bodies
   int joint_equations = 0;    ///< position-level joint equations (active rows)
   int velocity_equations = 0; ///< velocity-level (nonholonomic) equations
-  int grubler = 0;            ///< 6·bodies − joint_equations
+  int grubler = 0;            ///< 6·bodies + shafts − joint_equations
   int coordinates = 0;        ///< n (including Euler parameters)
   int rank = 0;               ///< rank of the position-level C_q (Euler-parameter norms included)
   int mobility = 0;           ///< n − rank: the true number of position degrees of freedom

@@ -27,12 +27,12 @@ const char* to_string(SolverType s);
 /// "generalized_alpha", "ida", "trapezoidal_index2"; throws SolverSettingsError otherwise.
 SolverType solver_type_from_string(const std::string& s);
 
-/// One settings struct for every implicit solver; each solver uses the fields that apply.
-struct SimulationSettings {
+/// One settings struct for every implicit solver: the run's (RunSettings: t_end, the step of
+/// generalized-α and the trapezoidal rule, output_every, by default 1e-2 s here) and the solvers'
+/// own; each solver uses the fields that apply.
+struct SimulationSettings : RunSettings {
+  SimulationSettings() { output_every = 1e-2; }
   SolverType solver = SolverType::GeneralizedAlpha;  ///< which solver
-  double t_end = 1.0;          ///< s
-  double step = 1e-3;          ///< s: step of generalized-α and the trapezoidal rule (IDA chooses its own)
-  double output_every = 1e-2;  ///< s
   double rho_inf = 0.8;        ///< generalized-α
   /// generalized-α: index 3 (default) or stabilized index 2 (GGL); see GeneralizedAlpha.h
   AlphaFormulation formulation = AlphaFormulation::Index3;

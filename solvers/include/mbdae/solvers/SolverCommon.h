@@ -206,12 +206,29 @@ class ConstrainedSystemMonitor final : public StateMonitor {
   /// @param sys the system whose states are measured (kept by reference)
   explicit ConstrainedSystemMonitor(const ConstrainedSystem& sys);
   bool has_energy() const override { return sys_.has_energy(); }
-  double energy(const StateView& s) override { return sys_.energy(s.t, s.q, s.v); }
+  double energy(const StateView& s) override { return sys_.energy(ws_, s.t, s.q, s.v); }
   ConstraintViolation constraint_violation(const StateView& s) override;
 
  private:
   const ConstrainedSystem& sys_;
+  ConstrainedSystem::Workspace ws_;  // the monitor's own
   VecX c_;  // work vector (size m)
+};
+
+/// What every run shares, whatever its solver: the end time, the step and the output interval.
+/// Each solver's options (NewmarkOptions, IdaOptions, ExplicitOptions, LieGroupOptions,
+/// ImpulseOptions) and SimulationSettings derive from it and add only their own settings; a model
+/// file's `solver` and `output` sections fill it once (io::LoadedModel::settings), and the one run
+/// loop (run_to_end()) reads its end time and output interval.
+struct RunSettings {
+  double t_end = 1.0;  ///< end time, s, ≥ t0 (the impulse stepper: > t0)
+  /// s, > 0: the step of the fixed-step solvers; the first step of the adaptive generalized-α,
+  /// trapezoidal and Dormand–Prince runs. IDA chooses its own steps (IdaOptions::initial_step).
+  double step = 1e-3;
+  double output_every = 0;  ///< s, spacing of the output grid (OutputGrid); ≤ 0: only t0 and t_end
+  /// This object as RunSettings, to set or read the three at once: `opt.run_settings() = s;`.
+  RunSettings& run_settings() { return *this; }
+  const RunSettings& run_settings() const { return *this; }  ///< see above
 };
 
 /// What run_to_end() checks of every state it hands out (at t0 and every output time), so that a
@@ -249,8 +266,13 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end,
                        double output_every, const Observer& obs, const RunChecks& checks = {},
                        double grid_origin = std::numeric_limits<double>::quiet_NaN());
 
+/// run_to_end() to run.t_end with output every run.output_every (run.step is the integrator's).
+SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, const RunSettings& run, const Observer& obs,
+                       const RunChecks& checks = {},
+                       double grid_origin = std::numeric_limits<double>::quiet_NaN());
+
 /// run_to_end() with the ConstrainedSystemMonitor of `sys`.
-SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, double t_end,
-                       double output_every, const Observer& obs);
+SolveResult run_to_end(const ConstrainedSystem& sys, Integrator& integ, const RunSettings& run,
+                       const Observer& obs);
 
 }  // namespace mbdae

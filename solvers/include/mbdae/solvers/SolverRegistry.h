@@ -39,7 +39,7 @@ struct SolverSupport {
   bool rolling_resistance;   ///< contact rolling resistance
   bool accelerations;        ///< a run gives accelerations at its output times (acceleration sensors)
   bool multipliers;          ///< a run gives the joints' multipliers at its output times (reaction sensors)
-  bool couplings;            ///< couplings of joint coordinates (gears, rack and pinion; System::couplings())
+  bool couplings;            ///< couplings of joint coordinates (System::couplings()) and 1-D shafts (System::shafts())
   bool controller_states;    ///< controller states integrated with the mechanism (System::controller_states())
 };
 

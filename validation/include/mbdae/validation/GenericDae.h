@@ -68,29 +68,29 @@ class GenericDae : public ConstrainedSystem {
   int num_constraints() const override { return fns_.m; }
   void initial_state(VecRef q0, VecRef v0) const override;
 
-  void residual(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
+  void residual(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
                 VecRef r) const override;
-  void forces(double t, ConstVecRef q, ConstVecRef v, VecRef f) const override;
-  void constraints(double t, ConstVecRef q, VecRef c) const override;
-  void constraint_velocity(double t, ConstVecRef q, ConstVecRef v, VecRef cv) const override;
-  void gamma(double t, ConstVecRef q, ConstVecRef v, VecRef g) const override;
+  void forces(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef f) const override;
+  void constraints(Workspace& ws, double t, ConstVecRef q, VecRef c) const override;
+  void constraint_velocity(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef cv) const override;
+  void gamma(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef g) const override;
 
   const SparseMatrix& tangent_pattern() const override { return tangent_pattern_; }
   const SparseMatrix& jacobian_pattern() const override { return jacobian_pattern_; }
 
-  void assemble_tangent(double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+  void assemble_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                         ConstVecRef lambda, double c_q, double c_v, double c_a,
                         SparseMatrix& A) const override;
-  void assemble_mass(ConstVecRef q, SparseMatrix& M) const override;
-  void assemble_jacobian(double t, ConstVecRef q, SparseMatrix& Cq) const override;
-  void assemble_velocity_jacobian(double t, ConstVecRef q, ConstVecRef v,
+  void assemble_mass(Workspace& ws, ConstVecRef q, SparseMatrix& M) const override;
+  void assemble_jacobian(Workspace& ws, double t, ConstVecRef q, SparseMatrix& Cq) const override;
+  void assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                   SparseMatrix& G) const override;
 
   std::string coordinate_label(int i) const override;
   std::string constraint_label(int row) const override;
 
   bool has_energy() const override { return static_cast<bool>(fns_.energy); }
-  double energy(double t, ConstVecRef q, ConstVecRef v) const override;
+  double energy(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const override;
 
   /// Dense helpers (analytic where the user gave them, finite differences otherwise).
   MatX mass_matrix(ConstVecRef q) const;
