@@ -7,6 +7,7 @@
 // (second order) converges as h².
 
 #include <cmath>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,8 +42,12 @@ Balance balance(const std::vector<Override>& sets, double every) {
   ModelRun r(lm);
   std::vector<double> t, gas, damp, energy;
   const MultibodySystem* mb = nullptr;
+  std::optional<ConstrainedSystem::Workspace> ws;
   const SolveResult res = r.run([&](const StateView& s, std::span<const double>) {
-    if (!mb) mb = r.multibody();
+    if (!mb) {
+      mb = r.multibody();
+      ws.emplace(mb->make_workspace());
+    }
     double pg = 0;  // power of the loads (forces at the reference points)
     for (const Load& l : sys.loads()) {
       const Vec3 F = l.value_of_t ? l.value_of_t(s.t) : l.value;
@@ -60,7 +65,7 @@ Balance balance(const std::vector<Override>& sets, double every) {
     t.push_back(s.t);
     gas.push_back(pg);
     damp.push_back(pd);
-    energy.push_back(mb->energy(s.t, s.q, s.v));
+    energy.push_back(mb->energy(*ws, s.t, s.q, s.v));
     return true;
   });
   INFO(res.message);

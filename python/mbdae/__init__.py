@@ -329,7 +329,9 @@ class Model:
         an exception in it ends the run with :class:`SolverError`. ``{name: (f, ["rate(hinge)",
         "x(slider)"])}`` makes it a function ``f(t, *quantities)`` of named quantities of the
         state (the model file's: angle, rate, displacement, speed of a joint; x..z, vx..vz, wx..wz
-        of a body); an unknown name raises ValueError.
+        of a body); an unknown name raises ValueError. A ``joint_motor`` named in ``loads`` takes
+        its effort (N m or N) from ``f(t)`` or ``(f, ["angle()", "rate()"])`` of its own joint's
+        angle(), rate(), displacement(), speed(), f returning one number.
 
         Returns a :class:`Result` (rows at t = 0, output_every, ..., end_time). Raises
         :class:`ModelError` if the run cannot be built (e.g. a solver that cannot handle the

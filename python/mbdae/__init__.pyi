@@ -8,8 +8,10 @@ import numpy.typing as npt
 __version__: str
 
 Vector3 = Sequence[float]
-# f(t) or (f, ["rate(hinge)", "x(body)", ...]) with f(t, *quantities) (docs/python.md)
-LoadFunction = Callable[[float], Vector3] | tuple[Callable[..., Vector3], Sequence[str]]
+# f(t) or (f, ["rate(hinge)", "x(body)", ...]) with f(t, *quantities) (docs/python.md); for a
+# joint_motor, f returns one number (N m or N) and reads its own joint's angle(), rate(), ...
+LoadFunction = (Callable[[float], Vector3 | float]
+                | tuple[Callable[..., Vector3 | float], Sequence[str]])
 
 class ModelError(ValueError):
     """Problems of a model file or of building its run; message `FILE:LINE:COL: KEY: message`."""

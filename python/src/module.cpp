@@ -139,7 +139,7 @@ Load& find_load(io::LoadedModel& m, const std::string& name) {
     if (l.name == name) return l;
     names += (names.empty() ? "" : ", ") + l.name;
   }
-  throw py::key_error("no force or torque named '" + name + "' (loads: " + names + ")");
+  throw py::key_error("no force, torque or joint_motor named '" + name + "' (loads: " + names + ")");
 }
 
 /// A Python object that may be released from any thread (it takes the GIL to drop its reference).
@@ -195,6 +195,60 @@ void add_state_callable(io::LoadedModel& m, const std::string& name, const py::t
   m.system.add_force(std::move(fe));
 }
 
+/// The joint_motor named `name`, or nullptr.
+ForceElement* find_motor(io::LoadedModel& m, const std::string& name) {
+  for (ForceElement& f : m.system.forces())
+    if (f.name == name && f.type == ForceType::JointMotor) return &f;
+  return nullptr;
+}
+
+/// joint_motor `motor` takes its effort (N m or N) from a Python callable: f(t), or (f, names)
+/// with names among its own joint's "angle()", "rate()", "displacement()", "speed()" (empty
+/// parentheses or the joint's name, as in the model file's value); f(t, *values) returns one
+/// number. The motor stays a joint_motor (its sensor output, its reaction on the first body).
+void set_motor_callable(ForceElement& motor, const py::handle& spec) {
+  const std::string name = motor.name;
+  py::object fn = py::reinterpret_borrow<py::object>(spec);
+  std::vector<int> slots;  // 0 angle, 1 rate, 2 displacement, 3 speed
+  if (py::isinstance<py::tuple>(spec) || py::isinstance<py::list>(spec)) {
+    const py::tuple t(fn);
+    if (t.size() != 2 || !PyCallable_Check(t[0].ptr()) || py::isinstance<py::str>(t[1]))
+      throw py::type_error("joint_motor '" + name + "': expected a callable f(t) or a pair (f, [\"rate()\", ...]) "
+                           "with f(t, *quantities)");
+    static const std::array<const char*, 4> functions{"angle", "rate", "displacement", "speed"};
+    for (const py::handle h : py::iter(t[1])) {
+      if (!py::isinstance<py::str>(h)) throw py::type_error("joint_motor '" + name + "': the quantities are strings, e.g. \"rate()\"");
+      const std::string text = h.cast<std::string>();
+      int slot = -1;
+      for (int k = 0; k < 4; ++k)
+        if (text == std::string(functions[k]) + "()" || text == std::string(functions[k]) + "(" + motor.joint + ")") slot = k;
+      if (slot < 0)
+        throw py::value_error("joint_motor '" + name + "': quantity '" + text + "': a motor's Python value reads its "
+                              "own joint's angle(), rate(), displacement(), speed() (joint '" + motor.joint +
+                              "'); a force of other quantities is a load (f, [names])");
+      slots.push_back(slot);
+    }
+    fn = t[0];
+  } else if (!PyCallable_Check(spec.ptr())) {
+    throw py::type_error("joint_motor '" + name + "': not callable");
+  }
+  motor.effort_uses_angle = std::find(slots.begin(), slots.end(), 0) != slots.end();
+  motor.effort = [f = shared_object(fn), name, slots](double t, const JointCoordinates& c) -> double {
+    const std::array<double, 4> all{c.angle, c.rate, c.displacement, c.speed};
+    py::gil_scoped_acquire gil;
+    try {
+      py::tuple args(slots.size() + 1);
+      args[0] = py::float_(t);
+      for (size_t i = 0; i < slots.size(); ++i) args[i + 1] = py::float_(all[static_cast<size_t>(slots[i])]);
+      return (*f)(*args).cast<double>();
+    } catch (py::error_already_set& e) {
+      throw std::runtime_error("joint_motor '" + name + "': Python callable raised " + e.what());
+    } catch (const py::cast_error&) {
+      throw std::runtime_error("joint_motor '" + name + "': the Python callable must return one number");
+    }
+  };
+}
+
 /// A copy of `m` whose loads named in `callables` take their value (N or N m, in the load's
 /// frame) from a Python callable of t (s) returning 3 numbers, or from (f, quantities): f of t
 /// and the named quantities' values (add_state_callable). The callable runs with the GIL taken;
@@ -204,6 +258,10 @@ ModelPtr with_callable_loads(const ModelPtr& m, const py::dict& callables) {
   auto copy = std::make_shared<io::LoadedModel>(*m);
   for (const auto& [key, fn] : callables) {
     const std::string name = py::str(key);
+    if (ForceElement* motor = find_motor(*copy, name)) {
+      set_motor_callable(*motor, fn);
+      continue;
+    }
     if (py::isinstance<py::tuple>(fn) || py::isinstance<py::list>(fn)) {
       add_state_callable(*copy, name, py::tuple(py::reinterpret_borrow<py::object>(fn)));
       continue;

@@ -38,7 +38,7 @@ def test_exception_in_callable_is_a_solver_error_naming_it(slider_crank):
 
 
 def test_bad_load_arguments(slider_crank):
-    with pytest.raises(KeyError, match="no force or torque named 'nothing'"):
+    with pytest.raises(KeyError, match="no force, torque or joint_motor named 'nothing'"):
         slider_crank.run(loads={"nothing": lambda t: (0, 0, 0)})
     with pytest.raises(TypeError):
         slider_crank.run(loads={"motor": 3.0})
