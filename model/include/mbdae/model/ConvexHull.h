@@ -37,7 +37,7 @@ struct ConvexHull {
   std::vector<std::array<int, 2>> edges;       ///< each edge once (vertex indices)
   std::vector<std::array<int, 2>> edge_faces;  ///< the two faces of each edge
 
-  /// Number of faces.
+  /// The number of faces.
   int num_faces() const { return static_cast<int>(face_normals.size()); }
   /// Largest distance of a vertex from the origin of the hull's axes, m.
   double bounding_radius() const;
