@@ -115,6 +115,20 @@ solver: {type: generalized_alpha, end_time: 0.1, step: 1.0e-3}
   io::LoadedModel loaded = io::load_model_text(
       std::string(model) + "forces:\n  - {name: push, type: force, body: rod, value: [1, 0, 0]}\n", "m.yaml");
   CHECK(std::isinf(io::run_checks(loaded).max_energy_growth));
+  // A mechanism of 0.2 m: its position bound follows its own size (0.05 · 0.2 m), the velocity
+  // and energy bounds keep L = 1 m.
+  const io::LoadedModel small = io::load_model_text(R"(gravity: [0, -9.81, 0]
+bodies:
+  - {name: rod, mass: 2.0, inertia: [0.01, 0.1, 0.1, 0, 0, 0], position: [0.2, 0, 0]}
+joints:
+  - {name: pivot, type: revolute, bodies: [ground, rod], point: [0, -0.1, 0], axis: [0, 0, 1]}
+solver: {type: generalized_alpha, end_time: 0.1, step: 1.0e-3}
+)",
+                                                    "small.yaml");
+  const RunChecks cs = io::run_checks(small);
+  CHECK(cs.max_position_violation == Approx(0.01));
+  CHECK(cs.max_velocity_violation == Approx(std::sqrt(2 * 9.81 * 1.0)));
+  CHECK(cs.max_energy_growth == Approx(2 * 9.81 * 1.0));
 }
 
 TEST_CASE("numbers: a direction is scaled before it is normalized", "[io][numbers]") {

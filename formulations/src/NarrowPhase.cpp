@@ -975,6 +975,23 @@ const ConvexHull& unit_cube() {
   return cube;
 }
 
+/// Clips the polygon poly[0 .. np) to the side planes of face f of H (outward normal n): each
+/// edge's plane through the face normal. Returns the clipped polygon's vertex count.
+int clip_to_face(const HullView& H, int f, const Vec3& n, BigPoly& poly, int np) {
+  BigPoly tmp{};
+  const int b = H.loop_begin(f), e = H.loop_end(f);
+  for (int k = b; k < e && np > 0; ++k) {
+    const Vec3 p = H.vertex(H.loop_vertex(k)), q = H.vertex(H.loop_vertex(k + 1 < e ? k + 1 : b));
+    Vec3 side = (q - p).cross(n);
+    const double len = side.norm();
+    if (len <= 0) continue;
+    side /= len;
+    np = clip_big(poly, np, side, side.dot(p), tmp);
+    poly = tmp;
+  }
+  return np;
+}
+
 HullView hull_view(const PlacedShape& s) {
   HullView v;
   v.c = s.c_W;
@@ -1176,19 +1193,10 @@ void hull_hull(Emitter& emit, const HullView& A, const HullView& B, double margi
     const double c = inc.normal(k).dot(n);
     if (c < most) most = c, g = k;
   }
-  BigPoly poly{}, tmp{};
+  BigPoly poly{};
   int np = 0;
   for (int k = inc.loop_begin(g); k < inc.loop_end(g); ++k) poly[static_cast<size_t>(np++)] = inc.vertex(inc.loop_vertex(k));
-  const int b = ref.loop_begin(f), e = ref.loop_end(f);
-  for (int k = b; k < e && np > 0; ++k) {
-    const Vec3 p = ref.vertex(ref.loop_vertex(k)), q = ref.vertex(ref.loop_vertex(k + 1 < e ? k + 1 : b));
-    Vec3 side = (q - p).cross(n);
-    const double len = side.norm();
-    if (len <= 0) continue;
-    side /= len;
-    np = clip_big(poly, np, side, side.dot(p), tmp);
-    poly = tmp;
-  }
+  np = clip_to_face(ref, f, n, poly, np);
   const Vec3 n_ab = ref_is_a ? n : Vec3(-n);
   const int face_id = ((ref_is_a ? 0 : 6) + f % 6) % 12;
   const double same = 1e-6 * scale;
@@ -1298,19 +1306,9 @@ void hull_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, dou
     const double off = H.offset(best_face);
     Poly inc{};
     const int ni = cylinder_incident(cyl, -n, inc);
-    BigPoly poly{}, tmp{};
-    int np = ni;
+    BigPoly poly{};
     for (int k = 0; k < ni; ++k) poly[static_cast<size_t>(k)] = inc[static_cast<size_t>(k)];
-    const int b = H.loop_begin(best_face), e = H.loop_end(best_face);
-    for (int k = b; k < e && np > 0; ++k) {
-      const Vec3 p = H.vertex(H.loop_vertex(k)), q = H.vertex(H.loop_vertex(k + 1 < e ? k + 1 : b));
-      Vec3 side = (q - p).cross(n);
-      const double len = side.norm();
-      if (len <= 0) continue;
-      side /= len;
-      np = clip_big(poly, np, side, side.dot(p), tmp);
-      poly = tmp;
-    }
+    const int np = clip_to_face(H, best_face, n, poly, ni);
     Candidates cand;
     double deepest = 1e300;
     const double same = 1e-6 * scale;
@@ -1395,6 +1393,14 @@ int against_plane(const PlacedShape& A, PairPoint* out, F&& f) {
   f(emit, n, off);
   return emit.count;
 }
+
+/// The points f(emit) emits into out, and their count.
+template <class F>
+int emitted(PairPoint* out, F&& f) {
+  Emitter emit{out};
+  f(emit);
+  return emit.count;
+}
 }  // namespace
 
 int plane_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
@@ -1428,63 +1434,45 @@ int plane_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, Pa
 }
 
 int box_box(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::box_box(emit, A, B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::box_box(emit, A, B, margin); });
 }
 
 int box_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::box_cylinder(emit, A, B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::box_cylinder(emit, A, B, margin); });
 }
 
 int box_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::box_capsule(emit, A, B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::box_capsule(emit, A, B, margin); });
 }
 
 int box_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::box_sphere(emit, A, B.c_W, B.radius, margin, 0);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::box_sphere(emit, A, B.c_W, B.radius, margin, 0); });
 }
 
 int cylinder_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::cylinder_cylinder(emit, A, B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::cylinder_cylinder(emit, A, B, margin); });
 }
 
 int cylinder_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::cylinder_capsule(emit, A, B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::cylinder_capsule(emit, A, B, margin); });
 }
 
 int cylinder_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::cylinder_sphere(emit, A, B.c_W, B.radius, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::cylinder_sphere(emit, A, B.c_W, B.radius, margin); });
 }
 
 int capsule_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::capsule_capsule(emit, A, B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::capsule_capsule(emit, A, B, margin); });
 }
 
 int capsule_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::capsule_sphere(emit, A, B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { mbdae::capsule_sphere(emit, A, B, margin); });
 }
 
 int sphere_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  mbdae::sphere_sphere(emit, A.c_W, A.radius, B.c_W, B.radius, margin, 0, Vec3::UnitZ());
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) {
+    mbdae::sphere_sphere(emit, A.c_W, A.radius, B.c_W, B.radius, margin, 0, Vec3::UnitZ());
+  });
 }
 
 int plane_convex_mesh(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
@@ -1492,39 +1480,33 @@ int plane_convex_mesh(const PlacedShape& A, const PlacedShape& B, double margin,
 }
 
 int convex_mesh_sphere(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  const HullView H = hull_view(A);
-  Vec3 s_W, n;
-  const double d = hull_signed_distance(H, B.c_W, s_W, n) - B.radius;
-  if (d < margin) emit(s_W + n * (0.5 * d), n, d, 0, B.radius);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) {
+    const HullView H = hull_view(A);
+    Vec3 s_W, n;
+    const double d = hull_signed_distance(H, B.c_W, s_W, n) - B.radius;
+    if (d < margin) emit(s_W + n * (0.5 * d), n, d, 0, B.radius);
+  });
 }
 
 int convex_mesh_capsule(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  const HullView H = hull_view(A);
-  convex_capsule(
-      emit, [&](const Vec3& x) { return hull_sd(H, x); },
-      [&](const Vec3& x, Vec3& s, Vec3& n) { return hull_signed_distance(H, x, s, n); }, H.size(), B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) {
+    const HullView H = hull_view(A);
+    convex_capsule(
+        emit, [&](const Vec3& x) { return hull_sd(H, x); },
+        [&](const Vec3& x, Vec3& s, Vec3& n) { return hull_signed_distance(H, x, s, n); }, H.size(), B, margin);
+  });
 }
 
 int convex_mesh_cylinder(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  hull_cylinder(emit, hull_view(A), B, margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { hull_cylinder(emit, hull_view(A), B, margin); });
 }
 
 int convex_mesh_box(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  hull_hull(emit, hull_view(A), hull_view(B), margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { hull_hull(emit, hull_view(A), hull_view(B), margin); });
 }
 
 int convex_mesh_convex_mesh(const PlacedShape& A, const PlacedShape& B, double margin, PairPoint* out) {
-  Emitter emit{out};
-  hull_hull(emit, hull_view(A), hull_view(B), margin);
-  return emit.count;
+  return emitted(out, [&](Emitter& emit) { hull_hull(emit, hull_view(A), hull_view(B), margin); });
 }
 
 }  // namespace pairs

@@ -271,20 +271,28 @@ double StateExpression::operator()(double t, std::span<const BodyMotion> motions
 
 double StateExpression::operator()(double t, std::span<const BodyMotion> motions,
                                    std::span<const double> state_values) const {
-  constexpr size_t kInline = 16;
-  std::array<double, kInline> small{};
-  std::vector<double> large;
-  double* v = small.data();
-  if (quantities_.size() > kInline) {
-    large.resize(quantities_.size());
-    v = large.data();
+  return with_doubles(quantities_.size(), [&](double* v) {
+    for (size_t i = 0; i < quantities_.size(); ++i) {
+      QuantityInput in{t, motions, std::span<const int>(index_.data() + first_[i], first_[i + 1] - first_[i]),
+                       state_values,
+                       std::span<const int>(state_index_.data() + state_first_[i], state_first_[i + 1] - state_first_[i])};
+      v[i] = quantities_[i].value(in);
+    }
+    return expression_(t, std::span<const double>(v, quantities_.size()));
+  });
+}
+
+BoundQuantities::BoundQuantities(std::vector<Quantity> quantities, std::vector<std::string>& bodies)
+    : quantities_(std::move(quantities)) {
+  for (const Quantity& q : quantities_) {
+    for (const std::string& b : q.bodies) {
+      auto it = std::find(bodies.begin(), bodies.end(), b);
+      if (it == bodies.end()) it = bodies.insert(bodies.end(), b);
+      index_.push_back(static_cast<int>(it - bodies.begin()));
+    }
+    first_.push_back(index_.size());
+    if (q.text.rfind("angle(", 0) == 0) reads_angle_ = true;
   }
-  for (size_t i = 0; i < quantities_.size(); ++i) {
-    QuantityInput in{t, motions, std::span<const int>(index_.data() + first_[i], first_[i + 1] - first_[i]), state_values,
-                     std::span<const int>(state_index_.data() + state_first_[i], state_first_[i + 1] - state_first_[i])};
-    v[i] = quantities_[i].value(in);
-  }
-  return expression_(t, std::span<const double>(v, quantities_.size()));
 }
 
 ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLoadValue value) {
@@ -294,34 +302,12 @@ ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLo
   fe.name = l.name;
   fe.type = ForceType::User;
   fe.bodies = {l.body};
-  // Quantity i reads the element's bodies index[first[i] .. first[i+1]).
-  std::vector<int> index;
-  std::vector<size_t> first = {0};
-  for (const Quantity& q : quantities) {
-    for (const std::string& b : q.bodies) {
-      auto it = std::find(fe.bodies.begin(), fe.bodies.end(), b);
-      if (it == fe.bodies.end()) it = fe.bodies.insert(fe.bodies.end(), b);
-      index.push_back(static_cast<int>(it - fe.bodies.begin()));
-    }
-    first.push_back(index.size());
-    if (q.text.rfind("angle(", 0) == 0) fe.effort_uses_angle = true;
-  }
+  const BoundQuantities bound(std::move(quantities), fe.bodies);
+  fe.effort_uses_angle = bound.reads_angle();
   const bool force = l.kind == Load::Kind::Force, body_axes = l.frame == Load::Frame::Body;
-  fe.user = [quantities = std::move(quantities), index = std::move(index), first = std::move(first),
-             value = std::move(value), force, body_axes,
-             point = l.point](double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
-    constexpr size_t kInline = 16;
-    std::array<double, kInline> small{};
-    std::vector<double> large;
-    double* q = small.data();
-    if (quantities.size() > kInline) {
-      large.resize(quantities.size());
-      q = large.data();
-    }
-    for (size_t i = 0; i < quantities.size(); ++i)
-      q[i] = quantities[i].value(
-          QuantityInput{t, bm, std::span<const int>(index.data() + first[i], first[i + 1] - first[i])});
-    Vec3 val = value(t, std::span<const double>(q, quantities.size()));
+  fe.user = [bound, value = std::move(value), force, body_axes, point = l.point](
+                double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
+    Vec3 val = bound.with_values(t, bm, [&](std::span<const double> q) { return value(t, q); });
     const Mat3& R = bm[0].R;
     if (body_axes) val = R * val;
     if (force) {

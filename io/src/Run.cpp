@@ -122,21 +122,23 @@ bool has_energy_source(const System& system) {
 
 RunChecks run_checks(const LoadedModel& model) {
   const System& sys = model.system;
-  double L = 1, M = 0, T0 = 0;
+  double size = 0.1, M = 0, T0 = 0;  // size: the model's extent, at least 0.1 m
   for (const RigidBody& b : sys.bodies()) {
-    L = std::max(L, b.position.cwiseAbs().maxCoeff());
+    size = std::max(size, b.position.cwiseAbs().maxCoeff());
     M += b.mass;
     // Kinetic energy of the given velocities: translation, and rotation about the reference
     // point with the largest moment (an upper bound of the rotational part).
     T0 += 0.5 * b.mass * b.velocity.squaredNorm() +
           0.5 * b.inertia.head<3>().maxCoeff() * b.angular_velocity.squaredNorm();
   }
-  for (const Joint& j : sys.joints()) L = std::max({L, j.point.cwiseAbs().maxCoeff(), j.point_b.cwiseAbs().maxCoeff()});
+  for (const Joint& j : sys.joints())
+    size = std::max({size, j.point.cwiseAbs().maxCoeff(), j.point_b.cwiseAbs().maxCoeff()});
+  const double L = std::max(1.0, size);
   RunChecks c;
   if (!(M > 0)) return c;
   const double g = std::max(1.0, sys.gravity.norm());
   const double v = std::sqrt(2 * g * L) + std::sqrt(2 * T0 / M);
-  c.max_position_violation = 0.05 * L;
+  c.max_position_violation = 0.05 * size;  // the mechanism's own scale (no 1 m floor)
   c.max_velocity_violation = v;
   if (!has_energy_source(sys)) {
     c.max_energy_growth = M * g * L + T0;

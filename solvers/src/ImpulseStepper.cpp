@@ -486,6 +486,15 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         }
       }
     }
+    // One projected Gauss–Seidel update of a unilateral joint row (a joint limit) on the
+    // velocities `vel`: λ ← max(0, λ − ω (v − bias)/k), its change applied; returns |Δλ| k.
+    const auto unilateral = [&](auto& vel, const JRow& jr, double& lam, double bias) {
+      const double l = std::max(0.0, lam - omega * (joint_vel(vel, jr) - bias) / jr.k);
+      const double d = l - lam;
+      lam = l;
+      apply_joint(vel, jr, d);
+      return std::abs(d) * jr.k;
+    };
     // ---- 3c. projected Gauss–Seidel on velocities ----
     int it = 0;
     double res = 0;
@@ -499,12 +508,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
       }
       for (ERow& er : erows) {
         if (er.limit) {
-          JRow& jr = er.r[0];
-          const double ln = std::max(0.0, jr.lam - omega * (joint_vel(u, jr) - er.bn) / jr.k);
-          const double dl = ln - jr.lam;
-          jr.lam = ln;
-          apply_joint(u, jr, dl);
-          res = std::max(res, std::abs(dl) * jr.k);
+          res = std::max(res, unilateral(u, er.r[0], er.r[0].lam, er.bn));
           continue;
         }
         // Friction: the unconstrained update of each row, then the radial projection on |p| ≤ L.
@@ -571,12 +575,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         }
         for (ERow& er : erows) {
           if (!er.limit) continue;
-          JRow& jr = er.r[0];
-          const double lp = std::max(0.0, jr.lam_p - omega * (joint_vel(up, jr) - er.bp) / jr.k);
-          const double dp = lp - jr.lam_p;
-          jr.lam_p = lp;
-          apply_joint(up, jr, dp);
-          pres = std::max(pres, std::abs(dp) * jr.k);
+          pres = std::max(pres, unilateral(up, er.r[0], er.r[0].lam_p, er.bp));
         }
         for (CRow& c : crows) {
           const double vn = row_vel(c, UP, 0);

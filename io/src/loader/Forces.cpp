@@ -195,14 +195,11 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   }
   fe.effort = [x = std::move(*ex), slot](double t, const JointCoordinates& c) {
     const std::array<double, 4> all{c.angle, c.rate, c.displacement, c.speed};
-    constexpr size_t kInline = 16;
-    std::array<double, kInline> small{};
-    std::vector<double> large;  // only for more than 16 quantities
-    if (slot.size() > kInline) large.resize(slot.size());
-    double* v = slot.size() > kInline ? large.data() : small.data();
-    for (size_t i = 0; i < slot.size(); ++i)
-      v[i] = slot[i] < 4 ? all[static_cast<size_t>(slot[i])] : c.states[static_cast<size_t>(slot[i] - 4)];
-    return x(t, std::span<const double>(v, slot.size()));
+    return with_doubles(slot.size(), [&](double* v) {
+      for (size_t i = 0; i < slot.size(); ++i)
+        v[i] = slot[i] < 4 ? all[static_cast<size_t>(slot[i])] : c.states[static_cast<size_t>(slot[i] - 4)];
+      return x(t, std::span<const double>(v, slot.size()));
+    });
   };
   return ok;
 }
@@ -234,33 +231,13 @@ void Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, 
     side[k].axis = rb.orientation.transpose() * A.col(2);
     bodies.push_back(fe.bodies[k]);
   }
-  std::vector<int> index;
-  std::vector<size_t> first = {0};
-  for (const Quantity& q : quantities) {
-    for (const std::string& b : q.bodies) {
-      auto it = std::find(bodies.begin(), bodies.end(), b);
-      if (it == bodies.end()) it = bodies.insert(bodies.end(), b);
-      index.push_back(static_cast<int>(it - bodies.begin()));
-    }
-    first.push_back(index.size());
-    if (q.text.rfind("angle(", 0) == 0) fe.effort_uses_angle = true;
-  }
+  const BoundQuantities bound(std::move(quantities), bodies);
+  if (bound.reads_angle()) fe.effort_uses_angle = true;
   fe.type = ForceType::User;
   fe.bodies = bodies;
-  fe.user = [quantities = std::move(quantities), index = std::move(index), first = std::move(first),
-             value = std::move(value), side, force = fe.motor_force](double t, const std::vector<BodyMotion>& bm,
-                                                                      std::vector<Wrench>& out) {
-    constexpr size_t kInline = 16;
-    std::array<double, kInline> small{};
-    std::vector<double> large;
-    double* q = small.data();
-    if (quantities.size() > kInline) {
-      large.resize(quantities.size());
-      q = large.data();
-    }
-    for (size_t i = 0; i < quantities.size(); ++i)
-      q[i] = quantities[i].value(QuantityInput{t, bm, std::span<const int>(index.data() + first[i], first[i + 1] - first[i])});
-    const double u = value(t, std::span<const double>(q, quantities.size()));
+  fe.user = [bound, value = std::move(value), side, force = fe.motor_force](double t, const std::vector<BodyMotion>& bm,
+                                                                          std::vector<Wrench>& out) {
+    const double u = bound.with_values(t, bm, [&](std::span<const double> q) { return value(t, q); });
     static const BodyMotion ground{};
     const BodyMotion& a = side[0].index < 0 ? ground : bm[static_cast<size_t>(side[0].index)];
     const BodyMotion& b = side[1].index < 0 ? ground : bm[static_cast<size_t>(side[1].index)];

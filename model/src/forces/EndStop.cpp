@@ -38,16 +38,7 @@ const ForceTypeInfo& end_stop() {
         const Vec3 e = m.Ra * g.Aa.col(2);
         const double s = e.dot(m.d);
         const double sd = e.dot(m.dd) + m.wa.cross(e).dot(m.d);
-        double push = 0;  // along +e on b
-        if (f.upper && s > *f.upper) {
-          const double pen = s - *f.upper;
-          push = -std::max(0.0, f.stiffness * pen + f.damping * sd);
-          if (V) *V += 0.5 * f.stiffness * pen * pen;
-        } else if (f.lower && s < *f.lower) {
-          const double pen = *f.lower - s;
-          push = std::max(0.0, f.stiffness * pen - f.damping * sd);
-          if (V) *V += 0.5 * f.stiffness * pen * pen;
-        }
+        const double push = penalty_stop(f, s, sd, V);  // along +e on b
         Fb = push * e;
       }};
   return info;

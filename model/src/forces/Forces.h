@@ -2,6 +2,7 @@
 // Internal header of the force element types (ForceTypes.h): each type's file defines one function
 // returning its ForceTypeInfo; Registry.cpp lists them.
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -63,6 +64,23 @@ inline ForceMarkers at_point(const ForceElement& f, const Mat3& F) {
   m.point_a = m.point_b = f.point;
   m.frame = F;
   return m;
+}
+
+/// The push along +e on b of a one-sided penalty stop on a coordinate q (rate qd) between
+/// f.lower and f.upper (either may be absent): −max(0, k p + c q̇) beyond upper, max(0, k p − c q̇)
+/// below lower, with p ≥ 0 the penetration (linear spring and damper; the stop never pulls), 0
+/// between; adds the stored energy ½ k p² to *V if V is given.
+inline double penalty_stop(const ForceElement& f, double q, double qd, double* V) {
+  double pen = 0, push = 0;
+  if (f.upper && q > *f.upper) {
+    pen = q - *f.upper;
+    push = -std::max(0.0, f.stiffness * pen + f.damping * qd);
+  } else if (f.lower && q < *f.lower) {
+    pen = *f.lower - q;
+    push = std::max(0.0, f.stiffness * pen - f.damping * qd);
+  }
+  if (V) *V += 0.5 * f.stiffness * pen * pen;
+  return push;
 }
 
 }  // namespace mbdae::forces

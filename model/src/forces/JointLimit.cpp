@@ -44,16 +44,7 @@ const ForceTypeInfo& joint_limit() {
         const bool turns = f.joint_type == JointType::Revolute;
         const JointCoordinates c = joint_coordinates(g, m, turns);
         const double q = turns ? c.angle : c.displacement, qd = turns ? c.rate : c.speed;
-        double push = 0;  // along +e on b
-        if (f.upper && q > *f.upper) {
-          const double pen = q - *f.upper;
-          push = -std::max(0.0, f.stiffness * pen + f.damping * qd);
-          if (V) *V += 0.5 * f.stiffness * pen * pen;
-        } else if (f.lower && q < *f.lower) {
-          const double pen = *f.lower - q;
-          push = std::max(0.0, f.stiffness * pen - f.damping * qd);
-          if (V) *V += 0.5 * f.stiffness * pen * pen;
-        }
+        const double push = penalty_stop(f, q, qd, V);  // along +e on b
         const Vec3 e = m.Ra * g.Aa.col(2);
         if (turns) Tb = push * e;
         else Fb = push * e;

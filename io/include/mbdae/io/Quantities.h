@@ -23,6 +23,7 @@
 ///
 /// More functions may be registered (add_function), e.g. states a caller integrates itself.
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <span>
@@ -141,6 +142,48 @@ class StateExpression {
   std::vector<size_t> state_first_;
   std::vector<int> index_;        // quantity i's bodies: index_[first_[i] .. first_[i+1])
   std::vector<size_t> first_;
+};
+
+/// Calls f(double* v) with room for n doubles: on the stack for up to 16 (every evaluation of a
+/// law of a few quantities, without allocation), on the heap beyond.
+template <class F>
+decltype(auto) with_doubles(size_t n, F&& f) {
+  constexpr size_t kInline = 16;
+  if (n <= kInline) {
+    std::array<double, kInline> small{};
+    return f(small.data());
+  }
+  std::vector<double> large(n);
+  return f(large.data());
+}
+
+/// Quantities bound to a caller's list of bodies (a force element's): quantity i reads
+/// motions[index[first[i] .. first[i+1])] of the motions of that list.
+class BoundQuantities {
+ public:
+  /// Binds `quantities` to `bodies`, appending to `bodies` each body a quantity reads that is not
+  /// in it yet.
+  BoundQuantities(std::vector<Quantity> quantities, std::vector<std::string>& bodies);
+  size_t size() const { return quantities_.size(); }
+  /// True if a quantity is a joint's angle (its turn count is run state, not in state files).
+  bool reads_angle() const { return reads_angle_; }
+  /// Calls f(std::span<const double> q) with q[i] the value of quantity i at t, `motions[k]`
+  /// the motion of the list's body k; returns what f returns.
+  template <class F>
+  decltype(auto) with_values(double t, std::span<const BodyMotion> motions, F&& f) const {
+    return with_doubles(quantities_.size(), [&](double* q) -> decltype(auto) {
+      for (size_t i = 0; i < quantities_.size(); ++i)
+        q[i] = quantities_[i].value(
+            QuantityInput{t, motions, std::span<const int>(index_.data() + first_[i], first_[i + 1] - first_[i])});
+      return f(std::span<const double>(q, quantities_.size()));
+    });
+  }
+
+ private:
+  std::vector<Quantity> quantities_;
+  std::vector<int> index_;
+  std::vector<size_t> first_ = {0};
+  bool reads_angle_ = false;
 };
 
 /// The value of a load as a function of t [s] and the quantities' values q (q[i] of

@@ -36,12 +36,12 @@ namespace mbdae::io {
 using RowObserver = std::function<bool(const StateView& state, std::span<const double> row)>;
 
 /// What every run of `model` checks at its output times (RunChecks in SolverCommon.h), from the
-/// model's scales (docs/solvers.md, "Checks of a run"): with L = max(1 m, the largest |coordinate|
-/// of the bodies' positions and the joints' points), M the total mass, g = max(|gravity|,
-/// 1 m/s²), T0 the initial kinetic energy of the bodies' given velocities and
-/// v = sqrt(2 g L) + sqrt(2 T0 / M):
+/// model's scales (docs/solvers.md, "Checks of a run"): with ℓ = max(0.1 m, the largest
+/// |coordinate| of the bodies' positions and the joints' points), L = max(1 m, ℓ), M the total
+/// mass, g = max(|gravity|, 1 m/s²), T0 the initial kinetic energy of the bodies' given
+/// velocities and v = sqrt(2 g L) + sqrt(2 T0 / M):
 /// - the state, its energy and its constraint violations finite;
-/// - ‖C‖∞ ≤ 0.05 L and ‖C_q v + C_t‖∞ ≤ v;
+/// - ‖C‖∞ ≤ 0.05 ℓ and ‖C_q v + C_t‖∞ ≤ v;
 /// - without a source of energy (driven joints, applied loads, user forces, joint motors), an energy growth of at
 ///   most M g L + T0 + |E(t0)|, i.e. more than doubling the energy on the model's scale.
 RunChecks run_checks(const LoadedModel& model);
