@@ -16,6 +16,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "RunTrace.h"
+
 #include <mbdae/io/Analyses.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/solvers/SolverRegistry.h>
@@ -25,31 +27,9 @@ using namespace mbdae::io;
 
 namespace {
 
-struct Trace {
-  std::vector<std::string> columns;
-  std::vector<double> t;
-  std::vector<std::vector<double>> rows;
-  int col(const std::string& name) const {
-    for (size_t k = 0; k < columns.size(); ++k)
-      if (columns[k] == name) return static_cast<int>(k);
-    FAIL("no column " << name);
-    return -1;
-  }
-};
-
+using Trace = test::RunTrace;
 Trace run(const std::string& text, const std::vector<Override>& sets = {}) {
-  const LoadedModel lm = load_model_text(text, "m.yaml", sets);
-  ModelRun r(lm);
-  Trace tr;
-  tr.columns = r.sensors().columns();
-  const SolveResult res = r.run([&](const StateView& s, std::span<const double> row) {
-    tr.t.push_back(s.t);
-    tr.rows.emplace_back(row.begin(), row.end());
-    return true;
-  });
-  INFO(res.message);
-  REQUIRE(res.ok());
-  return tr;
+  return test::run_text(text, "m.yaml", sets);
 }
 
 // The PI flywheel (examples/models/pi_flywheel.yaml, written out so that the test does not

@@ -20,6 +20,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "RunTrace.h"
+
 #include <mbdae/io/Run.h>
 
 using namespace mbdae;
@@ -27,24 +29,9 @@ using namespace mbdae::io;
 
 namespace {
 
-struct Trace {
-  std::vector<double> t;
-  std::vector<std::vector<double>> rows;
-  double col(size_t i, size_t k) const { return rows[i][k]; }
-};
-
+using Trace = test::RunTrace;
 Trace run(const std::string& text, const std::vector<Override>& sets = {}) {
-  const LoadedModel lm = load_model_text(text, "friction.yaml", sets);
-  ModelRun r(lm);
-  Trace tr;
-  const SolveResult res = r.run([&](const StateView& s, std::span<const double> row) {
-    tr.t.push_back(s.t);
-    tr.rows.emplace_back(row.begin(), row.end());
-    return true;
-  });
-  INFO(res.message);
-  REQUIRE(res.ok());
-  return tr;
+  return test::run_text(text, "friction.yaml", sets);
 }
 
 constexpr double g = 9.81, mu = 0.3, m = 2.0, N = m * g, T1 = 0.5;

@@ -16,6 +16,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "RunTrace.h"
+
 #include <mbdae/io/Expression.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/solvers/SolverRegistry.h>
@@ -25,23 +27,9 @@ using namespace mbdae::io;
 
 namespace {
 
-struct Trace {
-  std::vector<double> t;
-  std::vector<std::vector<double>> rows;
-};
-
+using Trace = test::RunTrace;
 Trace run(const std::string& text, const std::vector<Override>& sets = {}) {
-  const LoadedModel lm = load_model_text(text, "motor.yaml", sets);
-  ModelRun r(lm);
-  Trace tr;
-  const SolveResult res = r.run([&](const StateView& s, std::span<const double> row) {
-    tr.t.push_back(s.t);
-    tr.rows.emplace_back(row.begin(), row.end());
-    return true;
-  });
-  INFO(res.message);
-  REQUIRE(res.ok());
-  return tr;
+  return test::run_text(text, "motor.yaml", sets);
 }
 
 // A rotor turning about the vertical z axis (gravity along it exerts no torque): a disc of radius

@@ -18,6 +18,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "RunTrace.h"
+
 #include <mbdae/io/Quantities.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/model/math/Rotation.h>
@@ -28,26 +30,9 @@ using namespace mbdae::io;
 
 namespace {
 
-struct Trace {
-  std::vector<double> t;
-  std::vector<std::vector<double>> rows;
-};
-
-Trace run_model(const LoadedModel& lm) {
-  ModelRun r(lm);
-  Trace tr;
-  const SolveResult res = r.run([&](const StateView& s, std::span<const double> row) {
-    tr.t.push_back(s.t);
-    tr.rows.emplace_back(row.begin(), row.end());
-    return true;
-  });
-  INFO(res.message);
-  REQUIRE(res.ok());
-  return tr;
-}
-
+using Trace = test::RunTrace;
 Trace run(const std::string& text, const std::vector<Override>& sets = {}) {
-  return run_model(load_model_text(text, "state.yaml", sets));
+  return test::run_text(text, "state.yaml", sets);
 }
 
 Mat3 rot_z(double a) {
@@ -251,7 +236,7 @@ TEST_CASE("quantities: a load of angle() and rate() equals the same law in C++ a
         out[0].torque = Vec3(0, -3 * last - 0.2 * m[0].w.y(), 0);
       };
       lm.system.add_force(f);
-      const Trace c = run_model(lm);
+      const Trace c = test::run_loaded(lm);
       REQUIRE(a.t.size() == b.t.size());
       REQUIRE(a.t.size() == c.t.size());
       double ab = 0, ac = 0, amp = 0;
@@ -408,11 +393,11 @@ TEST_CASE("tables: a torque-speed curve from a CSV file against the same curve a
   for (const char* solver : {"rk4", "generalized_alpha"}) {
     DYNAMIC_SECTION(solver) {
       const std::vector<Override> sets = {{"solver.type", solver}};
-      const Trace tab = run_model(load_model_text(model("table(rate(shaft), curve.csv)"), file, sets));
-      const Trace fun = run_model(load_model_text(model("2*(1 - (rate(shaft)/100)^2)"), file, sets));
+      const Trace tab = test::run_loaded(load_model_text(model("table(rate(shaft), curve.csv)"), file, sets));
+      const Trace fun = test::run_loaded(load_model_text(model("2*(1 - (rate(shaft)/100)^2)"), file, sets));
       std::string rows = "[";
       for (int i = 0; i <= 12; ++i) rows += (i ? "; " : "") + std::to_string(10 * i) + ", " + std::to_string(2 * (1 - 1e-2 * i * i));
-      const Trace inl = run_model(load_model_text(model("table(wz(wheel), " + rows + "])"), file, sets));
+      const Trace inl = test::run_loaded(load_model_text(model("table(wz(wheel), " + rows + "])"), file, sets));
       REQUIRE(tab.t.size() == fun.t.size());
       double worst = 0, same = 0, wmax = 0;
       for (size_t i = 0; i < tab.t.size(); ++i) {

@@ -509,8 +509,9 @@ Vec3 support_point(const PlacedShape& s, const Vec3& L) {
 /// tried (a shape passing through the other's faces with its corners, edges and rims barely or
 /// not inside): one more point on the axis L of largest separation s (≤ the signed distance, so
 /// at least as deep as the true overlap), midway between the two supporting points.
-void axis_point(Emitter& emit, const PlacedShape& a, const PlacedShape& b, const Vec3& L, double s, double margin,
-                double scale) {
+/// `midpoint()` gives the point midway between the supporting points of the two shapes on L.
+template <class Midpoint>
+void axis_point_at(Emitter& emit, const Vec3& L, double s, double margin, double scale, Midpoint&& midpoint) {
   double deepest = 1e300;
   int shallowest = 0;
   for (int k = 0; k < emit.count; ++k) {
@@ -518,9 +519,14 @@ void axis_point(Emitter& emit, const PlacedShape& a, const PlacedShape& b, const
     if (emit.out[k].depth > emit.out[shallowest].depth) shallowest = k;
   }
   if (s >= margin || (emit.count > 0 && deepest <= s + 1e-3 * scale)) return;
-  const PairPoint p{0.5 * (support_point(a, L) + support_point(b, -L)), L, s, 255, 0};
+  const PairPoint p{midpoint(), L, s, 255, 0};
   if (emit.count < kMaxPairPoints) emit.out[emit.count++] = p;
   else emit.out[shallowest] = p;  // all taken: the axis point replaces the shallowest
+}
+
+void axis_point(Emitter& emit, const PlacedShape& a, const PlacedShape& b, const Vec3& L, double s, double margin,
+                double scale) {
+  axis_point_at(emit, L, s, margin, scale, [&] { return Vec3(0.5 * (support_point(a, L) + support_point(b, -L))); });
 }
 
 /// The points of a cylinder that meet a reference face whose outward normal is −d: the end disc
@@ -1350,16 +1356,7 @@ void hull_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, dou
   const bool face_axis = s_face >= s_other;
   const double s = face_axis ? s_face : s_other;
   const Vec3 L = face_axis ? H.normal(best_face) : L_other;
-  double deepest = 1e300;
-  int shallowest = 0;
-  for (int k = 0; k < emit.count; ++k) {
-    deepest = std::min(deepest, emit.out[k].depth);
-    if (emit.out[k].depth > emit.out[shallowest].depth) shallowest = k;
-  }
-  if (s >= margin || (emit.count > 0 && deepest <= s + 1e-3 * scale)) return;
-  const PairPoint p{0.5 * (hull_support(H, L) + support_point(cyl, -L)), L, s, 255, 0};
-  if (emit.count < kMaxPairPoints) emit.out[emit.count++] = p;
-  else emit.out[shallowest] = p;
+  axis_point_at(emit, L, s, margin, scale, [&] { return Vec3(0.5 * (hull_support(H, L) + support_point(cyl, -L))); });
 }
 
 }  // namespace
