@@ -80,17 +80,15 @@ double point_polygon_distance(const std::vector<Vec3>& poly, const Vec3& x) {
 }
 
 double segment_distance(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2) {
-  // Dense sampling on one segment, exact closest point on the other: independent of the library's
-  // closed-form segment distance; 2001 samples then a local refinement by ternary search.
+  // Ternary search along one segment, exact closest point on the other: independent of the
+  // library's closed-form segment distance. d(s) is convex (the distance of an affine point x(s)
+  // to a convex set), so the search on [0, 1] converges to its minimum.
   auto d = [&](double s) {
     const Vec3 x = p1 + (q1 - p1) * s;
     const double t = std::clamp((q2 - p2).dot(x - p2) / (q2 - p2).squaredNorm(), 0.0, 1.0);
     return (x - (p2 + (q2 - p2) * t)).norm();
   };
-  int best = 0;
-  for (int i = 1; i <= 2000; ++i)
-    if (d(i / 2000.0) < d(best / 2000.0)) best = i;
-  double lo = std::max(0.0, (best - 1) / 2000.0), hi = std::min(1.0, (best + 1) / 2000.0);
+  double lo = 0, hi = 1;
   for (int it = 0; it < 100; ++it) {
     const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
     if (d(m1) < d(m2)) hi = m2;
