@@ -367,3 +367,52 @@ TEST_CASE("sensor quantities: a spring's force read by a later load acts as its 
   INFO("worst |x - x_exact| = " << worst << " m");
   CHECK(worst < 1e-9);
 }
+
+TEST_CASE("sensor quantities: the tip-height controller against an independent integration", "[expressions][sensors]") {
+  // examples/models/tip_height_controller.yaml: with gravity cancelled by the law's (m g/2) x_tip,
+  // J th'' = kp (h - l sin th) - kd th' and the controller state e' = h - l sin th, integrated
+  // here by RK4 at a step of 1e-5 s (its error far below the bounds).
+  const double J = (0.64 + 0.0025) / 12 + 0.16, kp = 20, kd = 1, h = 0.4, l = 0.8;
+  struct Y {
+    double th, w, e;
+  };
+  auto f = [&](const Y& y) { return Y{y.w, (kp * (h - l * std::sin(y.th)) - kd * y.w) / J, h - l * std::sin(y.th)}; };
+  auto axpy = [](const Y& y, double a, const Y& k) { return Y{y.th + a * k.th, y.w + a * k.w, y.e + a * k.e}; };
+  std::vector<Y> reference;  // at t = 0, 0.01, ..., 3
+  {
+    Y y{0, 0, 0};
+    const double dt = 1e-5;
+    reference.push_back(y);
+    for (int i = 1; i <= 300000; ++i) {
+      const Y k1 = f(y), k2 = f(axpy(y, dt / 2, k1)), k3 = f(axpy(y, dt / 2, k2)), k4 = f(axpy(y, dt, k3));
+      y = Y{y.th + dt / 6 * (k1.th + 2 * k2.th + 2 * k3.th + k4.th), y.w + dt / 6 * (k1.w + 2 * k2.w + 2 * k3.w + k4.w),
+            y.e + dt / 6 * (k1.e + 2 * k2.e + 2 * k3.e + k4.e)};
+      if (i % 1000 == 0) reference.push_back(y);
+    }
+  }
+  REQUIRE(reference.back().th == Approx(std::asin(h / l)).margin(2e-3));
+  struct Case {
+    const char* solver;
+    double tol;  // rad, m and m s
+  };
+  // The fixed-step implicit ones second order at h = 1e-3 s, rk4 fourth order, the adaptive ones
+  // at their default tolerances (rtol 1e-6).
+  std::vector<Case> cases = {{"generalized_alpha", 2e-5}, {"trapezoidal_index2", 2e-5}, {"rk4", 1e-9}, {"dopri5", 1e-6}};
+  if (find_solver("ida")) cases.push_back({"ida", 1e-5});
+  const std::string file = std::string(MBDAE_TEST_SOURCE_DIR) + "/examples/models/tip_height_controller.yaml";
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION(c.solver) {
+      const Trace tr = run_model(load_model_file(file, {{"solver.type", c.solver}}));
+      REQUIRE(tr.t.size() == reference.size());
+      double worst = 0;
+      for (size_t i = 0; i < tr.t.size(); ++i) {
+        const std::vector<double>& r = tr.rows[i];  // tip.x, tip.y, tip.z, angle, angle.rate, err_int
+        const Y& y = reference[i];
+        worst = std::max({worst, std::abs(r[3] - y.th), std::abs(r[2] - l * std::sin(y.th)),
+                          std::abs(r[0] - l * std::cos(y.th)), std::abs(r[5] - y.e)});
+      }
+      INFO(c.solver << ": largest difference to the independent integration " << worst);
+      CHECK(worst < c.tol);
+    }
+  }
+}
