@@ -21,7 +21,9 @@
 /// remainder modulo 2π), starting from 0 at t0: a quantity carries that memory, so a Quantity
 /// (and whatever holds it) belongs to one run.
 ///
-/// More functions may be registered (add_function), e.g. states a caller integrates itself.
+/// More functions may be registered (add_function), e.g. states a caller integrates itself, or
+/// sensors read as quantities, sensor(name).x (Sensors.h, sensor_quantity; the model loader
+/// registers both).
 
 #include <array>
 #include <functional>
