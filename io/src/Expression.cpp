@@ -226,14 +226,27 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
         while (ab < ae && std::isspace(static_cast<unsigned char>(text[ab]))) ++ab;
         while (ae > ab && std::isspace(static_cast<unsigned char>(text[ae - 1]))) --ae;
         const std::string arg = text.substr(ab, ae - ab);
+        // A component right after the parenthesis: f(name).c (letters, digits, '_').
+        size_t end = close + 1;
+        std::string component;
+        int component_position = -1;
+        if (end + 1 < text.size() && text[end] == '.' && name_start(text[end + 1])) {
+          size_t ce = end + 1;
+          while (ce < text.size() && (std::isalnum(static_cast<unsigned char>(text[ce])) || text[ce] == '_')) ++ce;
+          component = text.substr(end + 1, ce - end - 1);
+          component_position = static_cast<int>(end);
+          end = ce;
+        }
         size_t k = 0;
-        while (k < quantities_.size() && !(quantities_[k].function == word && quantities_[k].argument == arg)) ++k;
+        while (k < quantities_.size() && !(quantities_[k].function == word && quantities_[k].argument == arg &&
+                                           quantities_[k].component == component))
+          ++k;
         if (k == quantities_.size())
-          quantities_.push_back({word, arg, static_cast<int>(i), static_cast<int>(ab)});
+          quantities_.push_back({word, arg, static_cast<int>(i), static_cast<int>(ab), component, component_position});
         const std::string var = Parser::variable(k);
         parsed_ += var;
         origin.insert(origin.end(), var.size(), static_cast<int>(i));
-        i = close + 1;
+        i = end;
         continue;
       }
       parsed_ += word;

@@ -50,14 +50,16 @@ QuantityResolver::QuantityResolver(const System& system) : system_(system) {}
 
 const std::vector<std::pair<std::string, std::string>>& QuantityResolver::builtin() { return kBuiltin; }
 
-void QuantityResolver::add_function(const std::string& name, Handler handler, const std::string& meaning) {
+void QuantityResolver::add_function(const std::string& name, Handler handler, const std::string& meaning,
+                                    bool takes_components) {
   for (Added& a : added_)
     if (a.name == name) {
       a.handler = std::move(handler);
       a.meaning = meaning;
+      a.takes_components = takes_components;
       return;
     }
-  added_.push_back({name, meaning, std::move(handler)});
+  added_.push_back({name, meaning, std::move(handler), takes_components});
 }
 
 std::vector<std::string> QuantityResolver::functions() const {
@@ -98,8 +100,24 @@ std::optional<Quantity> QuantityResolver::resolve(const std::string& text, Quant
 
 std::optional<Quantity> QuantityResolver::resolve(const ExpressionQuantity& q, QuantityProblem& problem) const {
   for (const Added& a : added_)
-    if (a.name == q.function) return a.handler(q, problem);
+    if (a.name == q.function) {
+      if (!q.component.empty() && !a.takes_components) {
+        problem = {q.component_position, q.function + "(" + q.argument + ") is one number: it has no component ." +
+                                             q.component};
+        return std::nullopt;
+      }
+      return a.handler(q, problem);
+    }
   const std::string text = q.function + "(" + q.argument + ")";
+  if (!q.component.empty()) {
+    bool builtin = false;
+    for (const auto& b : kBuiltin) builtin = builtin || b.first == q.function;
+    if (builtin) {
+      problem = {q.component_position, text + " is one number: it has no component ." + q.component +
+                                           " (components such as .x belong to sensor(name))"};
+      return std::nullopt;
+    }
+  }
   if (q.argument.empty()) {
     for (const auto& b : kBuiltin)
       if (b.first == q.function) {
@@ -157,6 +175,7 @@ std::optional<Quantity> QuantityResolver::resolve(const ExpressionQuantity& q, Q
     };
     marker(joint->bodies[0], mk.xa, mk.Aa, mk.a_ground);
     marker(joint->bodies[1], mk.xb, mk.Ab, mk.b_ground);
+    out.counts_turns = kind == JointQ::Angle;
     out.value = [mk, kind, last = 0.0](const QuantityInput& in) mutable {
       size_t k = 0;
       const BodyMotion& a = mk.a_ground ? at_rest() : in.body(k++);
@@ -291,7 +310,7 @@ BoundQuantities::BoundQuantities(std::vector<Quantity> quantities, std::vector<s
       index_.push_back(static_cast<int>(it - bodies.begin()));
     }
     first_.push_back(index_.size());
-    if (q.text.rfind("angle(", 0) == 0) reads_angle_ = true;
+    if (q.counts_turns) reads_angle_ = true;
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <stdexcept>
 
 #include <mbdae/model/ForceTypes.h>
@@ -339,11 +341,11 @@ const SensorOutputInfo& sensor_output_info(SensorOutput o) {
   return sensor_outputs()[static_cast<size_t>(o)];
 }
 
-SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const StateView& initial,
-                     StateContents contents)
-    : specs_(std::move(specs)), kin_(kin) {
-  const System& model = kin.model();
-  kin_.update(initial);
+namespace {
+
+/// The item a sensor reads, resolved in `model` (SensorContext without the displacement's p0).
+/// @throws std::invalid_argument naming the sensor (see SensorSet).
+SensorContext resolve_context(const System& model, const SensorSpec& sp) {
   // A body's initial pose as the model gives it (joint and force markers are fixed to the bodies
   // from there, as in the formulations).
   auto pose0 = [&](const std::string& name, BodyIndex& i, Mat3& R, Vec3& p) {
@@ -364,6 +366,66 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
     r.frame_a = Ra.transpose() * F;
     r.frame_b = Rb.transpose() * F;
   };
+  const SensorOutputInfo& info = sensor_output_info(sp.output);
+  SensorContext r;
+  const std::string who = "sensor '" + sp.name + "': ";
+  switch (info.target) {
+    case SensorTarget::Joint: {
+      for (size_t j = 0; j < model.joints().size(); ++j)
+        if (model.joints()[j].name == sp.joint) r.joint = static_cast<int>(j);
+      if (r.joint < 0) throw std::invalid_argument(who + "unknown joint '" + sp.joint + "'");
+      const Joint& jt = model.joints()[static_cast<size_t>(r.joint)];
+      if (info.accepts_joint && !info.accepts_joint(jt.type))
+        throw std::invalid_argument(who + "output " + info.name + " applies to " + info.joint_types +
+                                    " joints, not to joint '" + jt.name + "' (" + to_string(jt.type) + ")");
+      if (sp.output == SensorOutput::DriveEffort && !jt.motion && !jt.speed)
+        throw std::invalid_argument(who + "output " + info.name + " applies to driven joints (motion or speed); joint '" +
+                                    jt.name + "' has neither");
+      if (info.accepts_joint) set_markers(r, jt.bodies[0], jt.bodies[1], jt.point, jt.point, frame_from_axis(jt.axis, 2));
+      break;
+    }
+    case SensorTarget::Force: {
+      for (size_t f = 0; f < model.forces().size(); ++f)
+        if (model.forces()[f].name == sp.force) r.force = static_cast<int>(f);
+      if (r.force < 0) throw std::invalid_argument(who + "unknown force element '" + sp.force + "'");
+      const ForceElement& fe = model.forces()[static_cast<size_t>(r.force)];
+      if (info.accepts_force && !info.accepts_force(fe.type))
+        throw std::invalid_argument(who + "output " + info.name + " applies to " + info.force_types +
+                                    " elements, not to '" + fe.name + "' (" + to_string(fe.type) + ")");
+      // The element's own markers (ForceTypes.h): its points, its frame (z along its axis).
+      const ForceMarkers fm = force_type_info(fe.type).markers(fe);
+      set_markers(r, fe.bodies.at(0), fe.bodies.at(1), fm.point_a, fm.point_b, fm.frame);
+      r.rest_length = fm.reference;
+      break;
+    }
+    case SensorTarget::Body:
+    case SensorTarget::BodyOrSystem: {
+      if (info.target == SensorTarget::BodyOrSystem && sp.body.empty()) break;
+      const auto b = model.find_body(sp.body);
+      if (!b || *b == kGround) throw std::invalid_argument(who + "unknown body '" + sp.body + "'");
+      r.body = *b;
+      break;
+    }
+    case SensorTarget::System: break;
+    case SensorTarget::Shaft:
+      r.shaft = model.shaft_index(sp.shaft);
+      if (r.shaft < 0) throw std::invalid_argument(who + "unknown shaft '" + sp.shaft + "'");
+      break;
+    case SensorTarget::State:
+      r.state = model.find_controller_state(sp.state);
+      if (r.state < 0) throw std::invalid_argument(who + "unknown controller state '" + sp.state + "'");
+      break;
+  }
+  return r;
+}
+
+}  // namespace
+
+SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const StateView& initial,
+                     StateContents contents)
+    : specs_(std::move(specs)), kin_(kin) {
+  const System& model = kin.model();
+  kin_.update(initial);
   for (size_t s = 0; s < specs_.size(); ++s) {
     const SensorSpec& sp = specs_[s];
     const SensorOutputInfo& info = sensor_output_info(sp.output);
@@ -371,56 +433,8 @@ SensorSet::SensorSet(std::vector<SensorSpec> specs, BodyKinematics& kin, const S
       throw std::invalid_argument("sensor '" + sp.name + "': output " + info.name + " needs " +
                                   (info.needs_accelerations ? "accelerations" : "Lagrange multipliers") +
                                   ", which this solver does not compute");
-    SensorContext r;
-    const std::string who = "sensor '" + sp.name + "': ";
-    switch (info.target) {
-      case SensorTarget::Joint: {
-        for (size_t j = 0; j < model.joints().size(); ++j)
-          if (model.joints()[j].name == sp.joint) r.joint = static_cast<int>(j);
-        if (r.joint < 0) throw std::invalid_argument(who + "unknown joint '" + sp.joint + "'");
-        const Joint& jt = model.joints()[static_cast<size_t>(r.joint)];
-        if (info.accepts_joint && !info.accepts_joint(jt.type))
-          throw std::invalid_argument(who + "output " + info.name + " applies to " + info.joint_types +
-                                      " joints, not to joint '" + jt.name + "' (" + to_string(jt.type) + ")");
-        if (sp.output == SensorOutput::DriveEffort && !jt.motion && !jt.speed)
-          throw std::invalid_argument(who + "output " + info.name + " applies to driven joints (motion or speed); joint '" +
-                                      jt.name + "' has neither");
-        if (info.accepts_joint) set_markers(r, jt.bodies[0], jt.bodies[1], jt.point, jt.point, frame_from_axis(jt.axis, 2));
-        break;
-      }
-      case SensorTarget::Force: {
-        for (size_t f = 0; f < model.forces().size(); ++f)
-          if (model.forces()[f].name == sp.force) r.force = static_cast<int>(f);
-        if (r.force < 0) throw std::invalid_argument(who + "unknown force element '" + sp.force + "'");
-        const ForceElement& fe = model.forces()[static_cast<size_t>(r.force)];
-        if (info.accepts_force && !info.accepts_force(fe.type))
-          throw std::invalid_argument(who + "output " + info.name + " applies to " + info.force_types +
-                                      " elements, not to '" + fe.name + "' (" + to_string(fe.type) + ")");
-        // The element's own markers (ForceTypes.h): its points, its frame (z along its axis).
-        const ForceMarkers fm = force_type_info(fe.type).markers(fe);
-        set_markers(r, fe.bodies.at(0), fe.bodies.at(1), fm.point_a, fm.point_b, fm.frame);
-        r.rest_length = fm.reference;
-        break;
-      }
-      case SensorTarget::Body:
-      case SensorTarget::BodyOrSystem: {
-        if (info.target == SensorTarget::BodyOrSystem && sp.body.empty()) break;
-        const auto b = model.find_body(sp.body);
-        if (!b || *b == kGround) throw std::invalid_argument(who + "unknown body '" + sp.body + "'");
-        r.body = *b;
-        r.p0 = kin_.position(r.body, sp.point);
-        break;
-      }
-      case SensorTarget::System: break;
-      case SensorTarget::Shaft:
-        r.shaft = model.shaft_index(sp.shaft);
-        if (r.shaft < 0) throw std::invalid_argument(who + "unknown shaft '" + sp.shaft + "'");
-        break;
-      case SensorTarget::State:
-        r.state = model.find_controller_state(sp.state);
-        if (r.state < 0) throw std::invalid_argument(who + "unknown controller state '" + sp.state + "'");
-        break;
-    }
+    SensorContext r = resolve_context(model, sp);
+    if (r.body != kGround) r.p0 = kin_.position(r.body, sp.point);
     resolved_.push_back(r);
     for (size_t k = 0; k < info.suffixes.size(); ++k) {
       const std::string col = sp.name + info.suffixes[k];
@@ -463,6 +477,142 @@ void SensorSet::set_memory(const std::vector<double>& m) {
     resolved_[i].started = m[2 * i] != 0;
     resolved_[i].last_angle = m[2 * i + 1];
   }
+}
+
+namespace {
+
+/// BodyKinematics of the motions a quantity is handed (QuantityInput): the sensor outputs'
+/// evaluations read the bodies' poses and velocities through it, so a sensor read in an
+/// expression is the same function as its column. Only what those outputs read is there: no
+/// accelerations, reactions, energy, controller states or shafts (sensor_quantity() refuses the
+/// outputs that need them).
+class MotionKinematics final : public BodyKinematics {
+ public:
+  MotionKinematics(const System& model, const QuantityInput& in, std::span<const BodyIndex> bodies)
+      : model_(model), in_(in), bodies_(bodies) {}
+  const System& model() const override { return model_; }
+  void update(const StateView&) override { throw std::logic_error("MotionKinematics: no states"); }
+  double time() const override { return in_.t; }
+  Vec3 position(BodyIndex i, const Vec3& p_B) const override {
+    const BodyMotion& m = motion(i);
+    return m.p + m.R * p_B;
+  }
+  Mat3 rotation(BodyIndex i) const override { return motion(i).R; }
+  Vec3 velocity(BodyIndex i, const Vec3& p_B) const override {
+    const BodyMotion& m = motion(i);
+    return m.v + m.w.cross(m.R * p_B);
+  }
+  Vec3 angular_velocity(BodyIndex i) const override { return motion(i).w; }
+  bool has_accelerations() const override { return false; }
+  Vec3 acceleration(BodyIndex, const Vec3&) const override { return Vec3::Constant(kNaN); }
+  Vec3 angular_acceleration(BodyIndex) const override { return Vec3::Constant(kNaN); }
+  bool has_reactions() const override { return false; }
+  JointReaction reaction(int) const override {
+    JointReaction r;
+    r.force_W = r.torque_W = Vec3::Constant(kNaN);
+    return r;
+  }
+  double energy() override { return kNaN; }
+  ConstraintViolation constraint_violation() override { throw std::logic_error("MotionKinematics: no constraints"); }
+  double controller_state(int) const override { return kNaN; }
+  JointCoordinate shaft_motion(int) const override { throw std::logic_error("MotionKinematics: no shafts"); }
+
+ private:
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  const BodyMotion& motion(BodyIndex i) const {
+    for (size_t k = 0; k < bodies_.size(); ++k)
+      if (bodies_[k] == i) return in_.body(k);
+    throw std::logic_error("MotionKinematics: a sensor read a body it does not name");
+  }
+  const System& model_;
+  const QuantityInput& in_;
+  std::span<const BodyIndex> bodies_;
+};
+
+/// Why sensor `sp` (its output `info`) is not a function of its bodies' motions ("" if it is one).
+std::string not_of_motions(const SensorOutputInfo& info, const SensorSpec& sp, const System& model) {
+  if (info.needs_accelerations) return "needs accelerations, which follow from the equations of motion";
+  if (info.needs_multipliers) return "needs the joints' reactions (Lagrange multipliers)";
+  switch (info.target) {
+    case SensorTarget::System: return "is a quantity of the whole system";
+    case SensorTarget::BodyOrSystem:
+      if (sp.body.empty()) return "is a quantity of the whole system (without body:)";
+      break;
+    case SensorTarget::Shaft: return "reads a 1-D shaft, whose coordinate is not a body's motion";
+    case SensorTarget::State: return "reads a controller state: write state(" + sp.state + ") where states are allowed";
+    default: break;
+  }
+  if (sp.output == SensorOutput::Displacement)
+    return "is measured from the assembled initial position, known only when the run starts (write the position "
+           "minus its initial value instead)";
+  if (sp.output == SensorOutput::JointMotor)
+    for (const ForceElement& f : model.forces())
+      if (f.name == sp.force && !f.states.empty())
+        return "reads motor '" + f.name + "', whose value reads controller states";
+  return "";
+}
+
+}  // namespace
+
+std::optional<Quantity> sensor_quantity(const System& model, const SensorSpec& sp, const ExpressionQuantity& q,
+                                        QuantityProblem& problem) {
+  const SensorOutputInfo& info = sensor_output_info(sp.output);
+  const std::string who = "sensor '" + sp.name + "' (output " + info.name + ")";
+  if (const std::string why = not_of_motions(info, sp, model); !why.empty()) {
+    problem = {q.argument_position, who + " " + why + "; an expression may read sensors whose value is a function "
+                                                       "of the bodies' positions and velocities"};
+    return std::nullopt;
+  }
+  // The column: "" (sensor(name)) or ".x" (sensor(name).x), as in the results' column names.
+  std::string list;
+  for (const char* suffix : info.suffixes)
+    list += std::string(list.empty() ? "" : ", ") + (*suffix ? suffix : "(none)");
+  const std::string wanted = q.component.empty() ? "" : "." + q.component;
+  size_t column = info.suffixes.size();
+  for (size_t k = 0; k < info.suffixes.size(); ++k)
+    if (wanted == info.suffixes[k]) column = k;
+  if (column == info.suffixes.size()) {
+    if (q.component.empty())
+      problem = {q.position, who + " has several columns: name one, e.g. sensor(" + sp.name + ")" + info.suffixes[0] +
+                                 " (components: " + list + ")"};
+    else
+      problem = {q.component_position, who + " has no component " + wanted + " (components: " + list + ")"};
+    return std::nullopt;
+  }
+  SensorContext c;
+  try {
+    c = resolve_context(model, sp);
+  } catch (const std::invalid_argument& e) {
+    problem = {q.argument_position, e.what()};
+    return std::nullopt;
+  }
+  Quantity out;
+  out.text = q.function + "(" + q.argument + ")" + wanted;
+  // The bodies it reads (not ground), and a model of them (and of the element a force output
+  // reads) that the quantity keeps: the System it was resolved in need not outlive it.
+  std::vector<BodyIndex> bodies;
+  for (BodyIndex i : {c.body, c.a, c.b})
+    if (i != kGround && std::find(bodies.begin(), bodies.end(), i) == bodies.end()) {
+      bodies.push_back(i);
+      out.bodies.push_back(model.bodies()[static_cast<size_t>(i)].name);
+    }
+  auto own = std::make_shared<System>();
+  for (const RigidBody& b : model.bodies()) own->add_body(b);
+  if (c.force >= 0) {
+    own->add_force(model.forces()[static_cast<size_t>(c.force)]);
+    c.force = 0;
+    out.counts_turns = sp.output == SensorOutput::JointMotor && own->forces()[0].effort_uses_angle;
+  }
+  if (sp.output == SensorOutput::JointAngle) out.counts_turns = true;
+  out.value = [own = std::shared_ptr<const System>(std::move(own)), spec = sp, c, bodies, column,
+               n = info.suffixes.size(), evaluate = info.evaluate](const QuantityInput& in) mutable {
+    MotionKinematics k(*own, in, bodies);
+    return with_doubles(n, [&](double* v) {
+      evaluate(k, spec, c, std::span<double>(v, n));
+      return v[column];
+    });
+  };
+  return out;
 }
 
 }  // namespace mbdae::io

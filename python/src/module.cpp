@@ -35,6 +35,7 @@
 #include <mbdae/io/Analyses.h>
 #include <mbdae/io/Quantities.h>
 #include <mbdae/io/Run.h>
+#include <mbdae/io/Sensors.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Linearization.h>
 #include <mbdae/solvers/Mobility.h>
@@ -163,7 +164,17 @@ void add_state_callable(io::LoadedModel& m, const std::string& name, const py::t
     names.push_back(h.cast<std::string>());
   }
   Load& load = find_load(m, name);
-  const io::QuantityResolver resolver(m.system);
+  io::QuantityResolver resolver(m.system);
+  // sensor(name).c: the model's sensors, as in the model file's expressions (io::sensor_quantity).
+  resolver.add_function(
+      "sensor",
+      [&m](const io::ExpressionQuantity& q, io::QuantityProblem& p) -> std::optional<io::Quantity> {
+        for (const io::SensorSpec& s : m.sensors)
+          if (s.name == q.argument) return io::sensor_quantity(m.system, s, q, p);
+        p = {q.argument_position, "unknown sensor '" + q.argument + "'"};
+        return std::nullopt;
+      },
+      "a sensor's column (sensor(name) or sensor(name).x), its unit", true);
   std::vector<io::Quantity> quantities;
   for (const std::string& text : names) {
     io::QuantityProblem p;

@@ -100,6 +100,27 @@ def test_callable_of_quantities_equals_the_same_law_as_an_expression(slider_cran
     np.testing.assert_allclose(python.data, expression.data, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("solver", ["generalized_alpha", "rk4"])
+def test_callable_of_sensors_equals_the_same_law_as_an_expression(slider_crank, solver):
+    # The crank's angular velocity and the slider's position read through their sensors,
+    # sensor(crank_omega).z and sensor(slider).x: the file's expression against a callable.
+    law = "7 - 0.15*sensor(crank_omega).z - 5*sensor(slider).x"
+    expression = slider_crank.run(solver=solver, end_time=1.0, set={"forces[0].value": [0, 0, law]})
+
+    def torque(t, w, x):
+        return (0.0, 0.0, 7 - 0.15 * w - 5 * x)
+
+    python = slider_crank.run(solver=solver, end_time=1.0,
+                              loads={"motor": (torque, ["sensor(crank_omega).z", "sensor(slider).x"])})
+    assert abs(python["crank_omega"][-1, 2]) > 1.0  # it turned
+    np.testing.assert_allclose(python.data, expression.data, rtol=1e-12, atol=1e-12)
+    f = lambda t, q: (0, 0, q)  # noqa: E731
+    with pytest.raises(ValueError, match="quantity of the whole system"):
+        slider_crank.run(loads={"motor": (f, ["sensor(energy)"])})
+    with pytest.raises(ValueError, match="unknown sensor 'nothing'"):
+        slider_crank.run(loads={"motor": (f, ["sensor(nothing).x"])})
+
+
 def test_callable_of_quantities_refuses_bad_names(slider_crank):
     f = lambda t, q: (0, 0, q)  # noqa: E731
     with pytest.raises(ValueError, match="unknown joint 'nothing'"):

@@ -139,10 +139,11 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   static const std::vector<std::string> functions = {"angle", "rate", "displacement", "speed", "state"};
   QuantityResolver resolver(m_.system);
   add_state_function(resolver);
+  add_sensor_function(resolver, false);
   const QuantityRules others = state_rules(resolver, "");
   auto own_quantity = [&](const ExpressionQuantity& q) {
     const bool coordinate = std::find(functions.begin(), functions.begin() + 4, q.function) != functions.begin() + 4;
-    return q.function == "state" || (coordinate && (q.argument.empty() || q.argument == *jname));
+    return q.component.empty() && (q.function == "state" || (coordinate && (q.argument.empty() || q.argument == *jname)));
   };
   QuantityRules rules;
   rules.functions = resolver.functions();
@@ -312,7 +313,10 @@ ForceElement Loader::state_load(const Load& l, std::array<Expression, 3> value, 
 
 void Loader::forces(const YAML::Node& n) {
   if (!section_list(n, "forces")) return;
-  const QuantityResolver resolver(m_.system);
+  QuantityResolver resolver(m_.system);
+  add_sensor_function(resolver, false);
+  for (size_t i = 0; i < n.size(); ++i)
+    if (n[i].IsMap() && n[i]["name"] && n[i]["name"].IsScalar()) force_names_.insert(n[i]["name"].Scalar());
   const QuantityRules load_rules =
       state_rules(resolver, "an expression of t and the state");
   std::set<std::string> names;
@@ -335,6 +339,12 @@ void Loader::forces(const YAML::Node& n) {
         l.name = *s;
       }
     }
+    // The item being read (a sensor of it in its own law is a cycle); read once this is done.
+    defining_force_ = l.name;
+    struct Done {
+      Loader& self;
+      ~Done() { self.forces_done_.insert(self.defining_force_); }
+    } done{*this};
     std::optional<std::string> type;
     if (const Entry* e = f.require("type")) type = choice(e->value, f.path("type"), types, {}, "force type");
     if (type && *type != "force" && *type != "torque") {

@@ -173,6 +173,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (bodies_entry && bodies_entry->value.IsSequence() && bodies_entry->value.size() == 0 && m_.system.shafts().empty())
     error(bodies_entry->value, "bodies", "the model has no bodies (and no shafts)");
   if (const Entry* e = top.find("couplings")) couplings(e->value);
+  if (const Entry* e = top.find("sensors")) sensor_prepass(e->value);
   if (const Entry* e = top.find("states")) states(e->value);
   if (const Entry* e = top.find("forces")) forces(e->value);
   if (const Entry* e = top.find("contacts")) contacts(e->value);

@@ -65,6 +65,12 @@ class Loader : public Reader {
   void states(const YAML::Node& n);
   /// Adds the function state(name) of the model's controller states to `resolver`.
   void add_state_function(QuantityResolver& resolver) const;
+  /// Notes every item of the sensors section by name (before the sections whose expressions may
+  /// read them; the section itself is read last, after the solver).
+  void sensor_prepass(const YAML::Node& n);
+  /// Adds the function sensor(name) (and sensor(name).c) of the sensors section to `resolver`
+  /// (io::sensor_quantity). `in_states`: for the states section, read before every force element.
+  void add_sensor_function(QuantityResolver& resolver, bool in_states) const;
   std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
@@ -103,6 +109,10 @@ class Loader : public Reader {
 
   std::map<std::string, size_t> body_names_;   // name -> index in bodies
   std::map<std::string, size_t> joint_names_;  // name -> index in joints
+  std::map<std::string, std::pair<YAML::Node, std::string>> sensor_items_;  // name -> (item, path), first of a name
+  std::set<std::string> force_names_;   // every name of the forces section
+  std::set<std::string> forces_done_;   // the names of the forces section read so far
+  std::string defining_force_;          // the force item being read (its name)
   std::set<ItemRef> items_with_problems_;
   bool have_end_time_ = false;
   YAML::Mark end_time_mark_ = YAML::Mark::null_mark();

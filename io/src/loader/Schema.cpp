@@ -259,10 +259,13 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
     // A joint quantity where only t is allowed: say where it may be used.
     std::string hint;
     const size_t at = static_cast<size_t>(std::max(0, err.position()));
-    if (!rules)
-      for (const auto& [w, meaning] : QuantityResolver::builtin())
+    if (!rules) {
+      std::vector<std::string> named = {"sensor"};
+      for (const auto& [w, meaning] : QuantityResolver::builtin()) named.push_back(w);
+      for (const std::string& w : named)
         if (at < s.size() && s.compare(at, w.size(), w) == 0 && s.find('(', at) == at + w.size())
           hint = " (" + w + "() and the other named quantities may be used only in the value of a load or a joint_motor)";
+    }
     error(m, path, expected + ", got '" + s + "': " + err.what() + hint);
     return std::nullopt;
   }

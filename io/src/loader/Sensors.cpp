@@ -8,6 +8,90 @@
 
 namespace mbdae::io::loader {
 
+void Loader::sensor_prepass(const YAML::Node& n) {
+  if (!n.IsSequence()) return;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const YAML::Node item = n[i];
+    if (!item.IsMap()) continue;
+    const YAML::Node nm = item["name"];
+    if (nm && nm.IsScalar() && !nm.Scalar().empty()) sensor_items_.emplace(nm.Scalar(), std::pair{item, index("sensors", i)});
+  }
+}
+
+void Loader::add_sensor_function(QuantityResolver& resolver, bool in_states) const {
+  resolver.add_function(
+      "sensor",
+      [this, in_states](const ExpressionQuantity& q, QuantityProblem& p) -> std::optional<Quantity> {
+        if (q.argument.empty()) {
+          p = {q.argument_position, "sensor() needs the name of a sensor of the sensors section in its parentheses, "
+                                    "e.g. sensor(tip).x"};
+          return std::nullopt;
+        }
+        const auto it = sensor_items_.find(q.argument);
+        if (it == sensor_items_.end()) {
+          std::string known;
+          for (const auto& [nm, item] : sensor_items_) known += (known.empty() ? "" : ", ") + nm;
+          p = {q.argument_position, "unknown sensor '" + q.argument + "' (the sensors section declares " +
+                                        (known.empty() ? std::string("none") : known) + ")"};
+          return std::nullopt;
+        }
+        // The sensor as the sensors section reads it (its own problems are reported there, later;
+        // a model with problems does not run). A scratch reader keeps them out of this report.
+        const YAML::Node& item = it->second.first;
+        const std::string& path = it->second.second;
+        Reader scratch(file(), text());
+        const std::string own = "sensor '" + q.argument + "' has problems of its own (" + path + ")";
+        SensorSpec sp;
+        sp.name = q.argument;
+        const YAML::Node out = item["output"];
+        bool known_output = false;
+        for (const SensorOutputInfo& o : sensor_outputs())
+          if (out && out.IsScalar() && out.Scalar() == o.name) {
+            sp.output = o.output;
+            known_output = true;
+          }
+        if (!known_output) {
+          p = {q.argument_position, own};
+          return std::nullopt;
+        }
+        for (auto [key, field] : {std::pair{"body", &sp.body}, std::pair{"joint", &sp.joint},
+                                  std::pair{"force", &sp.force}, std::pair{"shaft", &sp.shaft},
+                                  std::pair{"state", &sp.state}})
+          if (const YAML::Node v = item[key]; v && v.IsScalar()) *field = v.Scalar();
+        if (const YAML::Node v = item["point"]) {
+          const std::optional<Vec3> x = scratch.vec3(v, child(path, "point"), coordinate());
+          if (!x) {
+            p = {q.argument_position, own};
+            return std::nullopt;
+          }
+          sp.point = *x;
+        }
+        if (const YAML::Node v = item["frame"]; v && v.IsScalar() && v.Scalar() == "joint") sp.frame = SensorSpec::Frame::Joint;
+        // A force element's sensor reads an element read before this expression, never the one
+        // being defined or one after it (their laws could read each other: a cycle).
+        if (sensor_output_info(sp.output).target == SensorTarget::Force) {
+          const bool exists = std::any_of(m_.system.forces().begin(), m_.system.forces().end(),
+                                          [&](const ForceElement& f) { return f.name == sp.force; });
+          if (!exists && force_names_.count(sp.force)) {
+            std::string why;
+            if (in_states)
+              why = "the force elements are read after the controller states (their laws may read the states)";
+            else if (sp.force == defining_force_)
+              why = "the element being defined: its law would read itself (a cycle)";
+            else if (!forces_done_.count(sp.force))
+              why = "an element defined after this one in the forces section: an expression may read sensors of "
+                    "the elements before it only (no cycles)";
+            else
+              why = "an element with problems of its own (above)";
+            p = {q.argument_position, "sensor '" + q.argument + "' reads force element '" + sp.force + "', " + why};
+            return std::nullopt;
+          }
+        }
+        return sensor_quantity(m_.system, sp, q, p);
+      },
+      "a sensor's column (sensor(name) or sensor(name).x), its unit", true);
+}
+
 void Loader::sensors(const YAML::Node& n) {
   if (!section_list(n, "sensors")) return;
   std::map<std::string, size_t> names;

@@ -54,6 +54,7 @@ void Loader::states(const YAML::Node& n) {
   }
   QuantityResolver resolver(m_.system);
   add_state_function(resolver);
+  add_sensor_function(resolver, true);
   const QuantityRules rules = state_rules(
       resolver, "an expression of t, named quantities (rate(hinge), x(body), ...) and controller states state(name)");
   std::set<std::string> seen;
@@ -88,7 +89,7 @@ void Loader::states(const YAML::Node& n) {
         for (const ExpressionQuantity& eq : ex->quantities()) {
           QuantityProblem p;
           qs.push_back(*resolver.resolve(eq, p));  // resolved once already (state_rules)
-          if (eq.function == "angle") z.derivative_uses_angle = true;
+          if (qs.back().counts_turns) z.derivative_uses_angle = true;
         }
         StateExpression sx(std::move(*ex), std::move(qs));
         z.bodies = sx.bodies();

@@ -34,6 +34,9 @@ struct ExpressionQuantity {
   std::string argument;   ///< "hinge" (the text between the parentheses, trimmed; may be empty: f())
   int position = 0;       ///< 0-based offset of the function's name in the text (first use)
   int argument_position = 0;  ///< 0-based offset of the argument in the text (first use)
+  /// The component after the parentheses, f(name).c (e.g. "x" of sensor(tip).x); empty if none.
+  std::string component;
+  int component_position = -1;  ///< 0-based offset of the '.' before the component (-1: none)
 };
 
 class Expression {
@@ -44,7 +47,9 @@ class Expression {
   /// Parses `text` in which each f(name) with f one of `functions` is a quantity whose value is
   /// given at evaluation (quantities(): the distinct ones, in the order of their first use).
   /// @throws ExpressionError as above, and for f without parentheses. f() (nothing between them)
-  /// is a quantity with an empty argument, for the reader to give a meaning or refuse.
+  /// is a quantity with an empty argument, for the reader to give a meaning or refuse. A name
+  /// right after the closing parenthesis, f(name).c, is the quantity's component c (f(name).x
+  /// and f(name).y are two quantities), for the reader to give a meaning or refuse.
   Expression(const std::string& text, const std::vector<std::string>& functions);
   /// The same, where table(x, rows) is the linear interpolation of a table of rows (x_i, y_i),
   /// x_i increasing: rows inline, "[x0, y0; x1, y1; ...]", or a CSV file of two columns (one

@@ -21,7 +21,9 @@
 /// remainder modulo 2π), starting from 0 at t0: a quantity carries that memory, so a Quantity
 /// (and whatever holds it) belongs to one run.
 ///
-/// More functions may be registered (add_function), e.g. states a caller integrates itself.
+/// More functions may be registered (add_function), e.g. states a caller integrates itself, or
+/// sensors read as quantities, sensor(name).x (Sensors.h, sensor_quantity; the model loader
+/// registers both).
 
 #include <array>
 #include <functional>
@@ -56,6 +58,9 @@ struct Quantity {
   /// The value (SI). May keep memory between calls (an angle's turn count).
   std::function<double(const QuantityInput&)> value;
   std::vector<std::string> states = {};  ///< the controller states whose values it reads (state(name))
+  /// True if the value counts turns from the previous evaluation (a joint's angle): run state that
+  /// state files do not carry.
+  bool counts_turns = false;
 };
 
 /// Why a name could not be resolved: the 0-based offset in the expression's text and the
@@ -76,16 +81,19 @@ class QuantityResolver {
   explicit QuantityResolver(const System& system);
 
   /// Adds (or replaces) a function `name(argument)`, e.g. "state". `unit_and_meaning` is for
-  /// listings ("controller state, its own unit").
-  void add_function(const std::string& name, Handler handler, const std::string& unit_and_meaning);
+  /// listings ("controller state, its own unit"). `takes_components`: the handler gives a meaning
+  /// to name(argument).c (e.g. sensor(tip).x); otherwise resolve() refuses a component.
+  void add_function(const std::string& name, Handler handler, const std::string& unit_and_meaning,
+                    bool takes_components = false);
 
   /// Every function name it knows (the built-in ones, then the added ones): hand them to
   /// Expression(text, functions).
   std::vector<std::string> functions() const;
 
   /// f(argument) as parsed by Expression. std::nullopt with `problem` set (its position in the
-  /// expression's text) for an unknown function, joint or body, or a quantity the joint's type
-  /// does not have ("angle() applies to revolute and cylindrical joints; 'slide' is prismatic").
+  /// expression's text) for an unknown function, joint or body, a quantity the joint's type
+  /// does not have ("angle() applies to revolute and cylindrical joints; 'slide' is prismatic"),
+  /// or a component (f(argument).c) of a function that has none.
   std::optional<Quantity> resolve(const ExpressionQuantity& q, QuantityProblem& problem) const;
   /// The same from text, "angle(hinge)" (position 0-based in `text`).
   std::optional<Quantity> resolve(const std::string& text, QuantityProblem& problem) const;
@@ -98,6 +106,7 @@ class QuantityResolver {
   struct Added {
     std::string name, meaning;
     Handler handler;
+    bool takes_components = false;
   };
   std::vector<Added> added_;
 };
@@ -165,7 +174,7 @@ class BoundQuantities {
   /// in it yet.
   BoundQuantities(std::vector<Quantity> quantities, std::vector<std::string>& bodies);
   size_t size() const { return quantities_.size(); }
-  /// True if a quantity is a joint's angle (its turn count is run state, not in state files).
+  /// True if a quantity counts turns (Quantity::counts_turns: run state, not in state files).
   bool reads_angle() const { return reads_angle_; }
   /// Calls f(std::span<const double> q) with q[i] the value of quantity i at t, `motions[k]`
   /// the motion of the list's body k; returns what f returns.

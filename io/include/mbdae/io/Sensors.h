@@ -41,8 +41,11 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include <mbdae/formulations/BodyKinematics.h>
 #include <mbdae/io/ModelLoader.h>
+#include <mbdae/io/Quantities.h>
 #include <mbdae/solvers/SolverCommon.h>
 
 namespace mbdae::io {
@@ -112,6 +115,20 @@ struct SensorOutputInfo {
 const std::vector<SensorOutputInfo>& sensor_outputs();
 /// The row of `o`. No throw.
 const SensorOutputInfo& sensor_output_info(SensorOutput o);
+
+/// Sensor `spec` of `model` read in an expression, sensor(name) or sensor(name).c (`q`): the
+/// value of its column name + "." + c (name alone: its one column, or the first of joint_angle,
+/// joint_displacement, shaft) from the motions of the bodies it reads, by the output's own
+/// evaluation (the table above), so it equals the column of the results at the same state.
+/// Outputs that are functions of the bodies' positions and velocities only: the body outputs but
+/// displacement (its reference is the assembled initial state) and the accelerations; joint_angle,
+/// joint_displacement; spring_damper, joint_friction, joint_motor (a motor without controller
+/// states); linear_momentum and angular_momentum of a body. The quantity keeps what it reads (a
+/// copy of the bodies and of the force element), not `model`.
+/// @return std::nullopt with `problem` (offset in the expression's text) for any other output
+///         (saying why), a component the output does not have, or a missing one where it has several.
+std::optional<Quantity> sensor_quantity(const System& model, const SensorSpec& spec, const ExpressionQuantity& q,
+                                        QuantityProblem& problem);
 
 /// What a solver's states carry beyond positions and velocities.
 struct StateContents {
