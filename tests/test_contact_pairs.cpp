@@ -503,6 +503,65 @@ TEST_CASE("Every pair of shape types collides or is refused by name", "[contact]
   CHECK(handled == 24);
 }
 
+TEST_CASE("Unhandled pairs are reported as the loop over all pairs of shapes defines", "[contact][geometry]") {
+  // contact_pair_problems() reports each kind that is not handled once, at the first pair (i, j),
+  // i < j, in the order j then i, of shapes on two different known bodies. It finds that pair
+  // without looping over all pairs (a pile has millions); here the loop over all pairs is the
+  // reference, on random models of planes (plane–plane is the pair not handled) and other shapes
+  // on a few bodies, the ground and an unknown body.
+  std::mt19937 rng(7);
+  const std::vector<std::string> bodies = {"b0", "b1", "b2", "ground", "nobody"};
+  const std::vector<ShapeType> types = {ShapeType::Plane, ShapeType::Sphere, ShapeType::Box, ShapeType::Plane};
+  int reported = 0;
+  for (int model = 0; model < 300; ++model) {
+    System s;
+    for (int k = 0; k < 3; ++k) {
+      RigidBody b;
+      b.name = "b" + std::to_string(k);
+      b.mass = 1;
+      b.inertia << 0.1, 0.1, 0.1, 0, 0, 0;
+      s.add_body(b);
+    }
+    const int n = 2 + static_cast<int>(rng() % 7);
+    for (int k = 0; k < n; ++k) {
+      Contact c;
+      c.name = "c" + std::to_string(k);
+      c.body = bodies[rng() % bodies.size()];
+      c.shape = types[rng() % types.size()];
+      c.radius = 0.1;
+      c.half_extents = Vec3(0.1, 0.1, 0.1);
+      s.add_contact(c);
+    }
+    // the reference: every pair
+    std::vector<std::pair<int, int>> expected;  // (i, j) of the first plane–plane pair
+    const auto& cs = s.contacts();
+    for (size_t j = 0; j < cs.size() && expected.empty(); ++j)
+      for (size_t i = 0; i < j && expected.empty(); ++i) {
+        const auto bi = s.find_body(cs[i].body), bj = s.find_body(cs[j].body);
+        if (bi && bj && *bi != *bj && cs[i].shape == ShapeType::Plane && cs[j].shape == ShapeType::Plane)
+          expected.push_back({static_cast<int>(i), static_cast<int>(j)});
+      }
+    for (const bool penalty : {false, true}) {
+      const auto problems = penalty ? contact_pair_problems(s, ContactPath::Penalty) : contact_pair_problems(s);
+      std::string layout;
+      for (const Contact& c : cs) layout += c.name + ":" + to_string(c.shape) + "@" + c.body + " ";
+      CAPTURE(layout, penalty);
+      REQUIRE(problems.size() == expected.size());
+      if (expected.empty()) continue;
+      ++reported;
+      const auto [i, j] = expected[0];
+      CHECK(problems[0].item.kind == ItemRef::Kind::Contact);
+      CHECK(problems[0].item.index == j);
+      CHECK(problems[0].message.rfind("contacts '" + cs[static_cast<size_t>(i)].name + "' (plane on " +
+                                          cs[static_cast<size_t>(i)].body + ") and '" + cs[static_cast<size_t>(j)].name +
+                                          "' (plane on " + cs[static_cast<size_t>(j)].body + ")",
+                                      0) == 0);
+    }
+  }
+  INFO(reported << " of 600 checks with a refused pair");
+  CHECK(reported > 100);  // the random models do exercise the refusal
+}
+
 TEST_CASE("Model files: a box and a cylinder on a box collide; a plane on a body facing a ground plane is refused",
           "[contact][geometry][io]") {
   const std::string head = R"(name: pair

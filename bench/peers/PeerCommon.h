@@ -36,6 +36,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -163,12 +164,13 @@ struct Row {
   double error = NAN;         // chain: tip error (m); pile: max penetration at the end (m)
   double extra = NAN;         // pile: max speed at the end (m/s)
   long peak_rss_kb = 0;
+  long contacts_end = -1;     // pile: contact points the engine solved in the last step (-1: not a pile)
   std::string note;
 };
 
 inline const char* kCsvHeader =
     "engine,problem,n,method,setting_name,setting,ok,skipped,wall_s,sim_time_s,wall_per_sim_s,steps,"
-    "us_per_step,newton_iterations,factorizations,error,extra,peak_rss_kb,note\n";
+    "us_per_step,newton_iterations,factorizations,error,extra,peak_rss_kb,contacts_end,note\n";
 
 class CsvOut {
  public:
@@ -197,7 +199,7 @@ class CsvOut {
        << r.setting << ',' << (r.ok ? 1 : 0) << ',' << (r.skipped ? 1 : 0) << ',' << r.wall << ','
        << r.sim_time << ',' << r.wall / r.sim_time << ',' << r.steps << ',' << r.us_per_step << ','
        << r.newton << ',' << r.factorizations << ',' << r.error << ',' << r.extra << ','
-       << r.peak_rss_kb << ',' << note << '\n';
+       << r.peak_rss_kb << ',' << r.contacts_end << ',' << note << '\n';
     f_.flush();
   }
 
@@ -232,54 +234,183 @@ double TimedMedian(F&& run) {
 
 namespace peers {
 
-// ---- Sphere pile: K spheres, r = 0.1 m, m = 1 kg, μ = 0.5, restitution 0, dropped from a
-// lattice into a box (floor z = 0, four walls), h = 1e-3 s, 2 s. The lattice is the one of
-// bench/sphere_pile_bench.cpp: n × n columns (n = ⌈K^(1/3)⌉), spacing 2.2 r, odd layers shifted by
-// half a spacing in x and y; the box's interior half width W leaves 1 cm clear on each side.
+// ---- Pile: K spheres or K boxes dropped into a walled bin (floor z = 0, four walls), μ = 0.5,
+// restitution 0, h = 1e-3 s, 2 s unless --t-end. `--shape sphere|box` picks the bodies; every
+// engine builds the same bodies at the same initial poses from PileLayout.
+//
+// Spheres: r = 0.1 m, m = 1 kg; the lattice of bench/sphere_pile_bench.cpp: n × n columns
+// (n = ⌈K^(1/3)⌉), spacing 2.2 r, odd layers shifted by half a spacing in x and y.
+// Boxes: 0.2 × 0.15 × 0.1 m, m = 1 kg (the box of validation::models::BoxPile); lattice spacing
+// 0.25 m, odd layers shifted by half a spacing and turned 0.3 rad about z (so that boxes land on
+// the edges and corners of those below), and each box moved by a small random offset (±4 mm in x
+// and y) and rotation (±0.05 rad about z, ±0.02 rad about x and y; std::mt19937, seed 22, the
+// same numbers in every program), so that the pile does not stay a regular lattice.
+// In both cases the bin's interior half width W leaves 1 cm between the walls and the bodies'
+// bounding spheres.
 
+enum class PileShape { Sphere, Box };
 constexpr double kPileR = 0.1, kPileMass = 1.0, kPileMu = 0.5, kPileH = 1e-3;
+constexpr double kBoxHalf[3] = {0.1, 0.075, 0.05};  // m, half extents of the pile's boxes
 inline double kPileT = 2.0;  // s, simulated time; --t-end S sets it (the same for every engine)
+inline PileShape kPileShape = PileShape::Sphere;  // --shape sphere|box
+
+inline const char* PileProblem() { return kPileShape == PileShape::Box ? "box_pile" : "sphere_pile"; }
+/// Principal moments of inertia of one body about its centre, kg m².
+inline std::array<double, 3> PileInertia() {
+  if (kPileShape == PileShape::Sphere) {
+    const double I = 0.4 * kPileMass * kPileR * kPileR;
+    return {I, I, I};
+  }
+  const double a = 2 * kBoxHalf[0], b = 2 * kBoxHalf[1], c = 2 * kBoxHalf[2];
+  return {kPileMass * (b * b + c * c) / 12, kPileMass * (a * a + c * c) / 12, kPileMass * (a * a + b * b) / 12};
+}
+
+using Quat = std::array<double, 4>;  // unit quaternion (w, x, y, z), body → world
+using Mat = std::array<std::array<double, 3>, 3>;
+
+inline Quat QuatMul(const Quat& a, const Quat& b) {
+  return {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+          a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1], a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+}
+/// Rotation by `angle` (rad) about the unit axis (x, y, z).
+inline Quat AxisAngle(double x, double y, double z, double angle) {
+  const double s = std::sin(0.5 * angle);
+  return {std::cos(0.5 * angle), x * s, y * s, z * s};
+}
+/// Rotation matrix of a quaternion (normalised here), columns = the body axes in world.
+inline Mat QuatToMat(Quat q) {
+  const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (double& c : q) c /= n;
+  const double w = q[0], x = q[1], y = q[2], z = q[3];
+  return {{{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+           {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+           {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}}};
+}
 
 struct PileLayout {
-  double W = 0;                       // m, walls at x = ±W, y = ±W
-  std::vector<std::array<double, 3>> p;  // sphere centres at t = 0, m
+  double W = 0;                          // m, walls at x = ±W, y = ±W
+  std::vector<std::array<double, 3>> p;  // body centres at t = 0, m
+  std::vector<Quat> q;                   // body orientations at t = 0
 };
 
 inline PileLayout MakePileLayout(int K) {
-  const double r = kPileR, s = 2.2 * r;
+  const bool box = kPileShape == PileShape::Box;
+  const double r = box ? std::sqrt(kBoxHalf[0] * kBoxHalf[0] + kBoxHalf[1] * kBoxHalf[1] + kBoxHalf[2] * kBoxHalf[2])
+                       : kPileR;  // bounding radius
+  const double s = box ? 0.25 : 2.2 * kPileR;
   const int n = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(K)) - 1e-9));
   PileLayout L;
   L.W = 0.5 * ((n - 0.5) * s + 2 * r + 0.02);
+  // Uniform in [-a, a] from mt19937's 32-bit output (not std::uniform_real_distribution, whose
+  // algorithm the standard leaves open).
+  std::mt19937 rng(22);
+  auto uniform = [&rng](double a) { return a * (2.0 * static_cast<double>(rng()) / 4294967295.0 - 1.0); };
   int count = 0;
   for (int layer = 0; count < K; ++layer)
     for (int i = 0; i < n && count < K; ++i)
       for (int j = 0; j < n && count < K; ++j) {
         const double shift = (layer % 2) ? 0.5 * s : 0.0;
-        L.p.push_back({-L.W + r + 0.01 + i * s + shift, -L.W + r + 0.01 + j * s + shift, r + 0.05 + layer * s});
+        std::array<double, 3> c{-L.W + r + 0.01 + i * s + shift, -L.W + r + 0.01 + j * s + shift, r + 0.05 + layer * s};
+        Quat q{1, 0, 0, 0};
+        if (box) {
+          c[0] += uniform(0.004);
+          c[1] += uniform(0.004);
+          const double az = (layer % 2 ? 0.3 : 0.0) + uniform(0.05), ax = uniform(0.02), ay = uniform(0.02);
+          q = QuatMul(AxisAngle(0, 0, 1, az), QuatMul(AxisAngle(0, 1, 0, ay), AxisAngle(1, 0, 0, ax)));
+        }
+        L.p.push_back(c);
+        L.q.push_back(q);
         ++count;
       }
   return L;
 }
 
-/// Largest penetration (m, ≥ 0) of the spheres into each other, the floor and the walls.
-inline double PileMaxPenetration(const std::vector<std::array<double, 3>>& p, double W) {
-  const double r = kPileR;
+/// Penetration depth (m, ≥ 0) of two boxes with half extents kBoxHalf: the smallest overlap of
+/// their projections over the 15 separating axes (3 + 3 face normals, 9 edge–edge cross
+/// products), 0 if one axis separates them. For two convex polyhedra the minimum translation
+/// that separates them is along one of these axes (Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH
+/// 1996, for the axes; Ericson, "Real-Time Collision Detection", 2005, §4.4.1 and §5.2.1).
+inline double BoxBoxPenetration(const std::array<double, 3>& pa, const Mat& Ra, const std::array<double, 3>& pb,
+                                const Mat& Rb) {
+  const double* e = kBoxHalf;
+  std::array<std::array<double, 3>, 15> axes{};
+  int na = 0;
+  for (int k = 0; k < 3; ++k) axes[na++] = {Ra[0][k], Ra[1][k], Ra[2][k]};
+  for (int k = 0; k < 3; ++k) axes[na++] = {Rb[0][k], Rb[1][k], Rb[2][k]};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const std::array<double, 3>&u = axes[i], &v = axes[3 + j];
+      const std::array<double, 3> w{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+      const double len = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+      if (len > 1e-6) axes[na++] = {w[0] / len, w[1] / len, w[2] / len};  // parallel edges: a face axis covers it
+    }
+  const std::array<double, 3> d{pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+  double depth = INFINITY;
+  for (int k = 0; k < na; ++k) {
+    const auto& L = axes[k];
+    double ra = 0, rb = 0;
+    for (int i = 0; i < 3; ++i) {
+      ra += e[i] * std::abs(L[0] * Ra[0][i] + L[1] * Ra[1][i] + L[2] * Ra[2][i]);
+      rb += e[i] * std::abs(L[0] * Rb[0][i] + L[1] * Rb[1][i] + L[2] * Rb[2][i]);
+    }
+    const double overlap = ra + rb - std::abs(L[0] * d[0] + L[1] * d[1] + L[2] * d[2]);
+    if (overlap <= 0) return 0;
+    depth = std::min(depth, overlap);
+  }
+  return depth;
+}
+
+/// Depth (m, ≥ 0) of a box below the plane n·x = offset (solid on the side opposite to n): its
+/// lowest vertex along n.
+inline double BoxPlanePenetration(const std::array<double, 3>& p, const Mat& R, const std::array<double, 3>& n,
+                                  double offset) {
+  double lowest = n[0] * p[0] + n[1] * p[1] + n[2] * p[2];
+  for (int i = 0; i < 3; ++i) lowest -= kBoxHalf[i] * std::abs(n[0] * R[0][i] + n[1] * R[1][i] + n[2] * R[2][i]);
+  return std::max(0.0, offset - lowest);
+}
+
+/// Largest penetration (m, ≥ 0) of the bodies into each other, the floor and the walls, from
+/// their poses (the same code for every engine; pairs farther apart than two bounding radii are
+/// skipped).
+inline double PileMaxPenetration(const std::vector<std::array<double, 3>>& p, const std::vector<Quat>& q, double W) {
   double pen = 0;
   const size_t K = p.size();
-  for (size_t i = 0; i < K; ++i) {
-    pen = std::max({pen, r - p[i][2], r - (p[i][0] + W), r - (W - p[i][0]), r - (p[i][1] + W), r - (W - p[i][1])});
-    for (size_t j = i + 1; j < K; ++j) {
+  if (kPileShape == PileShape::Sphere) {
+    const double r = kPileR;
+    for (size_t i = 0; i < K; ++i) {
+      pen = std::max({pen, r - p[i][2], r - (p[i][0] + W), r - (W - p[i][0]), r - (p[i][1] + W), r - (W - p[i][1])});
+      for (size_t j = i + 1; j < K; ++j) {
+        const double dx = p[i][0] - p[j][0], dy = p[i][1] - p[j][1], dz = p[i][2] - p[j][2];
+        const double d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < 4 * r * r) pen = std::max(pen, 2 * r - std::sqrt(d2));
+      }
+    }
+    return pen;
+  }
+  const double r = std::sqrt(kBoxHalf[0] * kBoxHalf[0] + kBoxHalf[1] * kBoxHalf[1] + kBoxHalf[2] * kBoxHalf[2]);
+  std::vector<Mat> R(K);
+  for (size_t i = 0; i < K; ++i) R[i] = QuatToMat(q[i]);
+  // bodies sorted by x, so that the pair loop stops at the first body more than 2 r to the right
+  std::vector<size_t> order(K);
+  for (size_t i = 0; i < K; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&p](size_t a, size_t b) { return p[a][0] < p[b][0]; });
+  for (size_t a = 0; a < K; ++a) {
+    const size_t i = order[a];
+    pen = std::max({pen, BoxPlanePenetration(p[i], R[i], {0, 0, 1}, 0), BoxPlanePenetration(p[i], R[i], {1, 0, 0}, -W),
+                    BoxPlanePenetration(p[i], R[i], {-1, 0, 0}, -W), BoxPlanePenetration(p[i], R[i], {0, 1, 0}, -W),
+                    BoxPlanePenetration(p[i], R[i], {0, -1, 0}, -W)});
+    for (size_t b = a + 1; b < K && p[order[b]][0] - p[i][0] < 2 * r; ++b) {
+      const size_t j = order[b];
       const double dx = p[i][0] - p[j][0], dy = p[i][1] - p[j][1], dz = p[i][2] - p[j][2];
-      const double d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 < 4 * r * r) pen = std::max(pen, 2 * r - std::sqrt(d2));
+      if (dx * dx + dy * dy + dz * dz < 4 * r * r) pen = std::max(pen, BoxBoxPenetration(p[i], R[i], p[j], R[j]));
     }
   }
   return pen;
 }
 
-/// The spheres' speeds at the end, summarised the same way for every engine: the max alone is
-/// one sphere's and changes with rounding, so also the 99th percentile, the median and how many
-/// spheres move faster than 1 cm/s (no commas: it goes into the CSV's note column).
+/// The bodies' (centre) speeds at the end, summarised the same way for every engine: the max alone is
+/// one body's and changes with rounding, so also the 99th percentile, the median and how many
+/// bodies move faster than 1 cm/s (no commas: it goes into the CSV's note column).
 inline std::string PileSpeedSummary(std::vector<double> speeds) {
   if (speeds.empty()) return "";
   std::sort(speeds.begin(), speeds.end());
@@ -292,6 +423,16 @@ inline std::string PileSpeedSummary(std::vector<double> speeds) {
   return s;
 }
 
+/// Refuses a layout whose bodies overlap at t = 0 (the random offsets must not create contacts
+/// that push bodies apart from the start). Exits with code 1 and the depth.
+inline void CheckPileLayout(const PileLayout& L) {
+  const double pen = PileMaxPenetration(L.p, L.q, L.W);
+  if (pen > 0) {
+    std::fprintf(stderr, "pile layout: bodies overlap by %g m at t = 0\n", pen);
+    std::exit(1);
+  }
+}
+
 inline std::vector<int> ParsePileSizes(int argc, char** argv, std::string& csv) {
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) {
@@ -299,13 +440,21 @@ inline std::vector<int> ParsePileSizes(int argc, char** argv, std::string& csv) 
     if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--sizes" && i + 1 < argc) sizes = ParseInts(argv[++i]);
     else if (a == "--t-end" && i + 1 < argc) kPileT = std::atof(argv[++i]);
+    else if (a == "--shape" && i + 1 < argc && (std::string(argv[i + 1]) == "sphere" || std::string(argv[i + 1]) == "box"))
+      kPileShape = std::string(argv[++i]) == "box" ? PileShape::Box : PileShape::Sphere;
     else {
-      std::cerr << "usage: " << argv[0] << " [--sizes 512,4096] [--t-end S] [--csv FILE]\n";
+      std::cerr << "usage: " << argv[0] << " [--shape sphere|box] [--sizes 512,4096] [--t-end S] [--csv FILE]\n";
       std::exit(a == "--help" || a == "-h" ? 0 : 2);
     }
   }
   if (sizes.empty()) sizes = {512, 4096};
   return sizes;
+}
+
+inline void PrintPileHeader() {
+  std::printf("%s, h = 1e-3 s, %g s; error = max penetration at the end [m], extra = max speed at the end [m/s]\n",
+              kPileShape == PileShape::Box ? "box pile" : "sphere pile", kPileT);
+  PrintHeader();
 }
 
 }  // namespace peers

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace mbdae {
@@ -26,18 +27,19 @@ void fill_material(const System& m, const Contact& ca, const Contact& cb, Contac
 ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
   const System& m = sys.model();
   std::vector<ModelProblem> problems;
+  const std::unordered_map<std::string, BodyIndex> body_index = m.body_indices();  // not find_body(): O(bodies) each
   for (size_t k = 0; k < m.contacts().size(); ++k) {
     const Contact& c = m.contacts()[k];
     const ItemRef item = ItemRef::contact(static_cast<int>(k));
     for (auto& p : contact_problems(c)) problems.push_back({std::move(p), item});
-    const auto bi = m.find_body(c.body);
-    if (!bi) {
+    const auto bi = body_index.find(c.body);
+    if (bi == body_index.end()) {
       problems.push_back({"contact '" + c.name + "': unknown body '" + c.body + "'", item});
       continue;
     }
     Shape s{};
     s.index = static_cast<int>(k);
-    s.body = *bi;
+    s.body = bi->second;
     s.pos_B = c.position - (s.body == kGround ? Vec3::Zero() : sys.com_offset(s.body));
     s.R_BS = c.orientation;
     s.g = placed_shape(c);

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "NarrowPhase.h"
@@ -147,14 +150,35 @@ namespace {
 std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* path) {
   std::vector<ModelProblem> out;
   const auto& cs = model.contacts();
-  // Each kind once, at the later of its first two shapes.
+  // Each kind once, at the later of its first two shapes: the first pair (i, j), i < j, in the
+  // order j, then i, whose shapes are on different known bodies. Linear in the number of shapes
+  // (a pile of thousands of shapes has millions of pairs but at most kShapeTypeCount² kinds): per
+  // shape type, the first shape of that type with a known body (first) and the first after it on
+  // another body (other); the smallest i < j of type t on a body other than j's is first[t] unless
+  // that is on j's body, else other[t].
+  const std::unordered_map<std::string, BodyIndex> index = model.body_indices();
+  std::vector<std::optional<BodyIndex>> body(cs.size());
+  for (size_t k = 0; k < cs.size(); ++k)
+    if (const auto it = index.find(cs[k].body); it != index.end()) body[k] = it->second;
+  constexpr int T = kShapeTypeCount;
+  std::array<long, T> first, other;
+  first.fill(-1);
+  other.fill(-1);
   std::set<const ContactPairKind*> reported;
-  for (size_t j = 0; j < cs.size(); ++j)
-    for (size_t i = 0; i < j; ++i) {
-      const Contact& a = cs[i];
-      const Contact& b = cs[j];
-      const auto ia = model.find_body(a.body), ib = model.find_body(b.body);
-      if (!ia || !ib || *ia == *ib) continue;
+  for (size_t j = 0; j < cs.size(); ++j) {
+    if (!body[j]) continue;
+    const Contact& b = cs[j];
+    // the candidates i of each type, in the order of i (the order of the pair loop over i)
+    std::array<std::pair<long, int>, T> cand{};
+    int nc = 0;
+    for (int t = 0; t < T; ++t) {
+      long i = first[static_cast<size_t>(t)];
+      if (i >= 0 && *body[static_cast<size_t>(i)] == *body[j]) i = other[static_cast<size_t>(t)];
+      if (i >= 0) cand[static_cast<size_t>(nc++)] = {i, t};
+    }
+    std::sort(cand.begin(), cand.begin() + nc);
+    for (int c = 0; c < nc; ++c) {
+      const Contact& a = cs[static_cast<size_t>(cand[static_cast<size_t>(c)].first)];
       bool swapped;
       const ContactPairKind& kind = contact_pair_kind(a.shape, b.shape, swapped);
       if (path ? kind.on(*path) : kind.collide != nullptr) continue;
@@ -172,6 +196,10 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
                          "; put the two shapes on the same body or use other shapes",
                      ItemRef::contact(static_cast<int>(j))});
     }
+    const size_t t = static_cast<size_t>(b.shape);
+    if (first[t] < 0) first[t] = static_cast<long>(j);
+    else if (other[t] < 0 && *body[static_cast<size_t>(first[t])] != *body[j]) other[t] = static_cast<long>(j);
+  }
   return out;
 }
 

@@ -5,11 +5,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include <mbdae/model/math/Rotation.h>
 #include <mbdae/solvers/ImpulseStepper.h>
+#include <mbdae/validation/Models.h>
 
 using namespace mbdae;
 
@@ -417,6 +419,66 @@ TEST_CASE("A box at rest on a plane does not drift over 10 s", "[validation][con
   CHECK(drift < 1e-6);
   CHECK(rot < 1e-6);
   CHECK(r.pgs.max_contacts == 4);
+}
+
+TEST_CASE("A stack of ten boxes stays at rest over 10 s: drift and penetration", "[validation][contact][impulse]") {
+  // validation::models::BoxStack(10): boxes 0.2 × 0.2 × 0.1 m, 1 kg, μ = 0.5, each face on face
+  // on the one below (box–box manifolds of four clipped points), the bottom one on the floor.
+  // Closed form: nothing moves. With the stepper's defaults (h = 1 ms) every box must stay
+  // within the split impulse's slop (1e-4 m, the position error the stepper leaves uncorrected by
+  // design) of its start over 10 s, turn by less than 1e-4 rad, and no box may sink into the one
+  // below (or the floor) by more than the slop. The penetration is measured from the poses: the
+  // depth of a box's lowest corner below the top face of the box under it (below z = 0 for the
+  // bottom box).
+  const FrictionModel fm = GENERATE(FrictionModel::Pyramid, FrictionModel::Cone);
+  CAPTURE(fm == FrictionModel::Cone ? "cone" : "pyramid");
+  const int n = 10;
+  const double a = 0.2, hz = a / 4, slop = ImpulseOptions{}.slop;
+  const System s = validation::models::BoxStack(n, a);
+  NewtonEulerSystem ne(s);
+  VecX q0, v0;
+  ne.initial_state(q0, v0);
+  ImpulseOptions o;
+  o.step = 1e-3;
+  o.t_end = 10;
+  o.output_every = 1e-2;
+  o.friction = fm;
+  double drift = 0, turn = 0, pen = 0, speed_end = 0;
+  int drift_box = -1;
+  const ImpulseResult r = solve_impulse(ne, 0, q0, v0, o, [&](const StateView& st) {
+    for (int k = 0; k < n; ++k) {
+      const double d = (ne.com_position(k, st.q) - ne.com_position(k, q0)).norm();
+      if (d > drift) {
+        drift = d;
+        drift_box = k;
+      }
+      const Mat3 dR = ne.rotation(k, st.q) * ne.rotation(k, q0).transpose();
+      turn = std::max(turn, std::acos(std::clamp(0.5 * (dR.trace() - 1), -1.0, 1.0)));
+      // lowest corner of box k along the normal of the face below it
+      const Mat3 R = ne.rotation(k, st.q);
+      const Vec3 c = ne.com_position(k, st.q);
+      Vec3 nrm = Vec3::UnitZ();
+      double face = 0;
+      if (k > 0) {
+        nrm = ne.rotation(k - 1, st.q).col(2);
+        face = nrm.dot(ne.com_position(k - 1, st.q)) + hz;
+      }
+      const double lowest = nrm.dot(c) - (a / 2 * std::abs(nrm.dot(R.col(0))) + a / 2 * std::abs(nrm.dot(R.col(1))) +
+                                          hz * std::abs(nrm.dot(R.col(2))));
+      pen = std::max(pen, face - lowest);
+    }
+    speed_end = 0;
+    for (int k = 0; k < n; ++k) speed_end = std::max(speed_end, ne.com_velocity(k, st.v).norm());
+    return true;
+  });
+  REQUIRE(r.ok());
+  INFO("over 10 s: largest displacement " << drift << " m (box " << drift_box << "), largest turn " << turn
+                                          << " rad, deepest penetration " << pen << " m; largest speed at 10 s "
+                                          << speed_end << " m/s; contacts per step at most " << r.pgs.max_contacts);
+  CHECK(drift < slop);
+  CHECK(turn < 1e-4);
+  CHECK(pen < slop);
+  CHECK(speed_end < 1e-6);
 }
 
 TEST_CASE("Newton's cradle passes the momentum through the row", "[validation][contact][impulse]") {
