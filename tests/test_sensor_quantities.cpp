@@ -16,6 +16,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "RunTrace.h"
+
 #include <mbdae/io/Run.h>
 #include <mbdae/io/Sensors.h>
 #include <mbdae/solvers/SolverRegistry.h>
@@ -25,23 +27,7 @@ using namespace mbdae::io;
 
 namespace {
 
-struct Trace {
-  std::vector<double> t;
-  std::vector<std::vector<double>> rows;
-};
-
-Trace run_model(const LoadedModel& lm) {
-  ModelRun r(lm);
-  Trace tr;
-  const SolveResult res = r.run([&](const StateView& s, std::span<const double> row) {
-    tr.t.push_back(s.t);
-    tr.rows.emplace_back(row.begin(), row.end());
-    return true;
-  });
-  INFO(res.message);
-  REQUIRE(res.ok());
-  return tr;
-}
+using Trace = test::RunTrace;
 
 // The largest difference of two runs' rows, and the largest magnitude of the first.
 std::pair<double, double> difference(const Trace& a, const Trace& b) {
@@ -199,7 +185,7 @@ TEST_CASE("sensor quantities: a load of sensor(tip).x equals the same law in C++
         sets.push_back({"solver.tolerance.relative", "1e-10"});
         sets.push_back({"solver.tolerance.absolute", "1e-12"});
       }
-      const Trace a = run_model(load_model_text(model(expr), "sensorq.yaml", sets));
+      const Trace a = test::run_loaded(load_model_text(model(expr), "sensorq.yaml", sets));
       // The same law in C++: the tip's position p + R x and velocity v + w x (R x), the force
       // at the tip and its moment about the reference point.
       LoadedModel lm = load_model_text(model(none), "sensorq.yaml", sets);
@@ -216,7 +202,7 @@ TEST_CASE("sensor quantities: a load of sensor(tip).x equals the same law in C++
         out[0].torque = r.cross(F);
       };
       lm.system.add_force(f);
-      const Trace c = run_model(lm);
+      const Trace c = test::run_loaded(lm);
       const auto [d, amp] = difference(a, c);
       // The tip moves: it starts at (0.6, 0, 0.1) and ends elsewhere.
       const double moved = std::hypot(a.rows.back()[0] - 0.6, a.rows.back()[1], a.rows.back()[2] - 0.1);
@@ -263,8 +249,8 @@ TEST_CASE("sensor quantities: a load of sensor(tip).x equals the body quantities
         sets.push_back({"solver.tolerance.relative", "1e-10"});
         sets.push_back({"solver.tolerance.absolute", "1e-12"});
       }
-      const Trace a = run_model(load_model_text(model(by_sensor), "sensorq.yaml", sets));
-      const Trace b = run_model(load_model_text(model(by_hand), "sensorq.yaml", sets));
+      const Trace a = test::run_loaded(load_model_text(model(by_sensor), "sensorq.yaml", sets));
+      const Trace b = test::run_loaded(load_model_text(model(by_hand), "sensorq.yaml", sets));
       const auto [d, amp] = difference(a, b);
       double swing = 0;
       for (const auto& row : a.rows) swing = std::max(swing, std::abs(row[3]));
@@ -360,7 +346,7 @@ TEST_CASE("sensor quantities: a spring's force read by a later load acts as its 
       "  - {name: p, body: s, output: position}\n"
       "solver: {type: rk4, end_time: 2.0, step: 1.0e-4}\n"
       "output: {every: 1.0e-2}\n";
-  const Trace tr = run_model(load_model_text(model, "spring.yaml"));
+  const Trace tr = test::run_loaded(load_model_text(model, "spring.yaml"));
   const double w = std::sqrt(60 / 1.5);
   double worst = 0;
   for (size_t i = 0; i < tr.t.size(); ++i) worst = std::max(worst, std::abs(tr.rows[i][3] - (0.5 + 0.2 * std::cos(w * tr.t[i]))));
@@ -402,7 +388,7 @@ TEST_CASE("sensor quantities: the tip-height controller against an independent i
   const std::string file = std::string(MBDAE_TEST_SOURCE_DIR) + "/examples/models/tip_height_controller.yaml";
   for (const Case& c : cases) {
     DYNAMIC_SECTION(c.solver) {
-      const Trace tr = run_model(load_model_file(file, {{"solver.type", c.solver}}));
+      const Trace tr = test::run_loaded(load_model_file(file, {{"solver.type", c.solver}}));
       REQUIRE(tr.t.size() == reference.size());
       double worst = 0;
       for (size_t i = 0; i < tr.t.size(); ++i) {
