@@ -43,6 +43,31 @@ struct Emitter {
   }
 };
 
+/// Visits `count` of the candidates 0 .. nc (nc ≤ 256): the deepest first (least depth(c)), then
+/// each time the one whose point(c) is farthest from those taken. Spreads a manifold's points.
+template <class Depth, class Point, class Visit>
+void farthest_point_order(int nc, int count, Depth&& depth, Point&& point, Visit&& visit) {
+  std::array<bool, 256> taken{};
+  int first = 0;
+  for (int c = 1; c < nc; ++c)
+    if (depth(c) < depth(first)) first = c;
+  for (int m = 0; m < count; ++m) {
+    int pick = first;
+    if (m > 0) {
+      double best = -1;
+      for (int c = 0; c < nc; ++c) {
+        if (taken[static_cast<size_t>(c)]) continue;
+        double dmin = 1e300;
+        for (int t = 0; t < nc; ++t)
+          if (taken[static_cast<size_t>(t)]) dmin = std::min(dmin, (point(c) - point(t)).norm());
+        if (dmin > best) best = dmin, pick = c;
+      }
+    }
+    taken[static_cast<size_t>(pick)] = true;
+    visit(pick);
+  }
+}
+
 Vec3 orthogonal_to(const Vec3& n) {
   const Vec3 t = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
   return (t - n * n.dot(t)).normalized();
@@ -592,35 +617,17 @@ int clip_to_face(Emitter& emit, Poly poly, int np, const Vec3& n, double off,
     }
   }
   // Pick at most kMaxPairPoints: the deepest, then each time the point farthest from those taken.
-  std::array<bool, 32> taken{};
-  int first = 0;
-  for (int c = 1; c < nc; ++c)
-    if (dep[static_cast<size_t>(c)] < dep[static_cast<size_t>(first)]) first = c;
   const int count = std::min(nc, kMaxPairPoints);
-  deepest = nc > 0 ? dep[static_cast<size_t>(first)] : 1e300;
+  deepest = nc > 0 ? *std::min_element(dep.begin(), dep.begin() + nc) : 1e300;
   const Vec3 n_ab = ref_is_a ? n : Vec3(-n);
-  for (int m = 0; m < count; ++m) {
-    int pick = first;
-    if (m > 0) {
-      double best = -1;
-      for (int c = 0; c < nc; ++c) {
-        if (taken[static_cast<size_t>(c)]) continue;
-        double dmin = 1e300;
-        for (int t = 0; t < nc; ++t)
-          if (taken[static_cast<size_t>(t)])
-            dmin = std::min(dmin, (poly[static_cast<size_t>(idx[static_cast<size_t>(c)])] -
-                                   poly[static_cast<size_t>(idx[static_cast<size_t>(t)])]).norm());
-        if (dmin > best) {
-          best = dmin;
-          pick = c;
-        }
-      }
-    }
-    taken[static_cast<size_t>(pick)] = true;
-    const int k = idx[static_cast<size_t>(pick)];
-    const double depth = dep[static_cast<size_t>(pick)];
-    emit(poly[static_cast<size_t>(k)] - n * (0.5 * depth), n_ab, depth, 32 * face_id + k, 0);
-  }
+  farthest_point_order(
+      nc, count, [&](int c) { return dep[static_cast<size_t>(c)]; },
+      [&](int c) -> const Vec3& { return poly[static_cast<size_t>(idx[static_cast<size_t>(c)])]; },
+      [&](int pick) {
+        const int k = idx[static_cast<size_t>(pick)];
+        const double depth = dep[static_cast<size_t>(pick)];
+        emit(poly[static_cast<size_t>(k)] - n * (0.5 * depth), n_ab, depth, 32 * face_id + k, 0);
+      });
   return count;
 }
 
@@ -1090,25 +1097,9 @@ void emit_spread(Emitter& emit, const Candidates& cand) {
     for (int i = 0; i < nc; ++i) emit(at(i).p, at(i).n, at(i).depth, at(i).feature, at(i).r_eff);
     return;
   }
-  std::array<bool, 256> taken{};
-  int first = 0;
-  for (int c = 1; c < nc; ++c)
-    if (at(c).depth < at(first).depth) first = c;
-  for (int m = 0; m < kMaxPairPoints; ++m) {
-    int pick = first;
-    if (m > 0) {
-      double best = -1;
-      for (int c = 0; c < nc; ++c) {
-        if (taken[static_cast<size_t>(c)]) continue;
-        double dmin = 1e300;
-        for (int t = 0; t < nc; ++t)
-          if (taken[static_cast<size_t>(t)]) dmin = std::min(dmin, (at(c).p - at(t).p).norm());
-        if (dmin > best) best = dmin, pick = c;
-      }
-    }
-    taken[static_cast<size_t>(pick)] = true;
-    emit(at(pick).p, at(pick).n, at(pick).depth, at(pick).feature, at(pick).r_eff);
-  }
+  farthest_point_order(
+      nc, kMaxPairPoints, [&](int c) { return at(c).depth; }, [&](int c) -> const Vec3& { return at(c).p; },
+      [&](int pick) { emit(at(pick).p, at(pick).n, at(pick).depth, at(pick).feature, at(pick).r_eff); });
 }
 
 void hull_plane(Emitter& emit, const Vec3& n, double off, const HullView& H, double margin) {
