@@ -832,6 +832,18 @@ struct MultibodySystem::Impl {
 MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     : impl_(std::make_unique<Impl>()) {
   model.validate();
+  {
+    // Friction whose normal force is the joint's reaction would read the multipliers in the force
+    // law (and need its tangent with respect to them): not offered here, refused by name.
+    std::vector<ModelProblem> p;
+    for (size_t i = 0; i < model.forces().size(); ++i)
+      if (model.forces()[i].type == ForceType::JointFriction && model.forces()[i].normal_from_reaction)
+        p.push_back({"force '" + model.forces()[i].name +
+                         "': joint friction with the joint's reaction as the normal force (normal: reaction) is "
+                         "handled by the impulse stepper, not by the implicit formulation (MultibodySystem)",
+                     ItemRef::force(static_cast<int>(i))});
+    if (!p.empty()) throw ModelError(std::move(p));
+  }
   Impl& I = *impl_;
   I.model = model;
   const auto& mb = I.model.bodies();

@@ -600,6 +600,18 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
                    ItemRef::coupling(static_cast<int>(i))});
     throw ModelError(std::move(p));
   }
+  if (!options.joint_elements_by_impulses) {
+    // The explicit path finds λ from the accelerations after the forces: a friction force of the
+    // multipliers would make that a nonlinear system. Refused by name (JointFriction.cpp).
+    std::vector<ModelProblem> p;
+    for (size_t i = 0; i < model.forces().size(); ++i)
+      if (model.forces()[i].type == ForceType::JointFriction && model.forces()[i].normal_from_reaction)
+        p.push_back({"force '" + model.forces()[i].name +
+                         "': joint friction with the joint's reaction as the normal force (normal: reaction) is "
+                         "handled by the impulse stepper, not by the explicit Newton-Euler path",
+                     ItemRef::force(static_cast<int>(i))});
+    if (!p.empty()) throw ModelError(std::move(p));
+  }
   Impl& I = *impl_;
   I.model = model;
   I.opt = options;
@@ -920,6 +932,7 @@ void NewtonEulerSystem::joint_element_rows(Workspace& ws, const VecX& q, const V
     r.rate = (kb.w - ka.w).dot(ax);
     r.displacement = ax.dot(d);
     r.speed = ax.dot(dd) + ka.w.cross(ax).dot(d);
+    r.axis = ax;
     // Rows over the COM twists: b's marker point is p_b = x_Cb + r_Cb, and a's force acts there too.
     const Vec3 xCa = r.a == kGround ? Vec3::Zero() : Vec3(W.kin[static_cast<size_t>(r.a)].p);
     const Vec3 xCb = r.b == kGround ? Vec3::Zero() : Vec3(W.kin[static_cast<size_t>(r.b)].p);

@@ -43,12 +43,21 @@ struct JRow {
 ///  - limit: one row per stop, the gap's rate g = ±q̇, with λ ≥ 0 and target g⁺ ≥ bn (Newton
 ///    restitution −e g⁻ when the stop closes within the step, else the gap closed at the step's end),
 ///    and bp the split-impulse target for a penetration.
+///  - friction with the joint's reaction as normal force (ForceElement::normal_from_reaction):
+///    the bound is L = L0 + c (|P_⊥| + k_a |P_∥|) with L0 = h F(v₀) of the preload, c = c(v₀) the
+///    Coulomb–Stribeck coefficient and P the impulse of the joint's rows [j0, j0 + nj) on b in the
+///    same Gauss–Seidel iteration (⊥, ∥ to the axis e; k_a = r_a / r the axial arm's share), as a
+///    contact's friction is bounded by μ times its normal impulse.
 struct ERow {
   JRow r[2];
   int nr = 0;
   bool limit = false;
-  double L = 0;        // friction: bound of the impulse (N s)
+  double L = 0;        // friction: bound of the impulse (N s) (with a reaction: its preload part L0)
   double bn = 0, bp = 0;
+  bool reaction = false;  // friction: the bound follows the joint's impulse
+  int j0 = 0, nj = 0;     // the joint's rows in jrows
+  double c = 0, ka = 0;   // coefficient c(v₀) and axial share r_a / r
+  Vec3 e = Vec3::UnitZ(); // the joint axis (world)
 };
 
 /// One contact point prepared for PGS. Bodies are slots of the velocity array, the ground being
@@ -146,6 +155,16 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     xc.resize(static_cast<size_t>(nb));
     for (int i = 0; i < nb; ++i) im[static_cast<size_t>(i)] = 1.0 / sys.mass(i);
     jrows.resize(static_cast<size_t>(sys.num_joint_rows()));
+    jstart.assign(static_cast<size_t>(nj) + 1, 0);
+    // The joint of each joint_friction (its rows bound a friction by reaction).
+    const auto& joints = sys.model().joints();
+    for (const ForceElement& f : sys.model().forces()) {
+      int ji = -1;
+      if (f.type == ForceType::JointFriction)
+        for (size_t j = 0; j < joints.size(); ++j)
+          if (joints[j].name == f.joint) ji = static_cast<int>(j);
+      force_joint.push_back(ji);
+    }
     // Friction polygon: facet normals at angles 2πj/k; vertices between facets j−1 and j at
     // (L / cos(π/k)) (cos(2πj/k − π/k), sin(…)).
     ksides = opt.pyramid_sides;
@@ -163,7 +182,10 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   bool advance_to(double t_out) override {
     if (status_ != SolveStatus::Success) return false;
     const WallTimer timer(st);
-    while (t < t_out - 1e-9 * h) {
+    // Landing on t_out: the time accumulates t + h step by step, whose round-off over an output
+    // interval (n steps) is about n ε t; 1e-6 h covers it for up to ~1e9 steps an interval, so a
+    // step that lands on t_out is not followed by an extra step of h (a time shift of h).
+    while (t < t_out - kLandTol * h) {
       if (interrupted()) return fail(SolveStatus::Interrupted, at_time(t) + "interrupted");
       if (!step(t_out)) return false;
     }
@@ -340,6 +362,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     // ---- 3a. joint rows ----
     int row = 0;
     for (int j = 0; j < nj; ++j) {
+      jstart[static_cast<size_t>(j)] = row;
       sys.joint_rows_world(j, q, v, jw);
       for (int r = 0; r < jw.nr; ++r, ++row) {
         JRow& jr = jrows[static_cast<size_t>(row)];
@@ -358,6 +381,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         jr.lam_p = 0;
       }
     }
+    jstart[static_cast<size_t>(nj)] = row;
     // ---- 3a'. joint friction and joint limits (NewtonEulerOptions::joint_elements_by_impulses) ----
     sys.joint_element_rows(ws_, q, v, jel);
     erows.clear();
@@ -379,8 +403,19 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
         const bool turns = joint_turns(f.joint_type), slides = joint_slides(f.joint_type);
         const double vr = turns ? f.radius * je.rate : 0.0, vs = slides ? je.speed : 0.0;
         ERow er;
-        er.L = h * joint_friction_level(f, std::hypot(vr, vs));
-        if (!(er.L > 0)) continue;  // viscous only: in the applied forces
+        const double v0 = std::hypot(vr, vs);
+        er.L = h * joint_friction_level(f, v0);
+        if (f.normal_from_reaction) {
+          const int ji = force_joint[static_cast<size_t>(je.force)];
+          if (ji < 0) throw std::logic_error("joint_friction '" + f.name + "': its joint is not in the model");
+          er.c = joint_friction_coefficient(f, v0);
+          er.reaction = er.c > 0;
+          er.j0 = jstart[static_cast<size_t>(ji)];
+          er.nj = jstart[static_cast<size_t>(ji) + 1] - er.j0;
+          er.ka = f.joint_type == JointType::Revolute && f.radius > 0 ? f.axial_radius / f.radius : 0.0;
+          er.e = je.axis;
+        }
+        if (!(er.L > 0) && !er.reaction) continue;  // viscous only: in the applied forces
         if (turns) make_row(er.r[er.nr++], 0, f.radius);
         if (slides) make_row(er.r[er.nr++], 1, 1.0);
         erows.push_back(er);
@@ -517,7 +552,16 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
           cand[k] = er.r[k].lam - omega * joint_vel(u, er.r[k]) / er.r[k].k;
           norm2 += cand[k] * cand[k];
         }
-        const double scale = norm2 > er.L * er.L ? er.L / std::sqrt(norm2) : 1.0;
+        double L = er.L;
+        if (er.reaction) {
+          // The joint's impulse on b in this iteration (its rows were updated above).
+          Vec3 P = Vec3::Zero();
+          for (int k = er.j0; k < er.j0 + er.nj; ++k)
+            P += jrows[static_cast<size_t>(k)].lam * jrows[static_cast<size_t>(k)].jb_v;
+          const double Pa = er.e.dot(P);
+          L += er.c * ((P - Pa * er.e).norm() + er.ka * std::abs(Pa));
+        }
+        const double scale = norm2 > L * L ? L / std::sqrt(norm2) : 1.0;
         for (int k = 0; k < er.nr; ++k) {
           const double dl = scale * cand[k] - er.r[k].lam;
           er.r[k].lam += dl;
@@ -608,7 +652,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     std::sort(prev_next.begin(), prev_next.end());
     prev.swap(prev_next);
 
-    t = (t_out - t < 1.5 * h) && (std::abs(t + h - t_out) < 1e-9 * h) ? t_out : t + h;
+    t = (t_out - t < 1.5 * h) && (std::abs(t + h - t_out) < kLandTol * h) ? t_out : t + h;
     ++st.steps;
     st.last_step = h;
     ps.total_iterations += it;
@@ -627,6 +671,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     return true;
   }
 
+  static constexpr double kLandTol = 1e-6;  // steps within kLandTol h of an output time land on it
   const NewtonEulerSystem& sys_;
   NewtonEulerSystem::Workspace ws_;  // applied_forces()' scratch
   ImpulseOptions opt_;
@@ -644,6 +689,8 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   std::vector<Mat3> Iw, Rb;
   std::vector<Vec3> xc;
   std::vector<JRow> jrows;
+  std::vector<int> jstart;       // first row of joint j in jrows (jstart[nj]: all rows)
+  std::vector<int> force_joint;  // per force element: its joint (joint_friction), else -1
   std::vector<JointElementRows> jel;
   std::vector<ERow> erows;
   std::vector<ContactPoint> cps;

@@ -73,6 +73,8 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
     ok = p.empty();
   }
   if (!ok) return;
+  if (fe.type == ForceType::JointFriction && fe.normal_from_reaction)
+    if (const Entry* e = f.find("normal")) reaction_friction_.push_back({e->value.Mark(), f.path("normal")});
   add_item(ItemRef::Kind::Force, m_.force_locations.back(), false);
   m_.system.add_force(std::move(fe));
 }

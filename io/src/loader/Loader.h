@@ -119,6 +119,7 @@ class Loader : public Reader {
   bool step_given_ = false, every_given_ = false;
   std::optional<Placed> first_joint_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_, states_;
+  std::vector<Placed> reaction_friction_;  // joint_friction items with `normal: reaction`, at that key
   std::vector<Placed> shafts_;  // shafts and shaft forces
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
   bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not

@@ -201,6 +201,11 @@ void Loader::solver_checks() {
     for (const Placed& f : force_elements_)
       error(f.mark, f.path, "force elements are handled by " + by(&SolverSupport::force_elements) + ", not by " +
                                 sname + why);
+  if (can.force_elements && !can.reaction_friction)
+    for (const Placed& f : reaction_friction_)
+      error(f.mark, f.path, "joint friction with the joint's reaction as the normal force is handled by " +
+                                by(&SolverSupport::reaction_friction) + ", not by " + sname +
+                                " (give the normal force: normal: given with normal_force)" + why);
   if (!can.couplings) {
     for (const Placed& c : couplings_)
       error(c.mark, c.path, "couplings of joint coordinates are handled by " + by(&SolverSupport::couplings) +

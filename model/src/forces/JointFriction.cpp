@@ -16,6 +16,17 @@
 // joint_motor measures them, so the power is −(f·slip + c_φ φ̇² + c_s ṡ²) ≤ 0.
 // The impulse stepper takes the Coulomb part as a bounded impulse of its Gauss–Seidel
 // (ForceElement::by_impulses): the law then gives only the viscous part.
+//
+// Normal force from the joint's reaction (`normal: reaction`, ForceElement::normal_from_reaction),
+// as Adams' joint friction takes it: N = N0 + |F_⊥| (+ (r_a / r) |F_∥| for a revolute joint with
+// the friction arm r_a = `axial_radius` of its axial reaction, e.g. a thrust collar), F the force the
+// joint's equations exert on b, ⊥ and ∥ to the axis, N0 = `normal_force` a preload; the level is
+// then c(v) N with c(v) = μ + (μ_s − μ) exp(−(v / v_s)²). The reaction moment is not a normal force
+// here (Adams' bending-moment and reaction-arm inputs are not modelled). Only the impulse stepper
+// takes it: it bounds the friction impulse by h c(v₀) N0 + c(v₀) |P| with P the joint's impulse of
+// the same Gauss–Seidel iteration (as a contact's friction is bounded by its normal impulse). The
+// implicit and explicit formulations would need the multipliers in the force law and its tangent
+// with respect to them; they refuse the element by name (Multibody.cpp, NewtonEuler.cpp).
 #include "Forces.h"
 
 #include <cmath>
@@ -24,14 +35,16 @@
 
 namespace mbdae {
 
-double joint_friction_level(const ForceElement& f, double v) {
-  double F = f.friction * f.normal_force;
+double joint_friction_coefficient(const ForceElement& f, double v) {
+  double c = f.friction;
   if (f.static_friction && f.stribeck_velocity > 0) {
     const double x = v / f.stribeck_velocity;
-    F += (*f.static_friction - f.friction) * f.normal_force * std::exp(-x * x);
+    c += (*f.static_friction - f.friction) * std::exp(-x * x);
   }
-  return F;
+  return c;
 }
+
+double joint_friction_level(const ForceElement& f, double v) { return joint_friction_coefficient(f, v) * f.normal_force; }
 
 bool joint_turns(JointType t) { return t == JointType::Revolute || t == JointType::Cylindrical; }
 bool joint_slides(JointType t) { return t == JointType::Prismatic || t == JointType::Cylindrical; }
@@ -44,8 +57,19 @@ const ForceTypeInfo& joint_friction() {
       "Coulomb (regularized), Stribeck and viscous friction of a revolute, prismatic or cylindrical joint",
       {{"friction", false, "Coulomb (sliding) coefficient mu (default 0)", KeyKind::Number, KeyRange::NonNegative, {},
         [](ForceElement& f, const KeyValue& v) { f.friction = v.number; }},
-       {"normal_force", false, "the normal force N pressing the rubbing surfaces, N (default 0)", KeyKind::Number,
-        KeyRange::NonNegative, {}, [](ForceElement& f, const KeyValue& v) { f.normal_force = v.number; }},
+       {"normal_force", false,
+        "the normal force N pressing the rubbing surfaces, N (default 0); with normal: reaction a preload added to the reaction",
+        KeyKind::Number, KeyRange::NonNegative, {},
+        [](ForceElement& f, const KeyValue& v) { f.normal_force = v.number; }},
+       {"normal", false,
+        "given (default: N = normal_force) or reaction (N = the joint's reaction perpendicular to the axis + "
+        "normal_force; impulse stepper only)",
+        KeyKind::Choice, KeyRange::Any, {"given", "reaction"},
+        [](ForceElement& f, const KeyValue& v) { f.normal_from_reaction = v.choice == 1; }},
+       {"axial_radius", false,
+        "friction arm r_a of the axial reaction of a revolute joint with normal: reaction, m (default 0)",
+        KeyKind::Number, KeyRange::NonNegative, {},
+        [](ForceElement& f, const KeyValue& v) { f.axial_radius = v.number; }},
        {"radius", false, "pin radius r, m (revolute and cylindrical: required with Coulomb friction)", KeyKind::Number,
         KeyRange::NonNegative, {}, [](ForceElement& f, const KeyValue& v) { f.radius = v.number; }},
        {"static_friction", false, "static coefficient mu_s of the Stribeck curve (needs stribeck_velocity)",
@@ -70,7 +94,13 @@ const ForceTypeInfo& joint_friction() {
         const bool turns = joint_turns(f.joint_type), slides = joint_slides(f.joint_type);
         const char* jt = to_string(f.joint_type);
         const bool coulomb = f.friction > 0 || (f.static_friction && *f.static_friction > 0);
-        if (coulomb && !(f.normal_force > 0)) p.push_back({"normal_force", "Coulomb friction needs normal_force > 0"});
+        if (coulomb && !(f.normal_force > 0) && !f.normal_from_reaction)
+          p.push_back({"normal_force", "Coulomb friction needs normal_force > 0 (or normal: reaction)"});
+        if (!coulomb && f.normal_from_reaction)
+          p.push_back({"normal", "normal: reaction is given but no friction coefficient"});
+        if (f.axial_radius != 0 && !(f.normal_from_reaction && f.joint_type == JointType::Revolute))
+          p.push_back({"axial_radius", std::string("axial_radius applies to a revolute joint with normal: reaction, not to a ") +
+                                           jt + " joint" + (f.normal_from_reaction ? "" : " with a given normal force")});
         if (!coulomb && f.normal_force > 0) p.push_back({"friction", "normal_force is given but no friction coefficient"});
         if (turns && coulomb && !(f.radius > 0))
           p.push_back({"radius", "the Coulomb friction of a turning joint needs the pin radius > 0"});
@@ -90,6 +120,7 @@ const ForceTypeInfo& joint_friction() {
         if (!std::isfinite(f.friction) || !std::isfinite(f.normal_force) || !std::isfinite(f.radius) ||
             !std::isfinite(f.viscous_rotation) || !std::isfinite(f.viscous_slide) ||
             !std::isfinite(f.stribeck_velocity) || !std::isfinite(f.regularization_velocity) ||
+            !std::isfinite(f.axial_radius) ||
             (f.static_friction && !std::isfinite(*f.static_friction)))
           p.push_back({nullptr, "a coefficient is NaN or infinite"});
       },

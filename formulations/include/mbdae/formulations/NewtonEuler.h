@@ -99,6 +99,7 @@ struct JointElementRows {
   double displacement = 0;  ///< s, m
   double rate = 0;          ///< φ̇, rad/s
   double speed = 0;         ///< ṡ, m/s
+  Vec3 axis = Vec3::UnitZ();  ///< e, the joint axis turning with a (world, unit)
 };
 
 /// One joint's equations evaluated at a state, in the coordinates u = (v_C world, ω WORLD) of its

@@ -80,6 +80,10 @@ struct ForceTypeInfo {
 /// joint_friction: the Coulomb–Stribeck level F(v) = μ N + (μ_s − μ) N exp(−(v/v_s)²), N, of
 /// element f at the slip speed v ≥ 0 (m/s at the pin surface) (forces/JointFriction.cpp). No throw.
 double joint_friction_level(const ForceElement& f, double v);
+/// joint_friction: the coefficient of the same curve, c(v) = μ + (μ_s − μ) exp(−(v/v_s)²), so that
+/// F(v) = c(v) N; it multiplies the joint's reaction when the normal force is the reaction
+/// (ForceElement::normal_from_reaction). No throw.
+double joint_friction_coefficient(const ForceElement& f, double v);
 /// Whether a joint of type t has an angle (revolute, cylindrical). No throw.
 bool joint_turns(JointType t);
 /// Whether a joint of type t has a slide (prismatic, cylindrical). No throw.

@@ -29,7 +29,10 @@
 ///        joint friction (with NewtonEulerOptions::joint_elements_by_impulses): on the slip rows
 ///                                    J u = r φ̇ and/or ṡ of a joint_friction's joint, |λ| ≤ h F(v₀)
 ///                                    (F the Coulomb–Stribeck level at the step's first slip speed;
-///                                    the disc, projected radially, for a cylindrical joint),
+///                                    the disc, projected radially, for a cylindrical joint); with
+///                                    the joint's reaction as normal force (`normal: reaction`)
+///                                    |λ| ≤ h F(v₀) + c(v₀) (|P_⊥| + (r_a/r) |P_∥|), P the impulse
+///                                    of the joint's rows on b in the same iteration,
 ///        joint limits (the same):    per stop of a joint_limit, on the rate of its gap g ≥ 0 (±φ̇
 ///                                    or ±ṡ): 0 ≤ λ ⊥ (J u⁺ − b) ≥ 0 with b = −e g⁻ when the stop
 ///                                    closes within the step at g⁻ < −v_thr, else b = −g/h if

@@ -41,6 +41,7 @@ struct SolverSupport {
   bool multipliers;          ///< a run gives the joints' multipliers at its output times (reaction sensors)
   bool couplings;            ///< couplings of joint coordinates (System::couplings()) and 1-D shafts (System::shafts())
   bool controller_states;    ///< controller states integrated with the mechanism (System::controller_states())
+  bool reaction_friction;    ///< joint_friction with the joint's reaction as normal force (`normal: reaction`)
 };
 
 /// One solver's declaration.
