@@ -61,15 +61,13 @@ int check_command(const CheckOptions& o) {
   // ---- joints ---------------------------------------------------------------------------------
   // The implicit formulation sees the contacts only when an implicit solver will run the model
   // (as penalty forces); for the impulse solver its kinematics and assembly are checked without.
-  // Likewise the joint friction whose normal force is the joint's reaction (impulse stepper only;
-  // the implicit formulation refuses it): it is not part of the kinematics checked here.
+  // The joint friction whose normal force is the joint's reaction reads the multipliers (only the
+  // time integrators take it): it is not part of the kinematics checked here, whatever the solver.
   System kin_sys = sys;
-  if (m.explicit_settings.kind != io::SolverKind::Implicit) {
-    kin_sys.contacts().clear();
-    std::erase_if(kin_sys.forces(), [](const ForceElement& f) {
-      return f.type == ForceType::JointFriction && f.normal_from_reaction;
-    });
-  }
+  if (m.explicit_settings.kind != io::SolverKind::Implicit) kin_sys.contacts().clear();
+  std::erase_if(kin_sys.forces(), [](const ForceElement& f) {
+    return f.type == ForceType::JointFriction && f.normal_from_reaction;
+  });
   std::unique_ptr<MultibodySystem> mb;
   try {
     mb = std::make_unique<MultibodySystem>(kin_sys);

@@ -26,6 +26,26 @@ using mbdae::ForceGeometry;
 ForceGeometry make_force_geometry(const ForceElement& f, const Mat3& Ra, const Vec3& pa,
                                   const Mat3& Rb, const Vec3& pb);
 
+/// Wrenches (at the points of ks, world) on the two bodies of pairwise element f from a law
+/// law(PairMotion, Fb, Tb) (the force on b at its marker point and the torque on b; a gets −Fb at
+/// b's marker point, or at its own with ForceElement::reaction_at_a_marker, and −Tb).
+template <class K, class Law>
+void pair_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, const std::vector<K>& ks,
+                   std::vector<Wrench>& out, std::span<const double> states, Law&& law) {
+  out.assign(ks.size(), Wrench{});
+  const K& ka = ks[0];
+  const K& kb = ks[1];
+  const Vec3 ra = ka.R * fd.xa, rb = kb.R * fd.xb;
+  const Vec3 d = kb.p + rb - ka.p - ra;
+  const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
+  Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
+  law(PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t, states}, Fb, Tb);
+  out[1].force = Fb;
+  out[1].torque = rb.cross(Fb) + Tb;
+  out[0].force = -Fb;
+  out[0].torque = -(f.reaction_at_a_marker ? ra : Vec3(ra + d)).cross(Fb) - Tb;
+}
+
 /// Wrenches (at the points of ks, world) of force element f on its bodies, from the bodies'
 /// kinematics ks; adds the element's potential energy to *V if V is given. bm: workspace for
 /// user forces (no allocation once it has the size). states: the values of f.states (in that
@@ -41,19 +61,9 @@ void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, co
     f.user(t, bm, out);
     return;
   }
-  const K& ka = ks[0];
-  const K& kb = ks[1];
-  const Vec3 ra = ka.R * fd.xa, rb = kb.R * fd.xb;
-  const Vec3 d = kb.p + rb - ka.p - ra;
-  const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
-  // Force Fb on b at its marker point, torque Tb on b; a gets −Fb at b's marker point (or at its
-  // own, ForceElement::reaction_at_a_marker), −Tb.
-  Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
-  force_type_info(f.type).law(f, fd, PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t, states}, Fb, Tb, V);
-  out[1].force = Fb;
-  out[1].torque = rb.cross(Fb) + Tb;
-  out[0].force = -Fb;
-  out[0].torque = -(f.reaction_at_a_marker ? ra : Vec3(ra + d)).cross(Fb) - Tb;
+  pair_wrenches(f, fd, t, ks, out, states, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
+    force_type_info(f.type).law(f, fd, m, Fb, Tb, V);
+  });
 }
 
 }  // namespace mbdae::detail

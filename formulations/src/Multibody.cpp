@@ -193,6 +193,9 @@ struct MultibodySystem::WorkspaceData final : ConstrainedSystem::Workspace::Data
   VecX jac_q, jac_grad;                              // assemble_jacobian()
   VecX vj_q, vj_v;                                   // assemble_velocity_jacobian()
   MatX vj_B;
+  std::vector<Kin> rf_kin;                           // Impl::add_reaction_friction(), the friction tangents
+  std::vector<Wrench> rf_wrench;                     // Impl::reaction_friction_unit()
+  std::vector<double> rf_q, rf_v, rf_g, rf_gp, rf_gm, rf_B, rf_dN;
   std::vector<Kin> pot_kin;                          // potential_energy()
   std::vector<Wrench> pot_wrench;
   VecX viol_c, viol_cv;                              // constraint_violation()
@@ -231,6 +234,14 @@ struct MultibodySystem::Impl {
   std::vector<double> finite_bound;
   std::vector<int> finite_group;
   std::unordered_map<std::uint64_t, int> pair_of_shapes;  // (i << 32) | j, i < j → contact_pairs index
+  /// Joint friction whose normal force is its joint's reaction (ForceElement::normal_from_reaction):
+  /// its force element (index in `forces`), its joint, and the block of its ∂r/∂λ (the joint's
+  /// active rows × the element's coordinates, in C_q's pattern).
+  struct ReactionFriction {
+    int force = 0, joint = 0;
+    BlockMap lam_map;
+  };
+  std::vector<ReactionFriction> rfric;
   std::vector<FullRow> all_rows;
   std::vector<char> vel_row;  // per active row: velocity-level (nonholonomic)
   std::vector<int> active_to_full;
@@ -474,6 +485,79 @@ struct MultibodySystem::Impl {
         }
         o += nb;
       }
+    }
+  }
+
+  // ---- joint friction by reaction ----
+  /// N_r of reaction friction rf (joint_friction_reaction_normal: |F_⊥| + (r_a/r) |F_∥|, the preload
+  /// not included) from the force F = −Σ_k λ_k W_b,k (translation part) that its joint's active
+  /// rows exert on b at the joint's bodies' kinematics ka, kb; with dN (size: the joint's active
+  /// rows) ∂N_r/∂λ_k = −(∂N_r/∂F)·W_b,k.
+  double reaction_normal(const ReactionFriction& rf, double t, const Kin& ka, const Kin& kb, ConstVecRef lambda,
+                         double* dN) const {
+    const JointData& jd = joints[static_cast<size_t>(rf.joint)];
+    const ForceData& fd = forces[static_cast<size_t>(rf.force)];
+    if (jd.active.empty()) return 0.0;
+    detail::JointEval e;
+    detail::eval_joint(jd, ka, kb, false, drive(jd, t), e);
+    Vec3 F = Vec3::Zero();
+    for (size_t k = 0; k < jd.active.size(); ++k)
+      F -= lambda[jd.active_global[k]] * e.Wb.row(jd.active[k]).head<3>().transpose();
+    const Vec3 axis = ka.R * fd.Aa.col(2);
+    Vec3 dNdF;
+    const double N = joint_friction_reaction_normal(*fd.src, F, axis, dN ? &dNdF : nullptr);
+    if (dN)
+      for (size_t k = 0; k < jd.active.size(); ++k) dN[k] = -dNdF.dot(e.Wb.row(jd.active[k]).head<3>());
+    return N;
+  }
+  /// The generalised force per newton of normal force of rf's Coulomb–Stribeck part
+  /// (joint_friction_wrench(f, 1, false)) on the element's coordinates (out, size coords), from its
+  /// bodies' kinematics ks (a, b).
+  void reaction_friction_unit(WorkspaceData& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
+                              double* out) const {
+    std::vector<Wrench>& w = W.rf_wrench;
+    detail::pair_wrenches(*fd.src, fd, t, ks, w, {}, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
+      joint_friction_wrench(*fd.src, 1.0, false, fd, m, Fb, Tb);
+    });
+    Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
+    g.setZero();
+    int o = 0;
+    for (size_t k = 0; k < fd.bodies.size(); ++k) {
+      const int nb = fd.sizes[k];
+      if (nb) {
+        g.segment<3>(o) += w[k].force;
+        g.segment(o + 3, nb - 3) += ks[k].RG.transpose() * w[k].torque;
+      }
+      o += nb;
+    }
+  }
+  /// −f_r = −N_r(q, λ) g(q, v) of reaction friction rf from its local coordinates and velocities
+  /// (out, size coords).
+  void reaction_friction_local(WorkspaceData& W, const ReactionFriction& rf, double t, const double* ql,
+                               const double* vl, ConstVecRef lambda, double* out) const {
+    const ForceData& fd = forces[static_cast<size_t>(rf.force)];
+    std::vector<Kin>& ks = W.rf_kin;
+    force_kin(fd, ql, vl, ks);
+    const double N = reaction_normal(rf, t, ks[0], ks[1], lambda, nullptr);
+    reaction_friction_unit(W, fd, t, ks, out);
+    Eigen::Map<VecX>(out, static_cast<int>(fd.coords.size())) *= -N;
+  }
+  /// Adds every reaction friction's generalised force times `sign` to r (kinematics ks of all
+  /// bodies at the same q, v).
+  void add_reaction_friction(WorkspaceData& W, double t, const std::vector<Kin>& ks, ConstVecRef lambda, double sign,
+                             VecRef r) const {
+    std::vector<Kin>& kk = W.rf_kin;
+    std::vector<double>& g = W.rf_g;
+    for (const ReactionFriction& rf : rfric) {
+      const ForceData& fd = forces[static_cast<size_t>(rf.force)];
+      kk.resize(2);
+      kk[0] = cached(ks, fd.bodies[0]);
+      kk[1] = cached(ks, fd.bodies[1]);
+      const double N = reaction_normal(rf, t, kk[0], kk[1], lambda, nullptr);
+      if (N == 0) continue;
+      g.resize(fd.coords.size());
+      reaction_friction_unit(W, fd, t, kk, g.data());
+      for (size_t k = 0; k < fd.coords.size(); ++k) r[fd.coords[k]] += sign * N * g[k];
     }
   }
 
@@ -833,14 +917,17 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     : impl_(std::make_unique<Impl>()) {
   model.validate();
   {
-    // Friction whose normal force is the joint's reaction would read the multipliers in the force
-    // law (and need its tangent with respect to them): not offered here, refused by name.
+    // Friction whose normal force is the joint's reaction reads the multipliers in the force law:
+    // only a caller that forms ∂r/∂λ with assemble_multiplier_tangent() (the time integrators
+    // generalized-α, trapezoidal index 2, IDA) may take it; forces() leaves it out.
     std::vector<ModelProblem> p;
-    for (size_t i = 0; i < model.forces().size(); ++i)
+    for (size_t i = 0; i < model.forces().size() && !options.reaction_friction; ++i)
       if (model.forces()[i].type == ForceType::JointFriction && model.forces()[i].normal_from_reaction)
         p.push_back({"force '" + model.forces()[i].name +
                          "': joint friction with the joint's reaction as the normal force (normal: reaction) is "
-                         "handled by the impulse stepper, not by the implicit formulation (MultibodySystem)",
+                         "taken by the time integrators (generalized_alpha, trapezoidal_index2, ida, impulse), not "
+                         "by this use of the implicit formulation (MultibodySystem without "
+                         "MultibodyOptions::reaction_friction: the analyses, forces() without multipliers)",
                      ItemRef::force(static_cast<int>(i))});
     if (!p.empty()) throw ModelError(std::move(p));
   }
@@ -1074,6 +1161,21 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     }
     I.forces.push_back(std::move(fd));
   }
+  for (size_t i = 0; i < I.forces.size(); ++i) {
+    const ForceElement& f = *I.forces[i].src;
+    if (f.type != ForceType::JointFriction || !f.normal_from_reaction) continue;
+    Impl::ReactionFriction rf;
+    rf.force = static_cast<int>(i);
+    rf.joint = -1;
+    for (size_t j = 0; j < I.model.joints().size(); ++j)
+      if (I.model.joints()[j].name == f.joint) rf.joint = static_cast<int>(j);
+    if (rf.joint < 0) throw std::logic_error("joint_friction '" + f.name + "': no joint '" + f.joint + "'");
+    const BodyIndex ja = I.model.body_index(I.model.joints()[static_cast<size_t>(rf.joint)].bodies[0]);
+    const BodyIndex jb = I.model.body_index(I.model.joints()[static_cast<size_t>(rf.joint)].bodies[1]);
+    if (I.forces[i].bodies.size() != 2 || I.forces[i].bodies[0] != ja || I.forces[i].bodies[1] != jb)
+      throw std::logic_error("joint_friction '" + f.name + "': its bodies are not its joint's");
+    I.rfric.push_back(std::move(rf));
+  }
 
   // Contacts: every pair of shapes on different bodies that the narrow phase handles becomes a
   // penalty force element (its coupling of the two bodies is in the pattern from the start).
@@ -1203,6 +1305,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jp.add_block(jd.active_global, jd.coords);
   }
   for (const ForceData& fd : I.forces) tp.add_block(fd.coords, fd.coords);
+  for (const Impl::ReactionFriction& rf : I.rfric)  // already in C_q's joint block (same bodies)
+    jp.add_block(I.joints[static_cast<size_t>(rf.joint)].active_global, I.forces[static_cast<size_t>(rf.force)].coords);
   for (const ControllerData& cd : I.controllers) {
     tp.add_block({cd.c}, {cd.c});
     tp.add_block({cd.c}, cd.coords);
@@ -1234,6 +1338,9 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     jd.tangent_map = BlockMap::make(I.tangent_pattern, jd.coords, jd.coords);
   }
   for (ForceData& fd : I.forces) fd.tangent_map = BlockMap::make(I.tangent_pattern, fd.coords, fd.coords);
+  for (Impl::ReactionFriction& rf : I.rfric)
+    rf.lam_map = BlockMap::make(I.jacobian_pattern, I.joints[static_cast<size_t>(rf.joint)].active_global,
+                                I.forces[static_cast<size_t>(rf.force)].coords);
   for (ControllerData& cd : I.controllers) cd.tangent_map = BlockMap::make(I.tangent_pattern, {cd.c}, cd.coords);
   for (ContactPairData& cp : I.contact_pairs)
     cp.tangent_map = BlockMap::make(I.tangent_pattern, cp.coords, cp.coords);
@@ -1334,6 +1441,7 @@ void MultibodySystem::residual(Workspace& ws, double t, ConstVecRef q, ConstVecR
     if (bd.ep_row >= 0) r.segment<4>(bd.off + 3) += 2.0 * lambda[bd.ep_row] * q.segment<4>(bd.off + 3);
   }
   I.add_element_forces(W, t, ks, v.data(), -1.0, r);
+  I.add_reaction_friction(W, t, ks, lambda, -1.0, r);
   I.add_contact_forces(W, q, v, -1.0, r);
   I.add_controller_derivatives(W, t, q, v, -1.0, r);
   detail::JointEval e;
@@ -1576,6 +1684,42 @@ void MultibodySystem::assemble_tangent(Workspace& ws, double t, ConstVecRef q, C
       fd.tangent_map.scatter_add(A, B);
     }
   }
+  // Friction by reaction: −∂f_r/∂q, −∂f_r/∂v (f_r = N_r(q, λ) g(q, v)) at fixed λ, by central
+  // differences local to the joint's two bodies; its ∂/∂λ is assemble_multiplier_tangent()'s.
+  if ((c_q != 0 || c_v != 0) && !I.rfric.empty()) {
+    std::vector<double>&qbuf = W.rf_q, &vbuf = W.rf_v, &gp = W.rf_gp, &gm = W.rf_gm, &Bbuf = W.rf_B;
+    for (const Impl::ReactionFriction& rf : I.rfric) {
+      const ForceData& fd = I.forces[static_cast<size_t>(rf.force)];
+      const int nc = static_cast<int>(fd.coords.size());
+      if (!nc) continue;
+      const size_t snc = static_cast<size_t>(nc);
+      qbuf.resize(snc);
+      vbuf.resize(snc);
+      gp.resize(snc);
+      gm.resize(snc);
+      Bbuf.resize(snc * snc);
+      for (size_t k = 0; k < snc; ++k) {
+        qbuf[k] = q[fd.coords[k]];
+        vbuf[k] = v[fd.coords[k]];
+      }
+      Eigen::Map<MatX> B(Bbuf.data(), nc, nc);
+      B.setZero();
+      for (int pass = 0; pass < 2; ++pass) {
+        const double c = pass == 0 ? c_q : c_v;
+        if (c == 0) continue;
+        detail::central_differences(
+            pass == 0 ? qbuf.data() : vbuf.data(), 0, nc, gp, gm,
+            [&](int, std::vector<double>& out) {
+              I.reaction_friction_local(W, rf, t, qbuf.data(), vbuf.data(), lambda, out.data());
+            },
+            [&](int k, const std::vector<double>& fp, const std::vector<double>& fm, double h2) {
+              // out holds −f_r, the residual's term: ∂r/∂x = (out(x + h) − out(x − h)) / 2h.
+              B.col(k) += c * (Eigen::Map<const VecX>(fp.data(), nc) - Eigen::Map<const VecX>(fm.data(), nc)) / h2;
+            });
+      }
+      fd.tangent_map.scatter_add(A, B);
+    }
+  }
   // Penalty contacts: −∂f/∂q, −∂f/∂v by central differences local to the pair's two bodies.
   if (c_q != 0 || c_v != 0) {
     VecN ql, vl, gp, gm;
@@ -1722,6 +1866,39 @@ void MultibodySystem::assemble_jacobian(Workspace& ws, double t, ConstVecRef q, 
     Impl::grow(grad, static_cast<int>(u.coords.size()));
     I.eval_unit(u, ql.data(), nullptr, false, ue, grad.data());
     u.jac_map.scatter_add(Cq, grad.transpose());
+  }
+}
+
+bool MultibodySystem::forces_read_multipliers() const { return !impl_->rfric.empty(); }
+
+void MultibodySystem::assemble_multiplier_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
+                                                  ConstVecRef lambda, SparseMatrix& D) const {
+  const Impl& I = *impl_;
+  assemble_jacobian(ws, t, q, D);
+  if (I.rfric.empty()) return;
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
+  std::vector<double>&ql = W.rf_q, &vl = W.rf_v, &g = W.rf_g, &dN = W.rf_dN;
+  std::vector<Kin>& ks = W.rf_kin;
+  for (const Impl::ReactionFriction& rf : I.rfric) {
+    const ForceData& fd = I.forces[static_cast<size_t>(rf.force)];
+    const JointData& jd = I.joints[static_cast<size_t>(rf.joint)];
+    if (jd.active.empty()) continue;
+    const size_t nc = fd.coords.size();
+    ql.resize(nc);
+    vl.resize(nc);
+    g.resize(nc);
+    dN.resize(jd.active.size());
+    for (size_t k = 0; k < nc; ++k) {
+      ql[k] = q[fd.coords[k]];
+      vl[k] = v[fd.coords[k]];
+    }
+    I.force_kin(fd, ql.data(), vl.data(), ks);
+    I.reaction_normal(rf, t, ks[0], ks[1], lambda, dN.data());
+    I.reaction_friction_unit(W, fd, t, ks, g.data());
+    // r = … − N_r(λ) g: (∂r/∂λ)ᵀ gains −(∂N_r/∂λ) gᵀ on the joint's rows × the element's coordinates.
+    const Eigen::Map<const VecX> dNv(dN.data(), static_cast<Eigen::Index>(dN.size())),
+        gv(g.data(), static_cast<Eigen::Index>(nc));
+    rf.lam_map.scatter_add(D, dNv * gv.transpose(), -1.0);
   }
 }
 

@@ -182,7 +182,9 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
   Impl& I = *impl_;
   switch (solver_->path) {
     case SolverPath::Implicit: {
-      I.prepared = prepare(model.system, 0.0);
+      MultibodyOptions mo;
+      mo.reaction_friction = solver_->support.reaction_friction;  // the solvers that form ∂r/∂λ
+      I.prepared = prepare(model.system, 0.0, {}, mo);
       warnings_ = I.prepared.warnings;
       warning_items_ = I.prepared.warning_items;
       kinematics_ = std::make_unique<MultibodyKinematics>(*I.prepared.system);

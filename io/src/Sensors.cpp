@@ -281,7 +281,8 @@ std::vector<SensorOutputInfo> make_table() {
       {SensorOutput::JointFriction, "joint_friction", "", T::Force, false, {".torque", ".force", ".power"}, false,
        false,
        "a joint friction's torque about and force along its joint's axis on the second body (Coulomb, Stribeck "
-       "and viscous, as the smooth solvers apply them) and its power (<= 0)",
+       "and viscous, as the smooth solvers apply them, with normal: reaction at the joint's reaction of the "
+       "state) and its power (<= 0)",
        [](K& k, const S&, C& c, std::span<double> o) {
          // The element's own law (model/src/forces/JointFriction.cpp) at the markers' motion; the
          // marker frames are world frames here, so the geometry is the identity.
@@ -289,9 +290,20 @@ std::vector<SensorOutputInfo> make_table() {
          const ForceElement& f = k.model().forces()[static_cast<size_t>(c.force)];
          const ForceGeometry g;
          const PairMotion pm{m.p_b - m.p_a, m.v_b - m.v_a, m.F_a, m.F_b, m.w_a, m.w_b, k.time()};
-         Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
-         force_type_info(f.type).law(f, g, pm, Fb, Tb, nullptr);
          const Vec3 e = m.F_a.col(2), d = m.p_b - m.p_a;
+         // normal: reaction: N = the preload + the joint's reaction normal force of this state (its
+         // multipliers), as the implicit formulation applies it; NaN without reactions.
+         double N = f.normal_force;
+         if (f.normal_from_reaction) {
+           int joint = -1;
+           for (size_t j = 0; j < k.model().joints().size(); ++j)
+             if (k.model().joints()[j].name == f.joint) joint = static_cast<int>(j);
+           N = joint >= 0 && k.has_reactions()
+                   ? N + joint_friction_reaction_normal(f, k.reaction(joint).force_W, e)
+                   : std::numeric_limits<double>::quiet_NaN();
+         }
+         Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
+         joint_friction_wrench(f, N, true, g, pm, Fb, Tb);
          o[0] = Tb.dot(e);
          o[1] = Fb.dot(e);
          o[2] = o[0] * (m.w_b - m.w_a).dot(e) + o[1] * (e.dot(m.v_b - m.v_a) + d.dot(m.w_a.cross(e)));
@@ -549,6 +561,10 @@ std::string not_of_motions(const SensorOutputInfo& info, const SensorSpec& sp, c
     for (const ForceElement& f : model.forces())
       if (f.name == sp.force && !f.states.empty())
         return "reads motor '" + f.name + "', whose value reads controller states";
+  if (sp.output == SensorOutput::JointFriction)
+    for (const ForceElement& f : model.forces())
+      if (f.name == sp.force && f.normal_from_reaction)
+        return "reads friction '" + f.name + "', whose normal force is its joint's reaction (Lagrange multipliers)";
   return "";
 }
 

@@ -140,6 +140,29 @@ void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q
   lu.solve(rhs);
   a = rhs.head(n);
   lambda = rhs.tail(m);
+  if (!sys.forces_read_multipliers() || m == 0) return;
+  // Forces that read λ (joint friction by reaction): the equations M a + C_qᵀ λ = f(λ), C_q a = γ
+  // are nonlinear in λ. Newton from the solution without them, with the iteration matrix
+  // [M, (∂r/∂λ); C_q, 0], until the correction is at round-off relative to the solution.
+  VecX r(n), g(m), d(n + m);
+  sys.gamma(ws, t, q, v, g);
+  for (int it = 0; it < 50; ++it) {
+    sys.residual(ws, t, q, v, a, lambda, r);
+    sys.assemble_multiplier_tangent(ws, t, q, v, lambda, K.CT);
+    K.fill(1.0, false, 0.0, true);
+    if (!lu.factorize(K.S))
+      throw std::runtime_error("initial accelerations: the matrix [M ∂r/∂λ; C_q 0] with the friction by reaction is singular");
+    d.head(n) = -r;
+    d.tail(m) = g - K.C * a;
+    lu.solve(d);
+    if (!d.allFinite()) throw std::runtime_error("initial accelerations: the friction by reaction gives no finite solution");
+    a += d.head(n);
+    lambda += d.tail(m);
+    const double scale = std::max({1.0, a.cwiseAbs().maxCoeff(), lambda.cwiseAbs().maxCoeff()});
+    if (d.cwiseAbs().maxCoeff() <= 1e-13 * scale) return;
+  }
+  throw std::runtime_error(
+      "initial accelerations: the Newton iteration for the friction by reaction did not converge in 50 iterations");
 }
 
 namespace {

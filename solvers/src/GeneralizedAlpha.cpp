@@ -494,7 +494,11 @@ class Newmark {
         c2[k] = vel_entry_[static_cast<size_t>(k)] ? c[k] + c2[k] / gp : c[k];
       use_c2 = true;
     }
-    eps_ = K_.fill(1.0, use_c2, compliant_ > 0 ? opt_.singular_regularization : 0.0);
+    // ∂r/∂λ: C_qᵀ, or with forces that read λ (joint friction by reaction) C_qᵀ − ∂f/∂λ at the
+    // iterate, so the Newton iteration stays a Newton iteration in (q̈, λ).
+    const bool use_ct = sys_.forces_read_multipliers();
+    if (use_ct) sys_.assemble_multiplier_tangent(ws_, t1, q_, v_, lam_, K_.CT);
+    eps_ = K_.fill(1.0, use_c2, compliant_ > 0 ? opt_.singular_regularization : 0.0, use_ct);
     ++stats_.factorizations;
     have_factor_ = lu_.factorize(K_.S);
     if (have_factor_ && lu_.chose_pivots()) {

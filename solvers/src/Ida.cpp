@@ -4,6 +4,7 @@
 
 #include <mbdae/solvers/Ida.h>
 
+#include <mbdae/solvers/Assembly.h>
 #include <mbdae/formulations/Sparsity.h>
 #include <mbdae/solvers/SparseLu.h>
 
@@ -181,7 +182,8 @@ struct IdaProblem {
     Tv = sys.tangent_pattern();
     Cq = sys.jacobian_pattern();
     Gv = sys.jacobian_pattern();
-    for (SparseMatrix* A : {&Tq, &Tv, &Cq, &Gv}) A->makeCompressed();
+    Dl = sys.jacobian_pattern();
+    for (SparseMatrix* A : {&Tq, &Tv, &Cq, &Gv, &Dl}) A->makeCompressed();
     if (Tq.rows() != n || Tq.cols() != n)
       throw SolverSettingsError("IDA: tangent pattern is " + std::to_string(Tq.rows()) + "x" +
                                 std::to_string(Tq.cols()) + ", expected " + std::to_string(n) +
@@ -274,7 +276,14 @@ struct IdaProblem {
     scatter(Cq, dst_CqT_mu, val);
     scatter(Tq, dst_Tq, val);
     scatter(Tv, dst_Tv, val);
-    scatter(Cq, dst_CqT_lambda, val);
+    // F_v/λ = ∂r/∂λ: C_qᵀ, or C_qᵀ − ∂f/∂λ where applied forces read λ (joint friction by
+    // reaction; Dl = (∂r/∂λ)ᵀ on C_q's pattern, so the same destinations).
+    if (sys.forces_read_multipliers()) {
+      sys.assemble_multiplier_tangent(ws, t, q, v, lambda, Dl);
+      scatter(Dl, dst_CqT_lambda, val);
+    } else {
+      scatter(Cq, dst_CqT_lambda, val);
+    }
     scatter(Cq, dst_Cq_q, val);
     scatter(Gv, dst_Gv, val);
     scatter(Cq, dst_Cq_v, val);
@@ -297,7 +306,7 @@ struct IdaProblem {
   ConstrainedSystem::Workspace ws;  // the callbacks' scratch
   const int n, m, N;
   const bool sparse;
-  SparseMatrix Tq, Tv, Cq, Gv;  ///< work matrices with the system's patterns
+  SparseMatrix Tq, Tv, Cq, Gv, Dl;  ///< work matrices with the system's patterns (Dl: (∂r/∂λ)ᵀ)
   SparseMatrix J;               ///< global iteration matrix (pattern fixed at setup)
   std::vector<int> dst_cjI, dst_minusI, dst_CqT_mu, dst_Tq, dst_Tv, dst_CqT_lambda, dst_Cq_q,
       dst_Gv, dst_Cq_v;
@@ -572,6 +581,15 @@ Violation violation(const ConstrainedSystem& sys, ConstrainedSystem::Workspace& 
 /// Returns false if the KKT matrix is singular.
 bool consistent_accelerations(const ConstrainedSystem& sys, ConstrainedSystem::Workspace& ws, double t0,
                               const VecX& q0, const VecX& v0, VecX& a0, VecX& lambda0) {
+  if (sys.forces_read_multipliers()) {
+    // Forces that read λ (joint friction by reaction): a nonlinear system, solved by Newton there.
+    try {
+      initial_accelerations(sys, t0, q0, v0, a0, lambda0);
+    } catch (const std::exception&) {
+      return false;
+    }
+    return true;
+  }
   const int n = sys.num_coordinates(), m = sys.num_constraints();
   SparseMatrix M = sys.tangent_pattern();
   SparseMatrix Cq = sys.jacobian_pattern();

@@ -4,6 +4,9 @@
 //     S = [ A       C_qᵀ ]      A: n×n (tangent pattern), C: m×n (constraint Jacobian pattern)
 //         [ s·C     −ε I ]      ε ≥ 0 (see fill()); the diagonal is always in the pattern
 //
+// The upper-right block is ∂r/∂λ: C_qᵀ, or CTᵀ (fill(..., use_ct)) where applied forces read the
+// multipliers (ConstrainedSystem::assemble_multiplier_tangent(), on C's pattern).
+//
 // Private to the solvers.
 
 #include <algorithm>
@@ -21,6 +24,7 @@ class Kkt {
     A = sys.tangent_pattern();
     C = sys.jacobian_pattern();
     C2 = C;
+    CT = C;
     const int N = n_ + m_;
     PatternBuilder pb(N, N);
     for (int c = 0; c < A.outerSize(); ++c)
@@ -47,18 +51,20 @@ class Kkt {
     for (int r = 0; r < m_; ++r) mapD_.push_back(value_index(S, n_ + r, n_ + r));
   }
 
-  /// S ← [A, Cᵀ; s·Cb, −ε I] with Cb = C (or C2 if use_c2: a different lower-left block on C's
-  /// pattern) and ε = reg / max_i |A_ii| (0 if reg = 0 or A has no nonzero diagonal); returns ε.
-  double fill(double s, bool use_c2 = false, double reg = 0) {
+  /// S ← [A, Cuᵀ; s·Cb, −ε I] with Cb = C (or C2 if use_c2: a different lower-left block on C's
+  /// pattern), Cu = C (or CT if use_ct: (∂r/∂λ)ᵀ on C's pattern) and ε = reg / max_i |A_ii| (0 if
+  /// reg = 0 or A has no nonzero diagonal); returns ε.
+  double fill(double s, bool use_c2 = false, double reg = 0, bool use_ct = false) {
     zero_values(S);
     double* v = S.valuePtr();
     const double* a = A.valuePtr();
     for (size_t k = 0; k < mapA_.size(); ++k) v[mapA_[k]] += a[k];
     const double* c = C.valuePtr();
-    const double* c2 = use_c2 ? C2.valuePtr() : C.valuePtr();
+    const double* c2 = use_c2 ? C2.valuePtr() : c;
+    const double* ct = use_ct ? CT.valuePtr() : c;
     for (size_t k = 0; k < mapC_.size(); ++k) {
       v[mapC_[k]] += s * c2[k];
-      v[mapCT_[k]] += c[k];
+      v[mapCT_[k]] += ct[k];
     }
     double amax = 0;
     for (int k : diagA_) amax = std::max(amax, std::abs(a[k]));
@@ -81,7 +87,7 @@ class Kkt {
   int n() const { return n_; }
   int m() const { return m_; }
 
-  SparseMatrix A, C, C2, S;
+  SparseMatrix A, C, C2, CT, S;
 
  private:
   int n_, m_;

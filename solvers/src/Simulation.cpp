@@ -61,9 +61,11 @@ std::vector<std::string> conflict_partners(const MultibodySystem& full, const Mu
 
 }  // namespace
 
-PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& opt) {
+PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& opt, const MultibodyOptions& mb) {
   PreparedSystem p;
-  p.system = std::make_unique<MultibodySystem>(model);
+  MultibodyOptions base = mb;
+  base.disabled_rows.clear();
+  p.system = std::make_unique<MultibodySystem>(model, base);
   const int n = p.system->num_coordinates();
   p.q0.resize(n);
   p.v0.resize(n);
@@ -80,7 +82,7 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
       w << (k ? ", " : "") << p.system->all_row_label(p.redundancy.dependent_rows[k]);
     p.warnings.push_back(w.str());
     p.warning_items.push_back(p.system->all_row_item(p.redundancy.dependent_rows.front()));
-    MultibodyOptions mo;
+    MultibodyOptions mo = base;
     mo.disabled_rows = p.redundancy.dependent_rows;
     full = std::move(p.system);
     p.system = std::make_unique<MultibodySystem>(model, mo);

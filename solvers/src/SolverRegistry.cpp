@@ -4,7 +4,7 @@ namespace mbdae {
 
 const std::vector<SolverInfo>& solvers() {
   //                        joints driven forces contacts penalty rolling accel lambda couplings states reaction_friction
-  static const SolverSupport implicit{true, true, true, true, true, false, true, true, true, true, false};
+  static const SolverSupport implicit{true, true, true, true, true, false, true, true, true, true, true};
   static const std::vector<SolverInfo> table{
       {"generalized_alpha", SolverPath::Implicit, false, implicit,
        "generalized-alpha (Chung-Hulbert, Arnold-Bruls), index 3, fixed step or adaptive"},

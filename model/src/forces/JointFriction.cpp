@@ -22,11 +22,13 @@
 // the friction arm r_a = `axial_radius` of its axial reaction, e.g. a thrust collar), F the force the
 // joint's equations exert on b, ⊥ and ∥ to the axis, N0 = `normal_force` a preload; the level is
 // then c(v) N with c(v) = μ + (μ_s − μ) exp(−(v / v_s)²). The reaction moment is not a normal force
-// here (Adams' bending-moment and reaction-arm inputs are not modelled). Only the impulse stepper
-// takes it: it bounds the friction impulse by h c(v₀) N0 + c(v₀) |P| with P the joint's impulse of
-// the same Gauss–Seidel iteration (as a contact's friction is bounded by its normal impulse). The
-// implicit and explicit formulations would need the multipliers in the force law and its tangent
-// with respect to them; they refuse the element by name (Multibody.cpp, NewtonEuler.cpp).
+// here (Adams' bending-moment and reaction-arm inputs are not modelled). The impulse stepper bounds
+// the friction impulse by h c(v₀) N0 + c(v₀) |P| with P the joint's impulse of the same Gauss–Seidel
+// iteration (as a contact's friction is bounded by its normal impulse). The implicit formulation
+// (Multibody.cpp, with MultibodyOptions::reaction_friction) adds N_r joint_friction_wrench(f, 1,
+// false) with N_r = joint_friction_reaction_normal() of the multipliers of the Newton iterate, and
+// its derivative with respect to them to the iteration matrix. The Newton–Euler formulation (rk4,
+// dopri5) refuses it by name (NewtonEuler.cpp): its multipliers follow from the forces.
 #include "Forces.h"
 
 #include <cmath>
@@ -46,6 +48,39 @@ double joint_friction_coefficient(const ForceElement& f, double v) {
 
 double joint_friction_level(const ForceElement& f, double v) { return joint_friction_coefficient(f, v) * f.normal_force; }
 
+void joint_friction_wrench(const ForceElement& f, double normal, bool viscous, const ForceGeometry& g,
+                           const PairMotion& m, Vec3& Fb, Vec3& Tb) {
+  const JointCoordinates q = forces::joint_coordinates(g, m, false);
+  const Vec3 e = m.Ra * g.Aa.col(2);
+  const bool turns = joint_turns(f.joint_type), slides = joint_slides(f.joint_type);
+  const double vr = turns ? f.radius * q.rate : 0.0, vs = slides ? q.speed : 0.0;
+  double torque = turns && viscous ? -f.viscous_rotation * q.rate : 0.0;
+  double force = slides && viscous ? -f.viscous_slide * q.speed : 0.0;
+  if (!f.by_impulses) {
+    // F(v) tanh(v/v_ε)/v, which tends to F(0)/v_ε as v → 0 (tanh x / x = 1 − x²/3 + …).
+    const double v = std::hypot(vr, vs), x = v / f.regularization_velocity;
+    const double k = joint_friction_coefficient(f, v) * normal / f.regularization_velocity *
+                     (x < 1e-4 ? 1.0 - x * x / 3.0 : std::tanh(x) / x);
+    torque -= f.radius * k * vr;
+    force -= k * vs;
+  }
+  Tb = torque * e;
+  Fb = force * e;
+}
+
+double joint_friction_reaction_normal(const ForceElement& f, const Vec3& F, const Vec3& e, Vec3* dN) {
+  const double Fa = e.dot(F);
+  const Vec3 Fp = F - Fa * e;
+  const double np = Fp.norm();
+  const double ka = f.joint_type == JointType::Revolute && f.radius > 0 ? f.axial_radius / f.radius : 0.0;
+  if (dN) {
+    // ∂|F_⊥|/∂F = F_⊥ᵀ / |F_⊥| (the projector I − e eᵀ is symmetric), ∂|F_∥|/∂F = sgn(F_∥) eᵀ.
+    *dN = np > 0 ? Vec3(Fp / np) : Vec3::Zero();
+    if (ka != 0 && Fa != 0) *dN += ka * (Fa > 0 ? 1.0 : -1.0) * e;
+  }
+  return np + ka * std::abs(Fa);
+}
+
 bool joint_turns(JointType t) { return t == JointType::Revolute || t == JointType::Cylindrical; }
 bool joint_slides(JointType t) { return t == JointType::Prismatic || t == JointType::Cylindrical; }
 
@@ -63,7 +98,7 @@ const ForceTypeInfo& joint_friction() {
         [](ForceElement& f, const KeyValue& v) { f.normal_force = v.number; }},
        {"normal", false,
         "given (default: N = normal_force) or reaction (N = the joint's reaction perpendicular to the axis + "
-        "normal_force; impulse stepper only)",
+        "normal_force; impulse stepper and implicit solvers)",
         KeyKind::Choice, KeyRange::Any, {"given", "reaction"},
         [](ForceElement& f, const KeyValue& v) { f.normal_from_reaction = v.choice == 1; }},
        {"axial_radius", false,
@@ -126,22 +161,7 @@ const ForceTypeInfo& joint_friction() {
       },
       [](const ForceElement& f) { return at_point(f, frame_from_axis(f.axis, 2)); },
       [](const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double*) {
-        const JointCoordinates q = joint_coordinates(g, m, false);
-        const Vec3 e = m.Ra * g.Aa.col(2);
-        const bool turns = joint_turns(f.joint_type), slides = joint_slides(f.joint_type);
-        const double vr = turns ? f.radius * q.rate : 0.0, vs = slides ? q.speed : 0.0;
-        double torque = turns ? -f.viscous_rotation * q.rate : 0.0;
-        double force = slides ? -f.viscous_slide * q.speed : 0.0;
-        if (!f.by_impulses) {
-          // F(v) tanh(v/v_ε)/v, which tends to F(0)/v_ε as v → 0 (tanh x / x = 1 − x²/3 + …).
-          const double v = std::hypot(vr, vs), x = v / f.regularization_velocity;
-          const double k = joint_friction_level(f, v) / f.regularization_velocity *
-                           (x < 1e-4 ? 1.0 - x * x / 3.0 : std::tanh(x) / x);
-          torque -= f.radius * k * vr;
-          force -= k * vs;
-        }
-        Tb = torque * e;
-        Fb = force * e;
+        joint_friction_wrench(f, f.normal_force, true, g, m, Fb, Tb);
       }};
   return info;
 }

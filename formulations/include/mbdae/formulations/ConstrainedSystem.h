@@ -15,7 +15,8 @@
 ///
 /// and the dynamic residual is r(t, q, v, a, λ) = M(q) a − f(t, q, v) + C_q(t, q)ᵀ λ.
 /// f contains every applied force and the quadratic velocity terms; it does not contain
-/// constraint forces. λ are Lagrange multipliers: the generalised constraint force on the
+/// constraint forces. Where an applied force reads λ (forces_read_multipliers(): joint friction
+/// whose normal force is the joint's reaction), f = f(t, q, v, λ) in the residual. λ are Lagrange multipliers: the generalised constraint force on the
 /// coordinates is −C_qᵀ λ.
 ///
 /// Contract (each implementation is tested against finite differences):
@@ -99,7 +100,8 @@ class ConstrainedSystem {
   /// r = M(q) a − f(t, q, v) + C_q(t, q)ᵀ λ, sizes n, n, n, m → n.
   virtual void residual(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a, ConstVecRef lambda,
                         VecRef r) const = 0;
-  /// f(t, q, v): applied forces and quadratic velocity terms, size n.
+  /// f(t, q, v): applied forces and quadratic velocity terms, size n (without the forces that read λ:
+  /// see forces_read_multipliers()).
   virtual void forces(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, VecRef f) const = 0;
   /// C(t, q), size m.
   virtual void constraints(Workspace& ws, double t, ConstVecRef q, VecRef c) const = 0;
@@ -125,6 +127,19 @@ class ConstrainedSystem {
   /// ∂(C_q v + C_t)/∂q into a matrix with jacobian_pattern().
   virtual void assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                           SparseMatrix& G) const = 0;
+
+  /// True if the applied forces depend on the multipliers λ as well (joint friction whose normal
+  /// force is a joint's reaction): residual() includes those forces, forces() (which has no λ) does
+  /// not, and ∂r/∂λ = C_qᵀ − ∂f/∂λ is no longer C_qᵀ: a solver's iteration matrix takes it from
+  /// assemble_multiplier_tangent().
+  virtual bool forces_read_multipliers() const { return false; }
+  /// (∂r/∂λ)ᵀ = C_q − (∂f/∂λ)ᵀ at (t, q, v, λ) into a matrix with jacobian_pattern() (m × n): the
+  /// λ-dependent forces act on the bodies of the joints whose rows they read, inside C_q's pattern.
+  /// The default (no such forces) is C_q.
+  virtual void assemble_multiplier_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef /*v*/,
+                                           ConstVecRef /*lambda*/, SparseMatrix& D) const {
+    assemble_jacobian(ws, t, q, D);
+  }
 
   /// Labels for messages: "body 'crank' θ1", "joint 'B' equation 2".
   virtual std::string coordinate_label(int i) const = 0;

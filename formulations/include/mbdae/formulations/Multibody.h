@@ -84,6 +84,12 @@ struct MultibodyOptions {
   /// Constraint rows (indices in the full row list) to leave out, e.g. redundant equations found
   /// by a rank test. Rows keep their labels; indices of the remaining rows close up.
   std::vector<int> disabled_rows;
+  /// Accept joint friction with the joint's reaction as the normal force (normal: reaction), whose
+  /// force reads the multipliers: residual() includes it, forces() (which has no λ) does not, and
+  /// ∂r/∂λ is assemble_multiplier_tangent()'s. Only for callers that form ∂r/∂λ so (the time
+  /// integrators generalized-α, trapezoidal index 2, IDA); off, the constructor refuses such an
+  /// element by name.
+  bool reaction_friction = false;
 };
 
 /// Wrench that a joint applies to its body b at the joint point.
@@ -147,6 +153,14 @@ class MultibodySystem final : public ConstrainedSystem {
   void assemble_jacobian(Workspace& ws, double t, ConstVecRef q, SparseMatrix& Cq) const override;
   void assemble_velocity_jacobian(Workspace& ws, double t, ConstVecRef q, ConstVecRef v,
                                   SparseMatrix& G) const override;
+  /// True if the model has joint friction by reaction (MultibodyOptions::reaction_friction).
+  bool forces_read_multipliers() const override;
+  /// C_q plus, for each joint friction by reaction (force f_r = N_r(q, λ) g(q, v) with N_r the joint's
+  /// reaction normal force and g the Coulomb–Stribeck generalised force per newton), −(∂N_r/∂λ) gᵀ on
+  /// its joint's rows × its bodies' coordinates; ∂N_r/∂λ is analytic (N_r is a norm of a linear
+  /// function of λ; the subgradient 0 where a norm is exactly 0).
+  void assemble_multiplier_tangent(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ConstVecRef lambda,
+                                   SparseMatrix& D) const override;
   std::string coordinate_label(int i) const override;
   /// all_row_label() of active row `row`. @throws std::out_of_range if row ∉ [0, m).
   std::string constraint_label(int row) const override;

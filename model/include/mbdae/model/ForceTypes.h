@@ -84,6 +84,19 @@ double joint_friction_level(const ForceElement& f, double v);
 /// F(v) = c(v) N; it multiplies the joint's reaction when the normal force is the reaction
 /// (ForceElement::normal_from_reaction). No throw.
 double joint_friction_coefficient(const ForceElement& f, double v);
+/// joint_friction: the wrench of element f's law with the normal force `normal` (N) in place of
+/// f.normal_force: F_b along and T_b about the joint axis on b from the regularized Coulomb–Stribeck
+/// law (skipped if f.by_impulses), plus the viscous terms if `viscous`. The law of the force table
+/// is joint_friction_wrench(f, f.normal_force, true, ...); the implicit formulation adds
+/// N_r joint_friction_wrench(f, 1, false, ...) for the joint's reaction N_r (normal_from_reaction).
+/// No throw.
+void joint_friction_wrench(const ForceElement& f, double normal, bool viscous, const ForceGeometry& g,
+                           const PairMotion& m, Vec3& Fb, Vec3& Tb);
+/// joint_friction with normal_from_reaction: the normal force N_r = |F_⊥| + (r_a / r) |F_∥| of the
+/// force F (N, world) that the joint's equations exert on b, ⊥ and ∥ to the unit axis e (the
+/// axial part for a revolute joint with axial_radius only), without the preload normal_force; with
+/// dN (if not null) ∂N_r/∂F (the subgradient 0 where a component is exactly 0). No throw.
+double joint_friction_reaction_normal(const ForceElement& f, const Vec3& F, const Vec3& e, Vec3* dN = nullptr);
 /// Whether a joint of type t has an angle (revolute, cylindrical). No throw.
 bool joint_turns(JointType t);
 /// Whether a joint of type t has a slide (prismatic, cylindrical). No throw.

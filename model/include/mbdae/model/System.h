@@ -366,7 +366,7 @@ enum class SpringRotationLaw {
 ///   acts against the slip: torque −r F tanh(v/v_ε) (r φ̇/v) − c_φ φ̇ about the axis and force
 ///   −F tanh(v/v_ε) (ṡ/v) − c_s ṡ along it. Dissipative; no potential (forces/JointFriction.cpp).
 ///   With `normal_from_reaction` N is the joint's reaction plus `normal_force` (impulse stepper
-///   only; see the field).
+///   and implicit solvers; see the field).
 /// - joint_limit: on the revolute (angle φ, turns counted) or prismatic (slide s) joint `joint`:
 ///   one-sided penalty stops at `lower`, `upper` as end_stop, a torque or a force; potential
 ///   ½ k p². The impulse stepper takes it as a unilateral impulse with `restitution`.
@@ -405,9 +405,10 @@ struct ForceElement {
   double normal_force = 0;          ///< joint_friction: given normal force N, N (with normal_from_reaction: a preload added to it)
   /// joint_friction: the normal force is the joint's reaction (its component perpendicular to the
   /// axis; for a revolute joint plus axial_radius / radius times the axial one) plus
-  /// `normal_force` (model file `normal: reaction`). Only the impulse stepper takes it (its
-  /// Gauss–Seidel bounds the friction impulse by μ times the joint's impulse of the same
-  /// iteration); the implicit and explicit formulations refuse it by name.
+  /// `normal_force` (model file `normal: reaction`). The impulse stepper (its Gauss–Seidel bounds
+  /// the friction impulse by μ times the joint's impulse of the same iteration) and the implicit
+  /// formulation with MultibodyOptions::reaction_friction (N from the multipliers of the Newton
+  /// iterate, ∂/∂λ in the iteration matrix) take it; the Newton–Euler formulation refuses it by name.
   bool normal_from_reaction = false;
   double axial_radius = 0;          ///< joint_friction, revolute, normal_from_reaction: friction arm r_a of the axial reaction, m
   double viscous_rotation = 0;      ///< joint_friction: c_φ, N m s/rad (revolute, cylindrical)

@@ -47,7 +47,10 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
                                       const AssemblyOptions& opt = {});
 
 /// a and λ from the KKT system at a consistent (q, v). Throws std::runtime_error if the KKT
-/// matrix is singular (redundant constraints or a massless direction).
+/// matrix is singular (redundant constraints or a massless direction). Where applied forces read
+/// λ (ConstrainedSystem::forces_read_multipliers()) the system is nonlinear in λ: Newton iterations
+/// on M a + C_qᵀ λ − f(λ) = 0, C_q a = γ from the solution without those forces, to a correction
+/// of 1e-13 relative; std::runtime_error if they do not converge in 50.
 /// q, v of size n; a (size n) and lambda (size m = sys.num_constraints()) are resized.
 void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
                            VecX& a, VecX& lambda);

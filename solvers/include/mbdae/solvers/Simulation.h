@@ -63,8 +63,11 @@ struct PreparedSystem {
 
 /// Builds and prepares a model. Throws ModelError for an invalid model, and ItemError (a
 /// std::runtime_error naming the worst equation, item() its joint or body) when the initial
-/// assembly cannot satisfy the constraints. t0 in s. @throws ModelError, ItemError as said.
-PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {});
+/// assembly cannot satisfy the constraints. t0 in s. `mb`: options of the formulation (its
+/// disabled_rows are replaced by the redundant rows found; reaction_friction for a solver that
+/// takes joint friction by reaction). @throws ModelError, ItemError as said.
+PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {},
+                       const MultibodyOptions& mb = {});
 
 /// The chosen solver as an Integrator, for stepping from a host program:
 ///     auto integ = make_integrator(*p.system, 0.0, p.q0, p.v0, settings);
