@@ -35,6 +35,7 @@
 
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/formulations/NewtonEuler.h>
+#include <mbdae/io/Analyses.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/solvers/SolverRegistry.h>
 
@@ -704,4 +705,23 @@ TEST_CASE("joint_friction by reaction: dr/dlambda, dr/dq, dr/dv against central 
   CHECK(err_l <= 1e-6 * scale_l);
   CHECK(err_q <= 1e-5 * scale_q);
   CHECK(err_v <= 1e-5 * scale_v);
+}
+
+TEST_CASE("joint_friction by reaction: refused where its multipliers are not at hand (analyses, expressions)",
+          "[forces][joint_friction][reaction][implicit][io]") {
+  std::string text = block_implicit("generalized_alpha", "0", 1.0, 0.1);
+  // The analyses (statics, modes, kinematics, inverse dynamics) have no multipliers in their forces.
+  const LoadedModel lm = load_model_text(text, "analysis.yaml");
+  CHECK_THROWS_WITH(ModelAnalysis(lm), Catch::Contains("force 'friction'") && Catch::Contains("normal: reaction"));
+  // An expression cannot read its effort: that needs the joint's reaction, not only the motions.
+  text = replaced(text, "sensors:\n",
+                  "  - {name: extra, type: force, body: block, value: [\"sensor(fr).force\", 0, 0]}\nsensors:\n");
+  try {
+    load_model_text(text, "expression.yaml");
+    FAIL("not refused");
+  } catch (const LoadError& e) {
+    REQUIRE(!e.diagnostics().empty());
+    INFO(e.diagnostics()[0].message);
+    CHECK(e.diagnostics()[0].message.find("whose normal force is its joint's reaction") != std::string::npos);
+  }
 }
