@@ -77,6 +77,7 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
     j.constrained = {true, false, true, false, true, true};
   }
   if (type == JointType::Universal) j.axis_b = j.axis.cross(rnd3(g)) + 0.4 * j.axis;  // a skewed cross
+  if (type == JointType::Perpendicular) j.axis_b = j.axis.cross(rnd3(g));  // ⊥ axis at t0, as it must be
   if (type == JointType::RollingDisc) {
     // A disc tilted by at most ~50° from upright (the lowest rim point is ill-defined for a disc
     // lying flat, where ĝ's derivatives grow like 1/|n × w|).
@@ -247,7 +248,7 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
       cases.emplace_back(std::string(t.name) + " with offsets (given)", t.type, 2);
     }
   }
-  CHECK(cases.size() == 19);  // 11 types, 2 of them drivable (motion twice, speed), 1 with offsets
+  CHECK(cases.size() == 24);  // 16 types, 2 of them drivable (motion twice, speed), 1 with offsets
   // Every registered force element type (ForceTypes.h) beside a spherical joint; user forces
   // also with their analytic Jacobian.
   for (const ForceTypeInfo& t : force_types()) {

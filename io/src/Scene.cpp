@@ -7,8 +7,10 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <mbdae/model/Inertia.h>
+#include <mbdae/model/JointTypes.h>
 
 namespace mbdae::io {
 
@@ -282,25 +284,15 @@ Scene describe_scene(const System& system, const std::vector<SensorSpec>& sensor
     l.bodies = {index_of(j.bodies[0]), index_of(j.bodies[1])};
     Vec3 pb = j.point;
     Vec3 axis_a = Vec3::Zero(), axis_b = Vec3::Zero();
-    switch (j.type) {
-      case JointType::Revolute:
-      case JointType::Prismatic:
-      case JointType::Cylindrical:
-      case JointType::Planar:
-        axis_a = axis_b = j.axis;
-        break;
-      case JointType::Universal:
-        axis_a = j.axis;
-        axis_b = j.axis_b;
-        break;
-      case JointType::RollingDisc:
-        axis_a = j.axis;
-        axis_b = j.axis_b;
-        pb = j.point_b;
-        break;
-      case JointType::Distance: pb = j.point_b; break;
-      default: break;
-    }
+    // What is drawn follows the type's keys (the registry): its axis on a (`axis`), its axis on b
+    // (`axis_b`, else the same axis) and b's point (`point_b`, else the joint point).
+    const JointTypeInfo& info = joint_type_info(j.type);
+    const auto has_key = [&info](std::string_view key) {
+      return std::any_of(info.keys.begin(), info.keys.end(), [key](const JointKey& k) { return key == k.key; });
+    };
+    if (has_key("axis")) axis_a = axis_b = j.axis;
+    if (has_key("axis_b")) axis_b = j.axis_b;
+    if (has_key("point_b")) pb = j.point_b;
     l.points = {local_point(l.bodies[0], j.point), local_point(l.bodies[1], pb)};
     l.axes = {local_axis(l.bodies[0], axis_a), local_axis(l.bodies[1], axis_b)};
     sc.joints.push_back(std::move(l));

@@ -552,7 +552,9 @@ std::string not_of_motions(const SensorOutputInfo& info, const SensorSpec& sp, c
       break;
     case SensorTarget::Shaft: return "reads a 1-D shaft, whose coordinate is not a body's motion";
     case SensorTarget::State: return "reads a controller state: write state(" + sp.state + ") where states are allowed";
-    default: break;
+    case SensorTarget::Body:
+    case SensorTarget::Joint:
+    case SensorTarget::Force: break;
   }
   if (sp.output == SensorOutput::Displacement)
     return "is measured from the assembled initial position, known only when the run starts (write the position "

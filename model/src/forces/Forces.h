@@ -1,6 +1,7 @@
 #pragma once
 // Internal header of the force element types (ForceTypes.h): each type's file defines one function
-// returning its ForceTypeInfo; Registry.cpp lists them.
+// returning its ForceTypeInfo, declared here and listed by Registry.cpp from
+// model/ForceTypeList.h.
 
 #include <algorithm>
 #include <cmath>
@@ -12,15 +13,9 @@
 
 namespace mbdae::forces {
 
-const ForceTypeInfo& spring_damper();
-const ForceTypeInfo& torsional_spring_damper();
-const ForceTypeInfo& rigid_body_spring_damper();
-const ForceTypeInfo& cartesian_spring_damper();
-const ForceTypeInfo& user();
-const ForceTypeInfo& end_stop();
-const ForceTypeInfo& joint_motor();
-const ForceTypeInfo& joint_friction();
-const ForceTypeInfo& joint_limit();
+#define MBDAE_FORCE_TYPE(enumerator, factory) const ForceTypeInfo& factory();
+#include <mbdae/model/ForceTypeList.h>
+#undef MBDAE_FORCE_TYPE
 
 /// The coordinates of a joint element's joint from its markers (both at the joint point, z along
 /// the axis): φ = atan2(x_b·y_a, x_b·x_a) (with count_turns, continued from g.last_angle, which it

@@ -1,4 +1,5 @@
-// The registry of force element types (ForceTypes.h): one line per type, in the order of ForceType.
+// The registry of force element types (ForceTypes.h): one entry per line of model/ForceTypeList.h,
+// which also makes the enumerators of ForceType (so the order agrees by construction).
 #include "Forces.h"
 
 #include <stdexcept>
@@ -8,15 +9,9 @@ namespace mbdae {
 const std::vector<ForceTypeInfo>& force_types() {
   static const std::vector<ForceTypeInfo> table = [] {
     std::vector<ForceTypeInfo> t{
-        forces::spring_damper(),
-        forces::torsional_spring_damper(),
-        forces::rigid_body_spring_damper(),
-        forces::cartesian_spring_damper(),
-        forces::user(),
-        forces::end_stop(),
-        forces::joint_motor(),
-        forces::joint_friction(),
-        forces::joint_limit(),
+#define MBDAE_FORCE_TYPE(enumerator, factory) forces::factory(),
+#include <mbdae/model/ForceTypeList.h>
+#undef MBDAE_FORCE_TYPE
     };
     for (size_t i = 0; i < t.size(); ++i)
       if (static_cast<size_t>(t[i].type) != i) throw std::logic_error("force_types: registry out of order");

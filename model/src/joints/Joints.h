@@ -1,6 +1,6 @@
 #pragma once
 // Internal header of the joint types: each type's file defines one function returning its
-// JointTypeInfo (JointTypes.h); Registry.cpp lists them. Helpers shared by the type files.
+// JointTypeInfo (JointTypes.h), declared here from model/JointTypeList.h; Registry.cpp lists them. Helpers shared by the type files.
 
 #include <cmath>
 #include <sstream>
@@ -11,17 +11,9 @@
 
 namespace mbdae::joints {
 
-const JointTypeInfo& spherical();
-const JointTypeInfo& revolute();
-const JointTypeInfo& prismatic();
-const JointTypeInfo& fixed();
-const JointTypeInfo& generic();
-const JointTypeInfo& distance();
-const JointTypeInfo& cylindrical();
-const JointTypeInfo& universal();
-const JointTypeInfo& planar();
-const JointTypeInfo& rolling_disc();
-const JointTypeInfo& coordinate();
+#define MBDAE_JOINT_TYPE(enumerator, factory) const JointTypeInfo& factory();
+#include <mbdae/model/JointTypeList.h>
+#undef MBDAE_JOINT_TYPE
 
 /// A number in a message (6 significant digits).
 inline std::string num(double x) {

@@ -1,4 +1,5 @@
-// The registry of joint types (JointTypes.h): one line per type, in the order of JointType.
+// The registry of joint types (JointTypes.h): one entry per line of model/JointTypeList.h,
+// which also makes the enumerators of JointType (so the order agrees by construction).
 #include "Joints.h"
 
 #include <cmath>
@@ -9,9 +10,9 @@ namespace mbdae {
 const std::vector<JointTypeInfo>& joint_types() {
   static const std::vector<JointTypeInfo> table = [] {
     std::vector<JointTypeInfo> t{
-        joints::spherical(),   joints::revolute(),    joints::prismatic(), joints::fixed(),
-        joints::generic(),     joints::distance(),    joints::cylindrical(), joints::universal(),
-        joints::planar(),      joints::rolling_disc(), joints::coordinate(),
+#define MBDAE_JOINT_TYPE(enumerator, factory) joints::factory(),
+#include <mbdae/model/JointTypeList.h>
+#undef MBDAE_JOINT_TYPE
     };
     for (size_t i = 0; i < t.size(); ++i)
       if (static_cast<size_t>(t[i].type) != i) throw std::logic_error("joint_types: registry out of order");

@@ -2,7 +2,8 @@
 /// @file ForceTypes.h
 /// The force element types, each described once: model-file name and keys, checks, markers and
 /// force law. A type is one source file in model/src/forces/ that fills a ForceTypeInfo, plus one
-/// line in the registry (model/src/forces/Registry.cpp) and its enumerator in ForceType. The
+/// line in model/ForceTypeList.h, which makes its enumerator in ForceType, its declaration and
+/// its entry in the registry (model/src/forces/Registry.cpp). The
 /// model loader, System::check(), to_string(), the formulations (through
 /// formulations/src/ForceKernels.h) and the docs read this table.
 ///

@@ -2,7 +2,8 @@
 /// @file JointTypes.h
 /// The joint types, each described once: its model-file name and keys, its checks, and its
 /// equations. A joint type is one source file in model/src/joints/ that fills a JointTypeInfo,
-/// plus one line in the registry (model/src/joints/Registry.cpp) and its enumerator in JointType.
+/// plus one line in model/JointTypeList.h, which makes its enumerator in JointType, its
+/// declaration and its entry in the registry (model/src/joints/Registry.cpp).
 /// The model loader, System::check(), to_string(), the formulations and the docs read this
 /// table; nothing else switches on the joint type.
 ///

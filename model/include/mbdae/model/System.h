@@ -68,19 +68,12 @@ struct RigidBody {
   Mat3 inertia_tensor() const;
 };
 
-/// Kind of a Joint; the equations of each are listed at Joint (number of equations in brackets).
+/// Kind of a Joint; the equations of each are listed at Joint. The enumerators come from the one
+/// list of joint types, model/JointTypeList.h (with the number of equations of each).
 enum class JointType {
-  Spherical,    ///< point coincides (3)
-  Revolute,     ///< point coincides, rotation only about `axis` (5; 6 if driven)
-  Prismatic,    ///< translation only along `axis`, no relative rotation (5; 6 if driven)
-  Fixed,        ///< no relative motion (6)
-  Generic,      ///< the `constrained` subset of [x, y, z, rx, ry, rz] in `frame` (0–6)
-  Distance,     ///< distance between `point` on a and `point_b` on b is held (1)
-  Cylindrical,  ///< translation along and rotation about `axis` (4 equations)
-  Universal,    ///< Cardan: point coincides, `axis` (on a) keeps its angle to `axis_b` (on b) (4)
-  Planar,       ///< b moves in the plane ⊥ `axis` and rotates only about it (3)
-  RollingDisc,  ///< disc on a plane, rolling without slip (1 position + 2 velocity-level rows)
-  Coordinate,   ///< one world coordinate of b's marker relative to a's is held at `offset` (1)
+#define MBDAE_JOINT_TYPE(enumerator, factory) enumerator,
+#include <mbdae/model/JointTypeList.h>
+#undef MBDAE_JOINT_TYPE
 };
 /// Name of `t` as in the model file ("spherical", "rolling_disc", …). No throw.
 const char* to_string(JointType t);
@@ -133,6 +126,10 @@ struct TimeFunction {
 ///   JointRollingDisc.
 /// - coordinate: (p_b − p_a)·e_i = offset with i = `coordinate` (0, 1, 2: world x, y, z) and
 ///   p_a, p_b the marker points (both at `point` at t0, so offset 0 holds the initial value) (1)
+/// - the joint primitives (as Adams'): inline (b's point on the line through a's point along
+///   `axis`, 2), inplane (b's point in the plane normal to `axis`, 1), orientation (no relative
+///   rotation, 3), parallel_axes (b's copy of `axis` stays parallel, 2), perpendicular (`axis_b`
+///   on b stays ⊥ `axis` on a, 1)
 /// - driven (revolute or prismatic with `motion` set): one more equation makes the relative
 ///   coordinate follow motion(t): for a prismatic joint x_a·d = s(t); for a revolute joint the
 ///   rotation of b's marker x axis about the joint axis from a's, written as
@@ -308,17 +305,12 @@ struct JointCoordinates {
 /// A joint_motor's effort (N m or N) from t (s) and the coordinates of its joint.
 using JointEffortFunction = std::function<double(double t, const JointCoordinates& q)>;
 
-/// Kind of a ForceElement (described there).
+/// Kind of a ForceElement (described there). The enumerators come from the one list of force
+/// element types, model/ForceTypeList.h.
 enum class ForceType {
-  SpringDamper,           ///< point-to-point spring-damper
-  TorsionalSpringDamper,  ///< torque about an axis
-  RigidBodySpringDamper,  ///< 6 × 6 stiffness and damping in a joint frame
-  CartesianSpringDamper,  ///< per world axis
-  User,                   ///< user function of the bodies' motions
-  EndStop,                ///< one-sided penalty stops on the slide along an axis
-  JointMotor,             ///< a torque or force on a joint's coordinate, a function of t and the joint's state
-  JointFriction,          ///< Coulomb (regularized), Stribeck and viscous friction of a joint
-  JointLimit,             ///< one-sided penalty stops on a joint's angle or slide
+#define MBDAE_FORCE_TYPE(enumerator, factory) enumerator,
+#include <mbdae/model/ForceTypeList.h>
+#undef MBDAE_FORCE_TYPE
 };
 /// Name of `t` as in the model file ("spring_damper", …). No throw.
 const char* to_string(ForceType t);
