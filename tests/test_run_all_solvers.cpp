@@ -158,7 +158,7 @@ void compare(const Table& ref, const Table& got, const SolverInfo& s) {
 }  // namespace
 
 TEST_CASE("Every solver gives every sensor it can over the whole run, equal to a tight reference", "[run][sensors]") {
-  const SolverSupport everything{true, true, true, true, true, true, true, true, true, true, true};
+  const SolverSupport everything{true, true, true, true, true, true, true, true, true, true, true, true};
   const std::vector<Override> ida_tight{{"solver.type", "ida"},
                                         {"solver.tolerance", "{relative: 1.0e-11, absolute: 1.0e-12}"}};
   const Table ref_crank = run(std::string(kCrank) + sensors_for("rod", "crank_pin", everything, true, "guide", "spring", "motor", "friction"), ida_tight);

@@ -20,6 +20,7 @@ void fill_material(const System& m, const Contact& ca, const Contact& cb, Contac
   cp.friction = combine(m.contact_friction_rule, ca.friction, cb.friction);
   cp.restitution = combine(m.contact_restitution_rule, ca.restitution, cb.restitution);
   cp.rolling_resistance = std::max(ca.rolling_resistance, cb.rolling_resistance);
+  cp.torsional_friction = std::max(ca.torsional_friction, cb.torsional_friction);
 }
 
 }  // namespace

@@ -101,6 +101,8 @@ struct ContactPairData {
   PlacedShape g1, g2;     // geometry, pose in the body frame (from the reference point)
   PenaltyParameters pen;  // the pair's parameters
   double mu = 0;          // pair friction √(μ_a μ_b)
+  double mur = 0;         // pair rolling resistance max(μ_r,a, μ_r,b)
+  double mut = 0;         // pair torsional friction max(μ_t,a, μ_t,b), m
   double chi = 0;         // Hunt–Crossley damping factor χ, s/m
   std::vector<int> coords;  // coordinates of a then b
   int na = 0, nb = 0;
@@ -642,6 +644,21 @@ struct MultibodySystem::Impl {
       wB.torque += rB.cross(F);
       wA.force -= F;
       wA.torque -= rA.cross(F);
+      if ((cp.mur > 0 && pt.r_eff > 0) || cp.mut > 0) {
+        // Rolling resistance and torsional friction: regularised torques on the relative angular
+        // velocity, bounded by μ_r r_eff F_n and μ_t F_n (model/Contact.h, PenaltyParameters).
+        const Vec3 wrel = kB.w - kA.w;
+        const double wn = pt.n.dot(wrel);
+        const double we = pen.friction_angular_velocity;
+        Vec3 M = Vec3::Zero();
+        if (cp.mur > 0 && pt.r_eff > 0) {
+          const Vec3 wt = wrel - wn * pt.n;
+          M -= (cp.mur * pt.r_eff * Fn / std::sqrt(wt.squaredNorm() + we * we)) * wt;
+        }
+        if (cp.mut > 0) M -= (cp.mut * Fn * wn / std::sqrt(wn * wn + we * we)) * pt.n;
+        wB.torque += M;
+        wA.torque -= M;
+      }
     }
   }
 
@@ -1243,8 +1260,8 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         cp.pen = *pen;
         cp.mu = combine(I.model.contact_friction_rule, ci.friction, cj.friction);
         const double e = combine(I.model.contact_restitution_rule, ci.restitution, cj.restitution);
-        if (ci.rolling_resistance > 0 || cj.rolling_resistance > 0)
-          problems.push_back({cp.name + ": rolling_resistance is not modelled by penalty contacts; set it to 0", item});
+        cp.mur = std::max(ci.rolling_resistance, cj.rolling_resistance);
+        cp.mut = std::max(ci.torsional_friction, cj.torsional_friction);
         if (cp.pen.law == PenaltyLaw::HuntCrossley) {
           if (cp.pen.damping_factor) {
             cp.chi = *cp.pen.damping_factor;

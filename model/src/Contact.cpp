@@ -60,6 +60,8 @@ std::vector<std::string> penalty_problems(const PenaltyParameters& p, const std:
     out.push_back(prefix + "penalty damping must be >= 0, got " + num(p.damping));
   if (!(p.friction_velocity > 0 && std::isfinite(p.friction_velocity)))
     out.push_back(prefix + "penalty friction_velocity must be > 0, got " + num(p.friction_velocity));
+  if (!(p.friction_angular_velocity > 0 && std::isfinite(p.friction_angular_velocity)))
+    out.push_back(prefix + "penalty friction_angular_velocity must be > 0, got " + num(p.friction_angular_velocity));
   if (p.law == PenaltyLaw::HuntCrossley) {
     if (!(p.exponent > 0 && std::isfinite(p.exponent)))
       out.push_back(prefix + "penalty exponent must be > 0, got " + num(p.exponent));
@@ -129,6 +131,8 @@ std::vector<std::string> contact_problems(const Contact& c) {
     p.push_back(pre + "restitution must be in [0, 1], got " + num(c.restitution));
   if (!(c.rolling_resistance >= 0))
     p.push_back(pre + "rolling_resistance must be >= 0, got " + num(c.rolling_resistance));
+  if (!(c.torsional_friction >= 0 && std::isfinite(c.torsional_friction)))
+    p.push_back(pre + "torsional_friction must be >= 0 and finite, got " + num(c.torsional_friction));
   if (c.penalty)
     for (auto& s : penalty_problems(*c.penalty, pre)) p.push_back(std::move(s));
   return p;

@@ -67,7 +67,11 @@ struct ERow {
 /// and a unit impulse along d_k changes the velocities by Δv_b = m_b⁻¹ d_k, Δω_b = Bb_k,
 /// Δv_a = −m_a⁻¹ d_k, Δω_a = −Ba_k with Ba_k = I_a⁻¹ ja_k, Bb_k = I_b⁻¹ jb_k (world
 /// inverse inertia), so a row update is a few 3-vector dots and axpys on the compact velocity array.
-/// The rarely used data (rolling resistance, split impulse, key) sit at the end.
+/// The rarely used data (rolling resistance, torsional friction, split impulse, key) sit at the end.
+/// Rolling resistance: the angular impulse P_r in the tangent plane (rows t1, t2 of ω_b − ω_a,
+/// effective inertia Kr), |P_r| ≤ μ_r r_eff λ_n; torsional friction: the angular impulse p_s about
+/// n (row n·(ω_b − ω_a), effective inertia ks = n·(I_a⁻¹ + I_b⁻¹) n), |p_s| ≤ μ_t λ_n; both
+/// bounded by the normal impulse λ_n of the same Gauss–Seidel iteration, as the friction is.
 struct CRow {
   int a = -1, b = -1;
   double ima = 0, imb = 0;
@@ -78,6 +82,7 @@ struct CRow {
   double mur = 0, bp = 0, lam_p = 0;
   Mat2 Kr, Kr_inv;
   Vec2 lam_r = Vec2::Zero();
+  double mut = 0, ks = 0, lam_s = 0;
   std::uint64_t key = 0;
 };
 
@@ -113,6 +118,7 @@ struct Prev {
   std::uint64_t key;
   double lam_n;
   Vec3 P_t, P_r;
+  double lam_s;
   bool operator<(const Prev& o) const { return key < o.key; }
 };
 
@@ -458,13 +464,14 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
       c.key = cp.key();
       c.mu = cp.friction;
       c.mur = cp.rolling_resistance * cp.r_eff;
+      c.mut = cp.torsional_friction;
       max_pen = std::max(max_pen, -cp.depth);
       // Tangent basis: t1 along the slip after the free update, else along the carried friction.
       const Vec3 rv = point_vel(u, c.b, rb) - point_vel(u, c.a, ra);
       const Vec3 vt = rv - n * n.dot(rv);
       const Prev* pv = nullptr;
       if (opt.warm_start && !prev.empty()) {
-        auto it = std::lower_bound(prev.begin(), prev.end(), Prev{c.key, 0, Vec3::Zero(), Vec3::Zero()});
+        auto it = std::lower_bound(prev.begin(), prev.end(), Prev{c.key, 0, Vec3::Zero(), Vec3::Zero(), 0.0});
         if (it != prev.end() && it->key == c.key) pv = &*it;
       }
       Vec3 t1;
@@ -496,6 +503,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
             c.d[2].dot(Isum * c.d[2]);
         c.Kr_inv = c.Kr.inverse();
       }
+      if (c.mut > 0) c.ks = n.dot((Iw[sa] + Iw[sb]) * n);
       // Normal target: Newton restitution from the pre-step approach speed, or closing a gap.
       const double vn_pre = n.dot(point_vel(u0, c.b, rb) - point_vel(u0, c.a, ra));
       if (vn_pre < -opt.restitution_threshold && cp.restitution > 0) c.bn = -cp.restitution * vn_pre;
@@ -504,6 +512,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
       c.lam_n = pv ? pv->lam_n : 0.0;
       c.lam_t = pv ? Vec2(c.d[1].dot(pv->P_t), c.d[2].dot(pv->P_t)) : Vec2::Zero();
       c.lam_r = (pv && c.mur > 0) ? Vec2(c.d[1].dot(pv->P_r), c.d[2].dot(pv->P_r)) : Vec2::Zero();
+      c.lam_s = (pv && c.mut > 0) ? pv->lam_s : 0.0;
       c.lam_p = 0;
     }
     Vel* const U = u.data();
@@ -518,6 +527,10 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
           const double L = c.mur * c.lam_n;
           if (c.lam_r.norm() > L) c.lam_r *= L / c.lam_r.norm();
           apply_torque(u, c, c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y());
+        }
+        if (c.mut > 0) {
+          c.lam_s = std::clamp(c.lam_s, -c.mut * c.lam_n, c.mut * c.lam_n);
+          apply_torque(u, c, c.d[0] * c.lam_s);
         }
       }
     }
@@ -598,6 +611,15 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
           apply_torque(u, c, c.d[1] * dr.x() + c.d[2] * dr.y());
           res = std::max(res, (c.Kr * dr).cwiseAbs().maxCoeff());
         }
+        if (c.mut > 0 && c.ks > 0) {
+          const double ws = c.d[0].dot(U[c.b].w - U[c.a].w);
+          const double L = c.mut * c.lam_n;
+          const double ls = std::clamp(c.lam_s - omega * ws / c.ks, -L, L);
+          const double ds = ls - c.lam_s;
+          c.lam_s = ls;
+          apply_torque(u, c, c.d[0] * ds);
+          res = std::max(res, std::abs(ds) * c.ks);
+        }
       }
       if (res <= opt.pgs_tolerance) break;
     }
@@ -648,7 +670,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     prev_next.clear();
     for (const CRow& c : crows)
       prev_next.push_back(Prev{c.key, c.lam_n, c.d[1] * c.lam_t.x() + c.d[2] * c.lam_t.y(),
-                               c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y()});
+                               c.d[1] * c.lam_r.x() + c.d[2] * c.lam_r.y(), c.lam_s});
     std::sort(prev_next.begin(), prev_next.end());
     prev.swap(prev_next);
 

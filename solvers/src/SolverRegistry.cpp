@@ -3,8 +3,8 @@
 namespace mbdae {
 
 const std::vector<SolverInfo>& solvers() {
-  //                        joints driven forces contacts penalty rolling accel lambda couplings states reaction_friction
-  static const SolverSupport implicit{true, true, true, true, true, false, true, true, true, true, true};
+  //                        joints driven forces contacts penalty rolling torsional accel lambda couplings states reaction_friction
+  static const SolverSupport implicit{true, true, true, true, true, true, true, true, true, true, true, true};
   static const std::vector<SolverInfo> table{
       {"generalized_alpha", SolverPath::Implicit, false, implicit,
        "generalized-alpha (Chung-Hulbert, Arnold-Bruls), index 3, fixed step or adaptive"},
@@ -14,13 +14,13 @@ const std::vector<SolverInfo>& solvers() {
 #endif
       {"trapezoidal_index2", SolverPath::Implicit, false, implicit,
        "implicit trapezoidal rule on the index-2 form, fixed step or adaptive"},
-      {"rk4", SolverPath::NewtonEuler, false, {true, true, true, false, false, false, true, true, false, true, false},
+      {"rk4", SolverPath::NewtonEuler, false, {true, true, true, false, false, false, false, true, true, false, true, false},
        "classical Runge-Kutta on Newton-Euler bodies, joints at acceleration level with projection"},
-      {"dopri5", SolverPath::NewtonEuler, true, {true, true, true, false, false, false, true, true, false, true, false},
+      {"dopri5", SolverPath::NewtonEuler, true, {true, true, true, false, false, false, false, true, true, false, true, false},
        "Dormand-Prince 5(4) with step-size control on Newton-Euler bodies"},
-      {"lie_rk4", SolverPath::LieGroup, false, {false, false, false, false, false, false, true, true, false, false, false},
+      {"lie_rk4", SolverPath::LieGroup, false, {false, false, false, false, false, false, false, true, true, false, false, false},
        "Runge-Kutta-Munthe-Kaas 4 on SE(3) for free bodies"},
-      {"impulse", SolverPath::Impulse, false, {true, false, true, true, false, true, false, false, false, false, true},
+      {"impulse", SolverPath::Impulse, false, {true, false, true, true, false, true, true, false, false, false, false, true},
        "velocity-level impulse stepper, contacts and friction by projected Gauss-Seidel"},
   };
   return table;

@@ -87,6 +87,7 @@ static System sphere_block() {
     s.add_body(b);
     Contact c = make_sphere(b.name, b.name, r, 0.5);
     c.rolling_resistance = 0.01;
+    c.torsional_friction = 0.002;
     s.add_contact(c);
   }
   s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
@@ -102,6 +103,7 @@ static System bouncing_sphere() {
   b.inertia << 0.001, 0.001, 0.001, 0, 0, 0;
   b.position = Vec3(0, 0, 0.1);
   b.velocity = Vec3(1, 0, 0);
+  b.angular_velocity = Vec3(0, 0, 3);
   s.add_body(b);
   Contact ball = make_sphere("ball", "ball", 0.05, 0.5, 0.8);
   PenaltyParameters pen;
@@ -109,6 +111,8 @@ static System bouncing_sphere() {
   pen.stiffness = 1e7;
   pen.impact_velocity = 1.0;
   ball.penalty = pen;
+  ball.rolling_resistance = 0.01;  // the torques of the penalty path, too
+  ball.torsional_friction = 0.002;
   s.add_contact(ball);
   s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5, 0.8));
   return s;

@@ -548,6 +548,93 @@ TEST_CASE("Rolling resistance: a rolling sphere decelerates at 5 mu_r g / 7 and 
   }
 }
 
+TEST_CASE("Torsional friction: a spinning sphere decelerates at mu_t m g / I_z and stops at I_z w0 / (mu_t m g)",
+          "[validation][contact][impulse]") {
+  // A sphere resting on the floor and spinning about the vertical: the contact point is on the
+  // spin axis, so the sliding friction does nothing; the torsional friction torque M = μ_t m g
+  // (μ_t a length, model/Contact.h) gives I_z ω̇ = −M, ω = ω0 − (μ_t m g / I_z) t until it stops
+  // at t_s = I_z ω0 / (μ_t m g), after turning ω0² / (2 α); then it stays at rest. A torque T about
+  // the vertical below M leaves it at rest; above M it spins up at (T − M) / I_z. On the impulse
+  // stepper the bound is h μ_t λ_n per step with λ_n = m g h: ω falls by exactly α h a step.
+  const double m = 1.0, r = 0.1, w0 = 10.0, mut = 0.005, mu = 0.5;
+  const double Iz = 0.4 * m * r * r, M = mut * m * g, alpha = M / Iz, t_stop = w0 / alpha;
+  auto model = [&](double spin, double torque) {
+    System s;
+    s.gravity = Vec3(0, 0, -g);
+    RigidBody b = sphere_body("ball", m, r, Vec3(0, 0, r), Vec3::Zero());
+    b.angular_velocity = Vec3(0, 0, spin);
+    s.add_body(b);
+    Contact ball = make_sphere("ball", "ball", r, mu);
+    ball.torsional_friction = mut;
+    s.add_contact(ball);
+    s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, mu));
+    if (torque != 0) {
+      Load l;
+      l.name = "twist";
+      l.kind = Load::Kind::Torque;
+      l.body = "ball";
+      l.value = Vec3(0, 0, torque);
+      s.add_load(l);
+    }
+    return s;
+  };
+  for (const double h : {2e-3, 1e-3}) {
+    const Run R = run(model(w0, 0), h, t_stop + 0.5);
+    double t_rest = -1;
+    for (size_t i = 0; i < R.t.size(); ++i) {
+      const double t = R.t[i];
+      if (t_rest < 0 && R.v[i][5] < 1e-12) t_rest = t;
+      if (t <= t_stop - 2 * h) CHECK(std::abs(R.v[i][5] - (w0 - alpha * t)) < 2 * alpha * h);
+    }
+    INFO("h = " << h << ": at rest from t = " << t_rest << " s (exact " << t_stop << "), final spin "
+                << R.v.back()[5] << " rad/s, final position " << R.q.back().head<3>().transpose());
+    CHECK(std::abs(t_rest - t_stop) <= 2 * h);
+    CHECK(R.v.back().norm() < 1e-10);
+    CHECK((R.q.back().head<3>() - Vec3(0, 0, r)).norm() < 1e-9);  // spins in place
+    // A torque of half the bound: at rest throughout; twice the bound: spins up at (T − M) / I_z.
+    const Run S = run(model(0, 0.5 * M), h, 1.0);
+    double wmax = 0;
+    for (const VecX& v : S.v) wmax = std::max(wmax, v.norm());
+    INFO("torque M/2: largest speed " << wmax);
+    CHECK(wmax < 1e-12);
+    const Run D = run(model(0, 2 * M), h, 1.0);
+    INFO("torque 2 M: spin " << D.v.back()[5] << " rad/s at 1 s, exact " << M / Iz);
+    CHECK(std::abs(D.v.back()[5] - M / Iz) < 1e-9 * M / Iz);
+  }
+}
+
+TEST_CASE("Torsional and rolling friction off (the default) leave a spinning, rolling sphere free",
+          "[validation][contact][impulse]") {
+  // Without μ_t and μ_r a sphere rolling on the floor while spinning about the vertical keeps both
+  // motions (no torque acts about the contact point): the new rows stay out of the step.
+  const double r = 0.1, v0 = 1.0, wz = 5.0;
+  System s;
+  s.gravity = Vec3(0, 0, -g);
+  RigidBody b = sphere_body("ball", 1.0, r, Vec3(0, 0, r), Vec3(v0, 0, 0));
+  b.angular_velocity = Vec3(0, v0 / r, wz);
+  s.add_body(b);
+  s.add_contact(make_sphere("ball", "ball", r, 0.5));
+  s.add_contact(make_plane("floor", Vec3::UnitZ(), 0.0, 0.5));
+  NewtonEulerSystem ne(s);
+  VecX q0, v0v;
+  ne.initial_state(q0, v0v);
+  ImpulseOptions o;
+  o.step = 1e-3;
+  o.t_end = 1.0;
+  o.output_every = 1.0;
+  VecX vf, qf;
+  REQUIRE(solve_impulse(ne, 0, q0, v0v, o, [&](const StateView& st) {
+            vf = st.v;
+            qf = st.q;
+            return true;
+          }).ok());
+  const Vec3 w = ne.angular_velocity_world(0, qf, vf);
+  INFO("speed " << vf[0] << ", spin " << w.transpose());
+  CHECK(std::abs(vf[0] - v0) < 1e-9);
+  CHECK(std::abs(w.y() - v0 / r) < 1e-9);
+  CHECK(std::abs(w.z() - wz) < 1e-9);
+}
+
 TEST_CASE("Warm start: a resting stack keeps its impulses from step to step", "[contact][impulse]") {
   // Ten spheres stacked on the floor, touching (d = 0). Once the impulses are found, the warm start
   // (matched per contact from the previous step) is already the solution: one sweep per step,

@@ -324,3 +324,114 @@ TEST_CASE("Penalty and impulse paths agree on a sphere launched without spin", "
   CHECK(std::abs(vb - v_roll) < 2e-3 * v_roll);
   CHECK(std::abs(va - vb) < 2e-3 * v_roll);
 }
+
+TEST_CASE("Penalty: rolling resistance decelerates a rolling sphere at 5 mu_r g / 7", "[validation][contact][penalty]") {
+  // As the impulse stepper's closed form (test_contact_closed_forms.cpp): a sphere rolling with a
+  // resisting torque μ_r r F_n decelerates at a = (5/7) μ_r g and stops after v0² / (2 a). The
+  // penalty law deviates from it by (i) the lever arm r − δ of the contact point (δ = m g / k,
+  // here δ / r = 1e-4), (ii) the regularisation ω/√(ω² + ω_ε²) of the torque, which matters only
+  // below ω ~ ω_ε (the last v ~ ω_ε r = 1e-3 m/s, where it turns into a rotational damper with a
+  // time constant ω_ε r / a = 3 ms) and (iii) the creep of the regularised friction, whose slip
+  // v_ε (5/7) μ_r / μ = 1e-5 m/s does not change the translation. So v(t) = v0 − a t within
+  // 1e-3 v0 (ten times the largest of these), the distance v0² / (2 a) within 1e-3 of it.
+  const double m = 1.0, r = 0.1, v0 = 1.0, mu = 0.5, mur = 0.05, k = 1e6;
+  const double a = 5.0 / 7.0 * mur * g, t_stop = v0 / a, x_stop = v0 * v0 / (2 * a);
+  PenaltyParameters p = linear(k, 2 * std::sqrt(k * m));
+  p.friction_velocity = 1e-3;
+  p.friction_angular_velocity = 0.01;
+  for (SolverType type : {SolverType::GeneralizedAlpha, SolverType::TrapezoidalIndex2}) {
+    System s = sphere_on_plane(m, r, Vec3(0, 0, r - m * g / k), Vec3(v0, 0, 0), p, g, mu);
+    s.bodies()[0].angular_velocity = Vec3(0, v0 / r, 0);
+    s.contacts()[0].rolling_resistance = mur;
+    const Trace T = run(s, type, 1e-3, t_stop + 1.0, 0.01);
+    REQUIRE(T.r.ok());
+    double worst = 0;
+    for (size_t i = 0; i < T.t.size(); ++i)
+      if (T.t[i] <= 0.95 * t_stop) worst = std::max(worst, std::abs(T.v[i][0] - (v0 - a * T.t[i])));
+    INFO(to_string(type) << ": largest |v − (v0 − a t)| " << worst << " m/s before 0.95 t_stop; distance "
+                         << T.q.back()[0] << " m (exact " << x_stop << "), final speed " << T.v.back()[0]);
+    CHECK(worst < 1e-3 * v0);
+    CHECK(std::abs(T.q.back()[0] - x_stop) < 1e-3 * x_stop);
+    CHECK(std::abs(T.v.back()[0]) < 1e-6 * v0);
+  }
+}
+
+TEST_CASE("Penalty: torsional friction stops a spinning sphere at I_z w0 / (mu_t m g); a smaller torque creeps",
+          "[validation][contact][penalty]") {
+  // A sphere spinning about the vertical on the floor: I_z ω̇ = −μ_t F_n ω/√(ω² + ω_ε²) with F_n =
+  // m g (it starts at the static penetration). Above ω_ε it decelerates at α = μ_t m g / I_z
+  // (the regularisation removes less than ω_ε² / (2 ω) of the spin: 5e-5 rad/s at ω = 1 rad/s),
+  // so ω = ω0 − α t within 1e-3 ω0; below ω_ε it decays with the time constant ω_ε / α = 1 ms.
+  // A torque T = M / 2 (M = μ_t m g) holds it at the creep speed of the regularised law,
+  // M ω/√(ω² + ω_ε²) = T ⇒ ω = ω_ε (T/M) / √(1 − (T/M)²) (the penalty counterpart of sticking);
+  // a torque T = 2 M spins it up at (T − M) / I_z, ahead of it by the torque the regularisation
+  // leaves out while ω is small: I_z ω̇ = 2M − M u(ω), u = ω/√(ω² + ω_ε²), so at ω ≫ ω_ε the
+  // spin exceeds (M / I_z) t by ∫₀^ω (1 − u)/(2 − u) dω' (by quadrature below; 7.36e-3 rad/s).
+  // IDA resolves that law (to 1e-4 rad/s); the fixed steps of 1 ms cross the zone ω < ω_ε
+  // (ω_ε / α = 0.8 ms) in one step, whose torque is off by at most M: to α h.
+  const double m = 1.0, r = 0.1, w0 = 10.0, mut = 0.005, mu = 0.5, k = 1e6, we = 0.01;
+  const double Iz = 0.4 * m * r * r, M = mut * m * g, alpha = M / Iz, t_stop = w0 / alpha;
+  PenaltyParameters p = linear(k, 2 * std::sqrt(k * m));
+  p.friction_velocity = 1e-3;
+  p.friction_angular_velocity = we;
+  auto model = [&](double spin, double torque) {
+    System s = sphere_on_plane(m, r, Vec3(0, 0, r - m * g / k), Vec3::Zero(), p, g, mu);
+    s.bodies()[0].angular_velocity = Vec3(0, 0, spin);
+    s.contacts()[0].torsional_friction = mut;
+    if (torque != 0) {
+      Load l;
+      l.name = "twist";
+      l.kind = Load::Kind::Torque;
+      l.body = "ball";
+      l.value = Vec3(0, 0, torque);
+      s.add_load(l);
+    }
+    return s;
+  };
+  auto spin = [](const System& s, double t_end, SolverType type, std::vector<double>& t, std::vector<double>& w) {
+    const PreparedSystem P = prepare(s);
+    SimulationSettings st;
+    st.solver = type;
+    st.step = 1e-3;
+    st.t_end = t_end;
+    st.output_every = 0.01;
+    st.rtol = 1e-8;
+    st.atol = 1e-10;
+    const SolveResult r = simulate(*P.system, 0, P.q0, P.v0, st, [&](const StateView& x) {
+      t.push_back(x.t);
+      w.push_back(P.system->angular_velocity(0, x.q, x.v).z());
+      return true;
+    });
+    return r.ok();
+  };
+  for (SolverType type : {SolverType::GeneralizedAlpha, SolverType::Ida, SolverType::TrapezoidalIndex2}) {
+    std::vector<double> t, w;
+    REQUIRE(spin(model(w0, 0), t_stop + 0.5, type, t, w));
+    double worst = 0;
+    for (size_t i = 0; i < t.size(); ++i)
+      if (t[i] <= 0.95 * t_stop) worst = std::max(worst, std::abs(w[i] - (w0 - alpha * t[i])));
+    INFO(to_string(type) << ": largest |w − (w0 − alpha t)| " << worst << " rad/s before 0.95 t_stop, final spin "
+                         << w.back() << " rad/s");
+    CHECK(worst < 1e-3 * w0);
+    CHECK(std::abs(w.back()) < 1e-6 * w0);
+    std::vector<double> t2, w2;
+    REQUIRE(spin(model(0, 0.5 * M), 1.0, type, t2, w2));
+    const double creep = we * 0.5 / std::sqrt(1 - 0.25);
+    INFO("torque M/2: spin " << w2.back() << " rad/s at 1 s, creep of the regularised law " << creep);
+    CHECK(std::abs(w2.back() - creep) < 0.01 * creep);
+    std::vector<double> t3, w3;
+    REQUIRE(spin(model(0, 2 * M), 1.0, type, t3, w3));
+    // ∫₀^(M/I_z) (1 − u)/(2 − u) dω, ω = ω_ε sinh(s), midpoint rule on 10⁵ intervals of s.
+    double ahead = 0;
+    const int nq = 100000;
+    const double smax = std::asinh(M / Iz / we), ds = smax / nq;
+    for (int i = 0; i < nq; ++i) {
+      const double x = std::sinh((i + 0.5) * ds), u = x / std::sqrt(1 + x * x);
+      ahead += (1 - u) / (2 - u) * we * std::cosh((i + 0.5) * ds) * ds;
+    }
+    const double expect = M / Iz + ahead, tol = type == SolverType::Ida ? 1e-4 : alpha * 1e-3;
+    INFO("torque 2 M: spin " << w3.back() << " rad/s at 1 s; (T - M) t / I_z = " << M / Iz << ", plus the "
+                             << "regularisation's " << ahead << " = " << expect);
+    CHECK(std::abs(w3.back() - expect) < tol);
+  }
+}

@@ -25,7 +25,7 @@ void Loader::contacts(const YAML::Node& n) {
     Map c(*this, n[i], path,
           {"name", "type", "body", "radius", "size", "length", "position", "orientation", "normal", "point",
            "offset", "plane", "file", "scale", "convex_hull", "friction", "restitution", "rolling_resistance",
-           "penalty"});
+           "torsional_friction", "penalty"});
     if (!c.valid()) continue;
     contacts_.push_back({n[i].Mark(), path});
     bool ok = true;
@@ -42,7 +42,8 @@ void Loader::contacts(const YAML::Node& n) {
       type = choice(e->value, c.path("type"), types, {"mesh"}, "contact type");
     if (!type) continue;
     const std::string& t = *type;
-    std::vector<std::string> applies = {"name", "type", "friction", "restitution", "rolling_resistance", "penalty"};
+    std::vector<std::string> applies = {"name",        "type",     "friction", "restitution", "rolling_resistance",
+                                        "torsional_friction", "penalty"};
     if (t == "sphere") applies.insert(applies.end(), {"body", "radius", "position"});
     if (t == "box") applies.insert(applies.end(), {"body", "size", "position", "orientation"});
     if (t == "capsule" || t == "cylinder")
@@ -84,6 +85,10 @@ void Loader::contacts(const YAML::Node& n) {
     }
     if (const Entry* e = c.find("rolling_resistance")) {
       if (auto x = number(e->value, c.path("rolling_resistance"), non_negative())) k.rolling_resistance = *x;
+      else ok = false;
+    }
+    if (const Entry* e = c.find("torsional_friction")) {
+      if (auto x = number(e->value, c.path("torsional_friction"), non_negative())) k.torsional_friction = *x;
       else ok = false;
     }
     if (const Entry* e = c.find("penalty")) {
@@ -167,6 +172,7 @@ void Loader::contacts(const YAML::Node& n) {
       pl.friction = k.friction;
       pl.restitution = k.restitution;
       pl.rolling_resistance = k.rolling_resistance;
+      pl.torsional_friction = k.torsional_friction;
       if (const Entry* e = c.require("plane", "{point: [x, y, z], normal: [x, y, z]}, world")) {
         Map pm(*this, e->value, c.path("plane"), {"point", "normal", "offset"});
         if (pm.valid()) plane(pm, pl);
@@ -195,9 +201,10 @@ void Loader::contacts(const YAML::Node& n) {
         m_.system.add_contact(*extra_plane);
         contact_items_.push_back({n[i].Mark(), path});
       } else if (same->friction != extra_plane->friction || same->restitution != extra_plane->restitution ||
-               same->rolling_resistance != extra_plane->rolling_resistance)
-        error(n[i], path, "the plane is also contact '" + same->name + "' with another friction, restitution or "
-                          "rolling_resistance; a pair's material combines both shapes, so give one material per "
+               same->rolling_resistance != extra_plane->rolling_resistance ||
+               same->torsional_friction != extra_plane->torsional_friction)
+        error(n[i], path, "the plane is also contact '" + same->name + "' with another friction, restitution, "
+                          "rolling_resistance or torsional_friction; a pair's material combines both shapes, so give one material per "
                           "plane (or use type: sphere and type: plane items)");
     }
   }
@@ -301,7 +308,7 @@ void Loader::contact_material(const YAML::Node& n) {
 std::optional<PenaltyParameters> Loader::penalty(const YAML::Node& n, const std::string& path) {
   Map pm(*this, n, path,
          {"law", "stiffness", "damping", "tensile", "exponent", "damping_factor", "impact_velocity",
-          "friction_velocity"});
+          "friction_velocity", "friction_angular_velocity"});
   if (!pm.valid()) return std::nullopt;
   bool ok = true;
   PenaltyParameters p;
@@ -337,6 +344,7 @@ std::optional<PenaltyParameters> Loader::penalty(const YAML::Node& n, const std:
   opt("damping", non_negative(), p.damping);
   opt("exponent", positive(), p.exponent);
   opt("friction_velocity", positive(), p.friction_velocity);
+  opt("friction_angular_velocity", positive(), p.friction_angular_velocity);
   if (const Entry* e = pm.find("tensile")) {
     if (auto b = flag(e->value, pm.path("tensile"))) p.tensile = *b;
     else ok = false;

@@ -164,13 +164,26 @@ void Loader::solver_checks() {
                   " contacts of " + sname + " do not take the pair " + kind.name + why);
       }
   }
-  std::set<std::string> rolling_reported;  // a sphere_plane item is two shapes
-  if (can.contacts && !can.rolling_resistance)
-    for (size_t j = 0; j < m_.system.contacts().size() && j < contact_items_.size(); ++j)
-      if (m_.system.contacts()[j].rolling_resistance > 0 && rolling_reported.insert(contact_items_[j].path).second)
-        error(contact_items_[j].mark, contact_items_[j].path + ".rolling_resistance",
-              "rolling resistance is handled by " + by(&SolverSupport::rolling_resistance) + "; the contacts of " +
-                  sname + " do not model it" + why);
+  // Rolling resistance and torsional friction: refused by key where the solver's contacts do not
+  // model them (a sphere_plane item is two shapes: reported once).
+  const struct {
+    double Contact::*value;
+    bool SolverSupport::*flag;
+    const char* key;
+    const char* what;
+  } torques[] = {{&Contact::rolling_resistance, &SolverSupport::rolling_resistance, "rolling_resistance",
+                  "rolling resistance"},
+                 {&Contact::torsional_friction, &SolverSupport::torsional_friction, "torsional_friction",
+                  "torsional friction"}};
+  for (const auto& tq : torques) {
+    std::set<std::string> reported;
+    if (can.contacts && !(can.*tq.flag))
+      for (size_t j = 0; j < m_.system.contacts().size() && j < contact_items_.size(); ++j)
+        if (m_.system.contacts()[j].*tq.value > 0 && reported.insert(contact_items_[j].path).second)
+          error(contact_items_[j].mark, contact_items_[j].path + "." + tq.key,
+                std::string(tq.what) + " is handled by " + by(tq.flag) + "; the contacts of " + sname +
+                    " do not model it" + why);
+  }
   if (can.contacts && can.contact_penalty && !contact_penalty_given_) {
     // Every pair of shapes on different bodies that can touch needs penalty parameters, from one
     // of its two shapes (MultibodySystem takes those of the pair's sphere, capsule or box first).

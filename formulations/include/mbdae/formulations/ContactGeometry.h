@@ -52,6 +52,7 @@ struct ContactPoint {
   double friction = 0;            ///< pair Coulomb μ (System::contact_friction_rule; default √(μ_a μ_b))
   double restitution = 0;         ///< pair e (System::contact_restitution_rule; default max(e_a, e_b))
   double rolling_resistance = 0;  ///< pair μ_r = max(μ_r,a, μ_r,b)
+  double torsional_friction = 0;  ///< pair μ_t = max(μ_t,a, μ_t,b), m
   /// Key for matching across steps.
   std::uint64_t key() const {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 40) ^

@@ -61,13 +61,14 @@
 ///
 /// Contacts: every pair of the model's contact shapes on different bodies that the narrow phase
 /// of ContactGeometry.h handles is a penalty force element (PenaltyParameters in Contact.h:
-/// linear spring–damper or Hunt–Crossley normal force, regularised Coulomb friction), with its
+/// linear spring–damper or Hunt–Crossley normal force, regularised Coulomb friction, and where the
+/// pair has them regularised rolling-resistance and torsional-friction torques), with its
 /// tangent by central differences local to the pair's two bodies and its block in the tangent
 /// pattern from construction. Each evaluation (residual, forces, tangent, energy) evaluates only
 /// the pairs the broad phase of ContactGeometry.h (the grid the impulse stepper uses; planes by
 /// their bounding-sphere test) finds near each other; the pattern still has a block for every
-/// pair. The constructor throws ModelError for a pair without penalty parameters or with a
-/// rolling resistance (and, through System::problems(), for a pair the geometry does not handle).
+/// pair. The constructor throws ModelError for a pair without penalty parameters (and, through
+/// System::problems(), for a pair the geometry does not handle).
 
 #include <memory>
 #include <string>

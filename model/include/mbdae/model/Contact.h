@@ -13,7 +13,17 @@
 /// with n and x in the body's frame (world for a plane on ground).
 /// Material of a pair: friction μ and restitution e combine the two shapes' values by the rules
 /// System::contact_friction_rule and System::contact_restitution_rule (default, as Box2D, Catto
-/// 2009: μ = √(μ_a μ_b), e = max(e_a, e_b)); rolling resistance μ_r = max(μ_r,a, μ_r,b).
+/// 2009: μ = √(μ_a μ_b), e = max(e_a, e_b)); rolling resistance μ_r = max(μ_r,a, μ_r,b) and
+/// torsional friction μ_t = max(μ_t,a, μ_t,b) (either is off unless a shape turns it on).
+///
+/// Rolling resistance and torsional friction are torques at each contact point on the relative
+/// angular velocity ω = ω_b − ω_a: rolling, its part ω_t tangent to the contact plane, |M_r| ≤
+/// μ_r r_eff λ_n (μ_r dimensionless, r_eff the effective rolling radius of the point: the sphere's
+/// radius on a plane or a box, r_a r_b / (r_a + r_b) for two spheres, the cap radius of a capsule;
+/// 0, i.e. no rolling resistance, at points of boxes, cylinders and meshes); torsional (spinning,
+/// as MuJoCo's condim 4 and Chrono's spinning friction), its part ω_n about the normal, |M_t| ≤
+/// μ_t λ_n (μ_t a length, m: the radius of the contact patch times its Coulomb μ, about). λ_n is
+/// the point's normal impulse (impulse stepper, same Gauss–Seidel iteration) or penalty force.
 
 #include <memory>
 #include <optional>
@@ -76,6 +86,13 @@ const char* to_string(PenaltyLaw l);
 /// Friction: F_t = −μ F_n v_t / √(|v_t|² + v_ε²) with the pair's μ and v_ε =
 /// `friction_velocity` (regularised Coulomb; below v_ε the friction acts like a viscous damper,
 /// so a body on a slope creeps at a speed of order v_ε). μ = 0 disables it.
+///
+/// Rolling resistance and torsional friction (the pair's μ_r, μ_t > 0; see Contact): torques on
+/// body b, M_r = −μ_r r_eff F_n ω_t / √(|ω_t|² + ω_ε²) and M_t = −μ_t F_n ω_n n / √(ω_n² + ω_ε²),
+/// with ω_t, ω_n the tangential and normal parts of the relative angular velocity ω_b − ω_a and
+/// ω_ε = `friction_angular_velocity` (the same regularisation as the friction force: below ω_ε
+/// the torque acts like a rotational damper, so a ball on a slope creeps at an angular speed of
+/// order ω_ε instead of being held).
 struct PenaltyParameters {
   PenaltyLaw law = PenaltyLaw::Linear;  ///< normal force law
   double stiffness = 0;         ///< k: N/m (linear), N/mⁿ (Hunt–Crossley); > 0
@@ -85,6 +102,7 @@ struct PenaltyParameters {
   std::optional<double> damping_factor;   ///< χ, s/m (Hunt–Crossley), ≥ 0
   std::optional<double> impact_velocity;  ///< v_ref, m/s (Hunt–Crossley with e), > 0
   double friction_velocity = 0.01;        ///< v_ε, m/s; > 0
+  double friction_angular_velocity = 0.01;  ///< ω_ε, rad/s (rolling resistance, torsional friction); > 0
 };
 
 /// Every problem of penalty parameters (empty if none), each prefixed with `prefix`.
@@ -109,6 +127,7 @@ struct Contact {
   double friction = 0.5;          ///< Coulomb μ (sticking = sliding), ≥ 0
   double restitution = 0;         ///< Newton's e in [0, 1]
   double rolling_resistance = 0;  ///< μ_r ≥ 0 (dimensionless; torque ≤ μ_r r_eff λ_n)
+  double torsional_friction = 0;  ///< μ_t ≥ 0, m (torque about the normal ≤ μ_t λ_n)
   /// Penalty parameters of this shape for the implicit solvers (see PenaltyParameters; a pair
   /// uses those of its shape b, else of its shape a, else System::contact_penalty).
   std::optional<PenaltyParameters> penalty;

@@ -26,6 +26,7 @@
 ///                                    normal cone of the set at λ_t (opposite to λ_t on the
 ///                                    disc's rim, along the face normal on a pyramid face),
 ///        rolling resistance:         |λ_r| ≤ μ_r r_eff λ_n on the tangential relative rotation;
+///        torsional friction:         |λ_s| ≤ μ_t λ_n on the relative rotation about n;
 ///        joint friction (with NewtonEulerOptions::joint_elements_by_impulses): on the slip rows
 ///                                    J u = r φ̇ and/or ṡ of a joint_friction's joint, |λ| ≤ h F(v₀)
 ///                                    (F the Coulomb–Stribeck level at the step's first slip speed;

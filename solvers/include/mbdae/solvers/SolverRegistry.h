@@ -37,6 +37,7 @@ struct SolverSupport {
   bool contacts;             ///< contact shapes
   bool contact_penalty;      ///< contacts as penalty forces (needs penalty parameters)
   bool rolling_resistance;   ///< contact rolling resistance
+  bool torsional_friction;   ///< contact torsional (spinning) friction
   bool accelerations;        ///< a run gives accelerations at its output times (acceleration sensors)
   bool multipliers;          ///< a run gives the joints' multipliers at its output times (reaction sensors)
   bool couplings;            ///< couplings of joint coordinates (System::couplings()) and 1-D shafts (System::shafts())
