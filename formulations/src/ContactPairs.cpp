@@ -7,6 +7,7 @@
 #include <array>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -23,9 +24,9 @@ using S = ShapeType;
 const std::vector<ContactPairKind>& table() {
   static const std::vector<ContactPairKind> t{
       {S::Plane, S::Sphere, "plane-sphere", pairs::plane_sphere, 1, true, true,
-       "sphere against the half-space"},
+       "sphere against the half-space", true},
       {S::Plane, S::Capsule, "plane-capsule", pairs::plane_capsule, 2, true, true,
-       "the capsule's two cap spheres against the half-space"},
+       "the capsule's two cap spheres against the half-space", true},
       {S::Plane, S::Box, "plane-box", pairs::plane_box, 8, true, true, "the corners below the surface"},
       {S::Plane, S::Cylinder, "plane-cylinder", pairs::plane_cylinder, 8, true, true,
        "the lowest rim point of each end disc; four rim points of an end lying flat"},
@@ -42,7 +43,7 @@ const std::vector<ContactPairKind>& table() {
       {S::Box, S::Capsule, "box-capsule", pairs::box_capsule, 3, true, true,
        "the two cap ends against the box, and the deepest point of the segment (golden-section search on the "
        "box's signed distance, a convex function)"},
-      {S::Box, S::Sphere, "box-sphere", pairs::box_sphere, 1, true, true, "closest point (Ericson 2005, §5.1.3)"},
+      {S::Box, S::Sphere, "box-sphere", pairs::box_sphere, 1, true, true, "closest point (Ericson 2005, §5.1.3)", true},
       {S::Cylinder, S::Cylinder, "cylinder-cylinder", pairs::cylinder_cylinder, 8, true, true,
        "separating axes: the two end axes, the line between the closest points of the axes, the other's surface "
        "normal at each rim's deepest point; an end axis: the other's incident feature clipped to the 16-gon "
@@ -50,13 +51,13 @@ const std::vector<ContactPairKind>& table() {
       {S::Cylinder, S::Capsule, "cylinder-capsule", pairs::cylinder_capsule, 3, true, true,
        "as box-capsule, on the cylinder's signed distance (also convex)"},
       {S::Cylinder, S::Sphere, "cylinder-sphere", pairs::cylinder_sphere, 1, true, true,
-       "closest point of the solid cylinder"},
+       "closest point of the solid cylinder", true},
       {S::Capsule, S::Capsule, "capsule-capsule", pairs::capsule_capsule, 2, true, true,
        "closest points of the two segments (Ericson §5.1.9); two points, at the ends of the overlap, for "
        "parallel segments"},
       {S::Capsule, S::Sphere, "capsule-sphere", pairs::capsule_sphere, 1, true, true,
-       "closest point of the segment, then as sphere-sphere"},
-      {S::Sphere, S::Sphere, "sphere-sphere", pairs::sphere_sphere, 1, true, true, "the line between the centres"},
+       "closest point of the segment, then as sphere-sphere", true},
+      {S::Sphere, S::Sphere, "sphere-sphere", pairs::sphere_sphere, 1, true, true, "the line between the centres", true},
       {S::Plane, S::ConvexMesh, "plane-convex_mesh", pairs::plane_convex_mesh, 8, true, true,
        "the hull's vertices below the surface (more than 8: the deepest, then each time the farthest from those "
        "kept)"},
@@ -70,7 +71,7 @@ const std::vector<ContactPairKind>& table() {
        "as box-capsule, on the polyhedron's signed distance (convex)"},
       {S::ConvexMesh, S::Sphere, "convex_mesh-sphere", pairs::convex_mesh_sphere, 1, true, true,
        "closest point of the polyhedron: inside, the least deep face; outside, the closest point of the faces "
-       "facing the centre"},
+       "facing the centre", true},
       {S::ConvexMesh, S::ConvexMesh, "convex_mesh-convex_mesh", pairs::convex_mesh_convex_mesh, 8, true, true,
        "separating axes: both shapes' face normals and the edge-edge axes whose arcs cross on the Gauss map "
        "(Gregorius 2013), separations exact from the vertices; a face axis: the incident face clipped against the "
@@ -147,6 +148,14 @@ int shape_order(ShapeType t) {
 
 namespace {
 
+/// A number in a message (6 significant digits).
+std::string number(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
 std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* path) {
   std::vector<ModelProblem> out;
   const auto& cs = model.contacts();
@@ -164,7 +173,10 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
   std::array<long, T> first, other;
   first.fill(-1);
   other.fill(-1);
-  std::set<const ContactPairKind*> reported;
+  std::array<long, T> first_rr, other_rr;  // the same among the shapes with rolling_resistance > 0
+  first_rr.fill(-1);
+  other_rr.fill(-1);
+  std::set<const ContactPairKind*> reported, rolling_reported;
   for (size_t j = 0; j < cs.size(); ++j) {
     if (!body[j]) continue;
     const Contact& b = cs[j];
@@ -196,9 +208,37 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
                          "; put the two shapes on the same body or use other shapes",
                      ItemRef::contact(static_cast<int>(j))});
     }
+    // Rolling resistance where the pair's points have no rolling radius: refused, not dropped. A
+    // pair asks for it if either shape has rolling_resistance > 0 (the pair takes the larger); the
+    // candidates are the first shapes of each type (any, or with rolling resistance) on another body.
+    for (int t = 0; t < T; ++t) {
+      const auto first_on_other = [&](const std::array<long, T>& f, const std::array<long, T>& o) {
+        long i = f[static_cast<size_t>(t)];
+        if (i >= 0 && *body[static_cast<size_t>(i)] == *body[j]) i = o[static_cast<size_t>(t)];
+        return i;
+      };
+      const long i = b.rolling_resistance > 0 ? first_on_other(first, other) : first_on_other(first_rr, other_rr);
+      if (i < 0) continue;
+      const Contact& a = cs[static_cast<size_t>(i)];
+      bool swapped;
+      const ContactPairKind& kind = contact_pair_kind(a.shape, b.shape, swapped);
+      if (!kind.collide || (path && !kind.on(*path)) || kind.rolling_radius) continue;
+      if (!rolling_reported.insert(&kind).second) continue;
+      out.push_back({"contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
+                         to_string(b.shape) + " on " + b.body + "): rolling_resistance " +
+                         number(std::max(a.rolling_resistance, b.rolling_resistance)) + " is given, but the " +
+                         kind.name + " pair's points have no rolling radius (only a sphere's surface, or a capsule's "
+                         "caps against a plane, carry one), so it would not act; set rolling_resistance to 0 on these "
+                         "shapes",
+                     ItemRef::contact(static_cast<int>(j))});
+    }
     const size_t t = static_cast<size_t>(b.shape);
     if (first[t] < 0) first[t] = static_cast<long>(j);
     else if (other[t] < 0 && *body[static_cast<size_t>(first[t])] != *body[j]) other[t] = static_cast<long>(j);
+    if (b.rolling_resistance > 0) {
+      if (first_rr[t] < 0) first_rr[t] = static_cast<long>(j);
+      else if (other_rr[t] < 0 && *body[static_cast<size_t>(first_rr[t])] != *body[j]) other_rr[t] = static_cast<long>(j);
+    }
   }
   return out;
 }

@@ -41,6 +41,10 @@ struct ContactPairKind {
   bool impulse;            ///< the impulse stepper takes it
   bool penalty;            ///< the penalty contacts of the implicit solvers take it
   const char* method;      ///< one line for the docs table
+  /// Every point of the pair carries a rolling radius (the round shape's radius: a sphere, or a
+  /// capsule's cap sphere against a plane), so `rolling_resistance` acts; a pair without one is
+  /// refused where its material asks for rolling resistance (contact_pair_problems()).
+  bool rolling_radius = false;
   /// Whether `path` takes the pair (a handled pair on that path).
   bool on(ContactPath path) const {
     return collide && (path == ContactPath::Impulse ? impulse : penalty);
