@@ -71,6 +71,7 @@ struct RigidBody {
 /// Kind of a Joint; the equations of each are listed at Joint. The enumerators come from the one
 /// list of joint types, model/JointTypeList.h (with the number of equations of each).
 enum class JointType {
+/// One enumerator per line of model/JointTypeList.h.
 #define MBDAE_JOINT_TYPE(enumerator, factory) enumerator,
 #include <mbdae/model/JointTypeList.h>
 #undef MBDAE_JOINT_TYPE
@@ -308,6 +309,7 @@ using JointEffortFunction = std::function<double(double t, const JointCoordinate
 /// Kind of a ForceElement (described there). The enumerators come from the one list of force
 /// element types, model/ForceTypeList.h.
 enum class ForceType {
+/// One enumerator per line of model/ForceTypeList.h.
 #define MBDAE_FORCE_TYPE(enumerator, factory) enumerator,
 #include <mbdae/model/ForceTypeList.h>
 #undef MBDAE_FORCE_TYPE
