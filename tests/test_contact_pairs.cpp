@@ -10,6 +10,7 @@
 #include <span>
 #include <cmath>
 #include <random>
+#include <set>
 #include <vector>
 
 #include <mbdae/formulations/ContactGeometry.h>
@@ -560,6 +561,69 @@ TEST_CASE("Unhandled pairs are reported as the loop over all pairs of shapes def
   }
   INFO(reported << " of 600 checks with a refused pair");
   CHECK(reported > 100);  // the random models do exercise the refusal
+}
+
+TEST_CASE("Rolling resistance on pairs without a rolling radius is reported as the loop over all pairs defines",
+          "[contact][geometry]") {
+  // A pair kind whose points carry no rolling radius (ContactPairKind::rolling_radius) is refused
+  // once, at its first pair (i, j), i < j, in the order j then i, of shapes on two different known
+  // bodies of which either has rolling_resistance > 0. The reference is the loop over all pairs,
+  // on random models of planes, spheres and boxes (plane–box and box–box have no rolling radius).
+  std::mt19937 rng(11);
+  const std::vector<std::string> bodies = {"b0", "b1", "b2", "ground", "nobody"};
+  const std::vector<ShapeType> types = {ShapeType::Plane, ShapeType::Sphere, ShapeType::Box};
+  int reported = 0;
+  for (int model = 0; model < 300; ++model) {
+    System s;
+    for (int k = 0; k < 3; ++k) {
+      RigidBody b;
+      b.name = "b" + std::to_string(k);
+      b.mass = 1;
+      b.inertia << 0.1, 0.1, 0.1, 0, 0, 0;
+      s.add_body(b);
+    }
+    const int n = 2 + static_cast<int>(rng() % 7);
+    for (int k = 0; k < n; ++k) {
+      Contact c;
+      c.name = "c" + std::to_string(k);
+      c.body = bodies[rng() % bodies.size()];
+      c.shape = types[rng() % types.size()];
+      c.radius = 0.1;
+      c.half_extents = Vec3(0.1, 0.1, 0.1);
+      c.rolling_resistance = rng() % 3 == 0 ? 0.02 : 0.0;
+      s.add_contact(c);
+    }
+    std::set<std::string> expected, kinds;  // "kind i j" of each kind's first pair
+    const auto& cs = s.contacts();
+    for (size_t j = 0; j < cs.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
+        const auto bi = s.find_body(cs[i].body), bj = s.find_body(cs[j].body);
+        if (!bi || !bj || *bi == *bj) continue;
+        if (!(cs[i].rolling_resistance > 0 || cs[j].rolling_resistance > 0)) continue;
+        bool swapped;
+        const ContactPairKind& k = contact_pair_kind(cs[i].shape, cs[j].shape, swapped);
+        if (!k.collide || k.rolling_radius || !kinds.insert(k.name).second) continue;
+        expected.insert(std::string(k.name) + " " + std::to_string(i) + " " + std::to_string(j));
+      }
+    std::set<std::string> got;
+    for (const ModelProblem& p : contact_pair_problems(s)) {
+      if (p.message.find("rolling_resistance") == std::string::npos) continue;
+      // "contacts 'ci' (...) and 'cj' (...): rolling_resistance 0.02 is given, but the K pair's ..."
+      const size_t a0 = p.message.find("'c") + 2, a1 = p.message.find('\'', a0);
+      const size_t b0 = p.message.find("and 'c") + 6, b1 = p.message.find('\'', b0);
+      const size_t k0 = p.message.find("but the ") + 8, k1 = p.message.find(" pair's", k0);
+      got.insert(p.message.substr(k0, k1 - k0) + " " + p.message.substr(a0, a1 - a0) + " " +
+                 p.message.substr(b0, b1 - b0));
+      CHECK(p.item.index == std::stoi(p.message.substr(b0, b1 - b0)));
+    }
+    std::string layout;
+    for (const Contact& c : cs) layout += c.name + ":" + to_string(c.shape) + "@" + c.body + (c.rolling_resistance > 0 ? "(rr) " : " ");
+    CAPTURE(layout);
+    CHECK(got == expected);
+    reported += static_cast<int>(!expected.empty());
+  }
+  INFO(reported << " of 300 models with a refused rolling resistance");
+  CHECK(reported > 50);
 }
 
 TEST_CASE("Model files: a box and a cylinder on a box collide; a plane on a body facing a ground plane is refused",
