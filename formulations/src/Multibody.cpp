@@ -380,12 +380,11 @@ struct MultibodySystem::Impl {
     force_kin(fd, qloc, vloc, ks);
     force_generalized_kin(W, fd, t, ks, vloc ? vloc + fd.n_body_coords : nullptr, out);
   }
-  /// The same from the bodies' kinematics (ks as force_kin fills it); `states` the values of the
-  /// controller states the element reads (its local velocities after the bodies').
-  void force_generalized_kin(WorkspaceData& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
-                             const double* states, double* out) const {
-    std::vector<Wrench>& w = W.gen_wrench;
-    force_wrenches(W, fd, t, ks, w, nullptr, states);
+  /// Generalized forces on the element's body coordinates (out: fd.coords.size()) from its
+  /// wrenches w (at the points of ks, world): the force on the translation, G_R^T of the torque on
+  /// the rotation coordinates.
+  static void generalized_from_wrenches(const ForceData& fd, const std::vector<Kin>& ks, const std::vector<Wrench>& w,
+                                        double* out) {
     Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
     g.setZero();
     int o = 0;
@@ -397,6 +396,14 @@ struct MultibodySystem::Impl {
       }
       o += nb;
     }
+  }
+  /// The same from the bodies' kinematics (ks as force_kin fills it); `states` the values of the
+  /// controller states the element reads (its local velocities after the bodies').
+  void force_generalized_kin(WorkspaceData& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
+                             const double* states, double* out) const {
+    std::vector<Wrench>& w = W.gen_wrench;
+    force_wrenches(W, fd, t, ks, w, nullptr, states);
+    generalized_from_wrenches(fd, ks, w, out);
   }
   /// −(c_q ∂f/∂q + c_v ∂f/∂v) of a user force with a given Jacobian: f = Tᵀ W with
   /// T = blockdiag([I 0; 0 R G]) maps the wrenches W to the coordinates, so
@@ -521,17 +528,7 @@ struct MultibodySystem::Impl {
     detail::pair_wrenches(*fd.src, fd, t, ks, w, {}, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
       joint_friction_wrench(*fd.src, 1.0, false, fd, m, Fb, Tb);
     });
-    Eigen::Map<VecX> g(out, static_cast<int>(fd.coords.size()));
-    g.setZero();
-    int o = 0;
-    for (size_t k = 0; k < fd.bodies.size(); ++k) {
-      const int nb = fd.sizes[k];
-      if (nb) {
-        g.segment<3>(o) += w[k].force;
-        g.segment(o + 3, nb - 3) += ks[k].RG.transpose() * w[k].torque;
-      }
-      o += nb;
-    }
+    generalized_from_wrenches(fd, ks, w, out);
   }
   /// −f_r = −N_r(q, λ) g(q, v) of reaction friction rf from its local coordinates and velocities
   /// (out, size coords).
