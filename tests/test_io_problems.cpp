@@ -252,6 +252,7 @@ const BadModel kBadModels[] = {
     {"both_ends_on_ground.yaml", 1, 6, 43, "joints[0].bodies", "both ends of the joint are on ground"},
     {"contact_box_missing_size.yaml", 1, 6, 5, "contacts[0]", "missing required key 'size' ([lx, ly, lz], full lengths, m)"},
     {"contact_rolling_resistance_without_radius.yaml", 1, 7, 5, "contacts[1]", "contacts 'floor' (plane on ground) and 'wheel' (cylinder on wheel): rolling_resistance 0.02 is given, but the plane-cylinder pair's points have no rolling radius (only a sphere's surface, or a capsule's caps against a plane, carry one), so it would not act; set rolling_resistance to 0 on these shapes"},
+    {"joint_motor_of_sensor_unknown_body.yaml", 1, 6, 44, "joints[0].bodies[0]", "unknown body 'armground' (bodies: ground, arm)"},
     {"contact_negative_radius.yaml", 1, 7, 39, "contacts[1].radius", "must be > 0, got -0.1"},
     {"contact_penalty_hunt_crossley_without_damping.yaml", 1, 8, 15, "contacts[1].penalty", "law hunt_crossley needs damping_factor (s/m) or impact_velocity (m/s; the damping then follows from the contact's restitution)"},
     {"contact_penalty_key_of_other_law.yaml", 1, 8, 50, "contact_penalty.exponent", "key 'exponent' applies to law hunt_crossley only"},

@@ -180,8 +180,7 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
       QuantityProblem p;
       quantities.push_back(*resolver.resolve(q, p));  // checked above
     }
-    motor_of_state(fe, std::move(quantities), std::move(*ex));
-    return ok;
+    return motor_of_state(fe, std::move(quantities), std::move(*ex)) && ok;
   }
   // Each quantity's slot in JointCoordinates (angle() and angle(J) are two spellings of one), or
   // 4 + k for state k of fe.states.
@@ -212,8 +211,11 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
 /// marker point and its opposite on a at the same point), as a user law over the joint's bodies
 /// and those the quantities read. Its type becomes User: the joint_motor sensor output does not
 /// apply to it (refused by name at the sensor).
-void Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const {
+bool Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const {
   const System& sys = m_.system;
+  // A joint with an unknown body is reported at the joint (System::check); nothing to build here.
+  for (const std::string& b : fe.bodies)
+    if (b != "ground" && !sys.find_body(b)) return false;
   const Mat3 A = frame_from_axis(fe.axis, 2);
   std::vector<std::string> bodies;
   struct Side {
@@ -262,6 +264,7 @@ void Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, 
       if (side[0].index >= 0) out[static_cast<size_t>(side[0].index)].torque -= u * e;
     }
   };
+  return true;
 }
 
 /// Every key of the forces section: the loads' and those of every force element type.

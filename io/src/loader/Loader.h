@@ -78,7 +78,8 @@ class Loader : public Reader {
   /// Rules of an expression of t and the named quantities `resolver` knows (`what` for messages).
   QuantityRules state_rules(const QuantityResolver& resolver, const std::string& what);
   /// A joint_motor whose value names quantities beyond its joint's: a user law over more bodies.
-  void motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const;
+  /// false (and fe unchanged) if one of the joint's bodies is unknown (reported at the joint).
+  bool motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const;
   /// The user force element a load that depends on the state becomes.
   static ForceElement state_load(const Load& l, std::array<Expression, 3> value, const QuantityResolver& resolver);
   const Joint* element_joint(Map& f, ForceElement& fe, bool cylindrical);
