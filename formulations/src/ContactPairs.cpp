@@ -156,6 +156,12 @@ std::string number(double x) {
   return s.str();
 }
 
+/// "contacts 'a' (box on b1) and 'b' (sphere on b2)", the start of a pair's problem.
+std::string pair_name(const Contact& a, const Contact& b) {
+  return "contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
+         to_string(b.shape) + " on " + b.body + ")";
+}
+
 std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* path) {
   std::vector<ModelProblem> out;
   const auto& cs = model.contacts();
@@ -170,12 +176,26 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
   for (size_t k = 0; k < cs.size(); ++k)
     if (const auto it = index.find(cs[k].body); it != index.end()) body[k] = it->second;
   constexpr int T = kShapeTypeCount;
-  std::array<long, T> first, other;
-  first.fill(-1);
-  other.fill(-1);
-  std::array<long, T> first_rr, other_rr;  // the same among the shapes with rolling_resistance > 0
-  first_rr.fill(-1);
-  other_rr.fill(-1);
+  // Per shape type: the first shape of that type with a known body (first) and the first after it
+  // on another body (other), among all shapes and among those with rolling resistance.
+  struct FirstShapes {
+    std::array<long, T> first, other;
+    FirstShapes() {
+      first.fill(-1);
+      other.fill(-1);
+    }
+    /// The smallest i < j of type t on a body other than `bj` (−1 if none).
+    long candidate(int t, BodyIndex bj, const std::vector<std::optional<BodyIndex>>& body) const {
+      long i = first[static_cast<size_t>(t)];
+      if (i >= 0 && *body[static_cast<size_t>(i)] == bj) i = other[static_cast<size_t>(t)];
+      return i;
+    }
+    void add(size_t t, size_t j, const std::vector<std::optional<BodyIndex>>& body) {
+      if (first[t] < 0) first[t] = static_cast<long>(j);
+      else if (other[t] < 0 && *body[static_cast<size_t>(first[t])] != *body[j]) other[t] = static_cast<long>(j);
+    }
+  };
+  FirstShapes any, with_rr;
   std::set<const ContactPairKind*> reported, rolling_reported;
   for (size_t j = 0; j < cs.size(); ++j) {
     if (!body[j]) continue;
@@ -184,8 +204,7 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
     std::array<std::pair<long, int>, T> cand{};
     int nc = 0;
     for (int t = 0; t < T; ++t) {
-      long i = first[static_cast<size_t>(t)];
-      if (i >= 0 && *body[static_cast<size_t>(i)] == *body[j]) i = other[static_cast<size_t>(t)];
+      const long i = any.candidate(t, *body[j], body);
       if (i >= 0) cand[static_cast<size_t>(nc++)] = {i, t};
     }
     // at most kShapeTypeCount candidates, distinct shapes: an insertion sort by i (std::sort on
@@ -207,8 +226,7 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
                              " (they take " + handled + ")"
                        : std::string("the contact geometry does not handle the pair ") + kind.name + " (handled: " +
                              handled + ")";
-      out.push_back({"contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name +
-                         "' (" + to_string(b.shape) + " on " + b.body + "): " + what +
+      out.push_back({pair_name(a, b) + ": " + what +
                          "; put the two shapes on the same body or use other shapes",
                      ItemRef::contact(static_cast<int>(j))});
     }
@@ -216,20 +234,14 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
     // pair asks for it if either shape has rolling_resistance > 0 (the pair takes the larger); the
     // candidates are the first shapes of each type (any, or with rolling resistance) on another body.
     for (int t = 0; t < T; ++t) {
-      const auto first_on_other = [&](const std::array<long, T>& f, const std::array<long, T>& o) {
-        long i = f[static_cast<size_t>(t)];
-        if (i >= 0 && *body[static_cast<size_t>(i)] == *body[j]) i = o[static_cast<size_t>(t)];
-        return i;
-      };
-      const long i = b.rolling_resistance > 0 ? first_on_other(first, other) : first_on_other(first_rr, other_rr);
+      const long i = (b.rolling_resistance > 0 ? any : with_rr).candidate(t, *body[j], body);
       if (i < 0) continue;
       const Contact& a = cs[static_cast<size_t>(i)];
       bool swapped;
       const ContactPairKind& kind = contact_pair_kind(a.shape, b.shape, swapped);
       if (!kind.collide || (path && !kind.on(*path)) || kind.rolling_radius) continue;
       if (!rolling_reported.insert(&kind).second) continue;
-      out.push_back({"contacts '" + a.name + "' (" + to_string(a.shape) + " on " + a.body + ") and '" + b.name + "' (" +
-                         to_string(b.shape) + " on " + b.body + "): rolling_resistance " +
+      out.push_back({pair_name(a, b) + ": rolling_resistance " +
                          number(std::max(a.rolling_resistance, b.rolling_resistance)) + " is given, but the " +
                          kind.name + " pair's points have no rolling radius (only a sphere's surface, or a capsule's "
                          "caps against a plane, carry one), so it would not act; set rolling_resistance to 0 on these "
@@ -237,12 +249,8 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
                      ItemRef::contact(static_cast<int>(j))});
     }
     const size_t t = static_cast<size_t>(b.shape);
-    if (first[t] < 0) first[t] = static_cast<long>(j);
-    else if (other[t] < 0 && *body[static_cast<size_t>(first[t])] != *body[j]) other[t] = static_cast<long>(j);
-    if (b.rolling_resistance > 0) {
-      if (first_rr[t] < 0) first_rr[t] = static_cast<long>(j);
-      else if (other_rr[t] < 0 && *body[static_cast<size_t>(first_rr[t])] != *body[j]) other_rr[t] = static_cast<long>(j);
-    }
+    any.add(t, j, body);
+    if (b.rolling_resistance > 0) with_rr.add(t, j, body);
   }
   return out;
 }
