@@ -890,6 +890,17 @@ struct MultibodySystem::Impl {
     grow(out, static_cast<int>(u.coords.size()));
     for (size_t k = 0; k < u.coords.size(); ++k) out[static_cast<int>(k)] = x[u.coords[k]];
   }
+  /// ql, vl ← the values of q and v at `coords` (resized to its length; a workspace's buffers
+  /// grow once).
+  static void gather_local(const std::vector<int>& coords, ConstVecRef q, ConstVecRef v, std::vector<double>& ql,
+                           std::vector<double>& vl) {
+    ql.resize(coords.size());
+    vl.resize(coords.size());
+    for (size_t k = 0; k < coords.size(); ++k) {
+      ql[k] = q[coords[k]];
+      vl[k] = v[coords[k]];
+    }
+  }
   /// Makes x at least n long (never shrinks it).
   static void grow(VecX& x, int n) {
     if (x.size() < n) x.resize(n);
@@ -1650,15 +1661,10 @@ void MultibodySystem::assemble_tangent(Workspace& ws, double t, ConstVecRef q, C
         fd.tangent_map.scatter_add(A, B);
         continue;
       }
-      qbuf.resize(snc);
-      vbuf.resize(snc);
+      Impl::gather_local(fd.coords, q, v, qbuf, vbuf);
       gpbuf.resize(snc);
       gmbuf.resize(snc);
       Bbuf.resize(snc * snc);
-      for (size_t k = 0; k < snc; ++k) {
-        qbuf[k] = q[fd.coords[k]];
-        vbuf[k] = v[fd.coords[k]];
-      }
       Eigen::Map<MatX> B(Bbuf.data(), nc, nc);
       Eigen::Map<const VecX> gp(gpbuf.data(), nc), gm(gmbuf.data(), nc);
       B.setZero();
@@ -1707,15 +1713,10 @@ void MultibodySystem::assemble_tangent(Workspace& ws, double t, ConstVecRef q, C
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
       const size_t snc = static_cast<size_t>(nc);
-      qbuf.resize(snc);
-      vbuf.resize(snc);
+      Impl::gather_local(fd.coords, q, v, qbuf, vbuf);
       gp.resize(snc);
       gm.resize(snc);
       Bbuf.resize(snc * snc);
-      for (size_t k = 0; k < snc; ++k) {
-        qbuf[k] = q[fd.coords[k]];
-        vbuf[k] = v[fd.coords[k]];
-      }
       Eigen::Map<MatX> B(Bbuf.data(), nc, nc);
       B.setZero();
       for (int pass = 0; pass < 2; ++pass) {
@@ -1898,14 +1899,9 @@ void MultibodySystem::assemble_multiplier_tangent(Workspace& ws, double t, Const
     const JointData& jd = I.joints[static_cast<size_t>(rf.joint)];
     if (jd.active.empty()) continue;
     const size_t nc = fd.coords.size();
-    ql.resize(nc);
-    vl.resize(nc);
+    Impl::gather_local(fd.coords, q, v, ql, vl);
     g.resize(nc);
     dN.resize(jd.active.size());
-    for (size_t k = 0; k < nc; ++k) {
-      ql[k] = q[fd.coords[k]];
-      vl[k] = v[fd.coords[k]];
-    }
     I.force_kin(fd, ql.data(), vl.data(), ks);
     I.reaction_normal(rf, t, ks[0], ks[1], lambda, dN.data());
     I.reaction_friction_unit(W, fd, t, ks, g.data());
