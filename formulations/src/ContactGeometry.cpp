@@ -1,6 +1,7 @@
 // Broad phase (uniform grid, sorted cell keys) for the contact shapes and the detector that
 // combines it with the narrow phase (NarrowPhase.cpp).
 
+#include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/formulations/ContactPairs.h>
 
@@ -14,16 +15,6 @@
 
 namespace mbdae {
 
-namespace {
-
-void fill_material(const System& m, const Contact& ca, const Contact& cb, ContactPoint& cp) {
-  cp.friction = combine(m.contact_friction_rule, ca.friction, cb.friction);
-  cp.restitution = combine(m.contact_restitution_rule, ca.restitution, cb.restitution);
-  cp.rolling_resistance = std::max(ca.rolling_resistance, cb.rolling_resistance);
-  cp.torsional_friction = std::max(ca.torsional_friction, cb.torsional_friction);
-}
-
-}  // namespace
 
 ContactDetector::ContactDetector(const NewtonEulerSystem& sys) : sys_(sys) {
   const System& m = sys.model();
@@ -214,7 +205,6 @@ void ContactDetector::detect(const VecX& q, double margin, std::vector<ContactPo
 
 void ContactDetector::narrow(const Shape& s1, const Shape& s2, double margin,
                              std::vector<ContactPoint>& out) const {
-  const System& m = sys_.model();
   PairPoint pts[kMaxPairPoints];
   bool swapped = false;
   const int k = narrow_phase(s1.g, s2.g, margin, pts, swapped);
@@ -231,7 +221,11 @@ void ContactDetector::narrow(const Shape& s1, const Shape& s2, double margin,
     cp.depth = pts[i].depth;
     cp.feature = pts[i].feature;
     cp.r_eff = pts[i].r_eff;
-    fill_material(m, m.contacts()[static_cast<size_t>(A.index)], m.contacts()[static_cast<size_t>(B.index)], cp);
+    const ContactMaterial mat = sys_.compiled()->material(A.index, B.index);
+    cp.friction = mat.friction;
+    cp.restitution = mat.restitution;
+    cp.rolling_resistance = mat.rolling_resistance;
+    cp.torsional_friction = mat.torsional_friction;
     out.push_back(cp);
   }
 }

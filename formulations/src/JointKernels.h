@@ -35,6 +35,7 @@
 #include <array>
 #include <vector>
 
+#include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/model/JointTypes.h>
 #include <mbdae/model/System.h>
 
@@ -74,15 +75,8 @@ inline DriveState drive_state(const TimeFunction* motion, double t, const TimeFu
   return drive_state(motion, nullptr, t, speed);
 }
 
-/// Markers and equations of one joint, fixed at model set-up.
-struct JointGeometry {
-  Vec3 xa = Vec3::Zero(), xb = Vec3::Zero();  ///< marker points, body axes
-  Mat3 Aa = Mat3::Identity(), Ab = Mat3::Identity();  ///< marker frames, body axes (columns)
-  double L0 = 0;  ///< distance joint
-  double radius = 0;  ///< rolling disc
-  bool driven = false;  ///< has a TransDriven/RotDriven row, or a RateDriven row (speed)
-  std::vector<RowDef> rows;
-};
+/// Markers and equations of one joint, fixed at model set-up (CompiledModel.h).
+using mbdae::JointGeometry;
 
 /// Builds a joint's markers (in body axes) and equations from its type's layout (JointTypes.h:
 /// world points and frames at t0) and the initial poses (R, p) of bodies a and b (identity and

@@ -5,14 +5,28 @@
 
 #include <stdexcept>
 
+#include <mbdae/formulations/CompiledModel.h>
+
 namespace mbdae {
 
 const char* to_string(LieGroupType g) { return g == LieGroupType::SE3 ? "SE3" : "SO3xR3"; }
 
+namespace {
+const CompiledModel& checked(const std::shared_ptr<const CompiledModel>& cm) {
+  if (!cm) throw std::invalid_argument("LieGroupBodies: no compiled model");
+  return *cm;
+}
+}  // namespace
+
 LieGroupBodies::LieGroupBodies(const System& model, LieGroupType group, double linear_damping,
                                double angular_damping)
-    : model_(model), group_(group), c_lin_(linear_damping), c_rot_(angular_damping) {
-  model.validate();
+    : LieGroupBodies(compile(model), group, linear_damping, angular_damping) {}
+
+LieGroupBodies::LieGroupBodies(std::shared_ptr<const CompiledModel> compiled, LieGroupType group,
+                               double linear_damping, double angular_damping)
+    : cm_(std::move(compiled)), model_(checked(cm_).system()), group_(group), c_lin_(linear_damping),
+      c_rot_(angular_damping) {
+  const System& model = model_;
   if (!model.couplings().empty())
     throw std::invalid_argument("LieGroupBodies: couplings are not supported on the Lie-group path, got '" +
                                 model.couplings().front().name + "'");
@@ -28,18 +42,12 @@ LieGroupBodies::LieGroupBodies(const System& model, LieGroupType group, double l
   if (!model.forces().empty())
     throw std::invalid_argument("LieGroupBodies: force elements are not supported on the "
                                 "Lie-group path, got '" + model.forces().front().name + "'");
-  for (const RigidBody& rb : model.bodies()) {
-    const Mat3 J = rb.inertia_tensor() -
-                   rb.mass * (rb.com.squaredNorm() * Mat3::Identity() - rb.com * rb.com.transpose());
-    m_.push_back(rb.mass);
-    J_.push_back(J);
-    Jinv_.push_back(J.inverse());
-    b_.push_back(rb.com);
-  }
-  loads_.resize(m_.size());
-  for (size_t li = 0; li < model.loads().size(); ++li) {
-    const BodyIndex bi = model.body_index(model.loads()[li].body);
-    if (bi != kGround) loads_[static_cast<size_t>(bi)].push_back(static_cast<int>(li));
+  for (const CompiledModel::Body& cb : cm_->bodies()) {
+    m_.push_back(cb.mass);
+    J_.push_back(cb.inertia_com);
+    Jinv_.push_back(cb.inertia_com_inv);
+    b_.push_back(cb.com);
+    loads_.push_back(cb.loads);
   }
 }
 

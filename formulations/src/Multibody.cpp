@@ -19,6 +19,7 @@
 
 #include <Eigen/LU>
 
+#include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/model/math/Rotation.h>
@@ -67,14 +68,14 @@ struct JointData : detail::JointGeometry {  // markers and equations
   int na = 0, nb = 0;
   BlockMap jac_map;      // active rows × coords
   BlockMap tangent_map;  // coords × coords
-  const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
-  const TimeFunction* speed = nullptr;   // speed-driven joints (points into Impl::model)
+  const TimeFunction* motion = nullptr;  // driven joints (points into the compiled model)
+  const TimeFunction* speed = nullptr;   // speed-driven joints (points into the compiled model)
   const std::array<TimeFunction, 6>* offsets = nullptr;  // generic joints with offsets (the same)
 };
 
 /// A force element: bodies, their coordinates, markers fixed at set-up.
 struct ForceData : detail::ForceGeometry {  // markers fixed at set-up
-  const ForceElement* src = nullptr;  // points into Impl::model
+  const ForceElement* src = nullptr;  // points into the compiled model
   std::vector<BodyIndex> bodies;
   std::vector<int> coords, sizes;     // global coordinate indices (body by body, then the
                                       // controller states it reads), sizes (bodies only)
@@ -85,7 +86,7 @@ struct ForceData : detail::ForceGeometry {  // markers fixed at set-up
 /// A controller state z (System::controller_states()): its coordinate c (q_c = ∫z dt, v_c = z,
 /// a_c = ż), the bodies and states its derivative reads, and its tangent row.
 struct ControllerData {
-  const ControllerState* src = nullptr;  // points into Impl::model
+  const ControllerState* src = nullptr;  // points into the compiled model
   int c = 0;                             // global coordinate
   std::vector<BodyIndex> bodies;
   std::vector<int> sizes;                // coordinates of each body
@@ -148,7 +149,7 @@ struct ShaftData {
 };
 /// An effort on shafts (System::shaft_forces()): coordinates of its ends (-1: ground).
 struct ShaftForceData {
-  const ShaftForce* src = nullptr;  // points into Impl::model
+  const ShaftForce* src = nullptr;  // points into the compiled model
   int ca = -1, cb = -1;             // spring_damper: a, b; load: ca
   double free = 0;                  // Δ0 of a spring_damper
   std::vector<int> coords;          // spring_damper: the ends that are shafts (a then b)
@@ -204,7 +205,8 @@ struct MultibodySystem::WorkspaceData final : ConstrainedSystem::Workspace::Data
 };
 
 struct MultibodySystem::Impl {
-  System model;
+  std::shared_ptr<const CompiledModel> cm;  // the tables this formulation reads (CompiledModel.h)
+  const System& model() const { return cm->system(); }
   std::vector<BodyData> bodies;
   std::vector<JointData> joints;
   std::vector<ForceData> forces;
@@ -750,11 +752,11 @@ struct MultibodySystem::Impl {
   /// Applied force F (world) and torque τ about the reference point (world) on body i.
   void applied(BodyIndex i, double t, const Kin& k, Vec3& F, Vec3& tau) const {
     const BodyData& bd = bodies[static_cast<size_t>(i)];
-    const Vec3 Fg = bd.m * model.gravity;
+    const Vec3 Fg = bd.m * model().gravity;
     F = Fg;
     tau = (k.R * bd.b).cross(Fg);
     for (int li : bd.loads) {
-      const Load& l = model.loads()[static_cast<size_t>(li)];
+      const Load& l = model().loads()[static_cast<size_t>(li)];
       Vec3 val = l.value_of_t ? l.value_of_t(t) : l.value;
       if (l.frame == Load::Frame::Body) val = k.R * val;
       if (l.kind == Load::Kind::Force) {
@@ -939,8 +941,12 @@ struct MultibodySystem::Impl {
 // ===================================================================================== setup
 
 MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
+    : MultibodySystem(compile(model), std::move(options)) {}
+
+MultibodySystem::MultibodySystem(std::shared_ptr<const CompiledModel> compiled, MultibodyOptions options)
     : impl_(std::make_unique<Impl>()) {
-  model.validate();
+  if (!compiled) throw std::invalid_argument("MultibodySystem: no compiled model");
+  const System& model = compiled->system();
   {
     // Friction whose normal force is the joint's reaction reads the multipliers in the force law:
     // only a caller that forms ∂r/∂λ with assemble_multiplier_tangent() (the time integrators
@@ -957,64 +963,43 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     if (!p.empty()) throw ModelError(std::move(p));
   }
   Impl& I = *impl_;
-  I.model = model;
-  const auto& mb = I.model.bodies();
+  I.cm = std::move(compiled);
+  const CompiledModel& cm = *I.cm;
 
   // Bodies and their coordinates.
   int off = 0;
-  for (const RigidBody& rb : mb) {
+  for (const CompiledModel::Body& cb : cm.bodies()) {
     BodyData bd;
-    bd.name = rb.name;
-    bd.param = rb.rotation;
-    bd.nr = rb.rotation == RotationParametrization::EulerParameters ? 4 : 3;
+    bd.name = cb.name;
+    bd.param = cb.rotation;
+    bd.nr = cb.rotation == RotationParametrization::EulerParameters ? 4 : 3;
     bd.n = 3 + bd.nr;
     bd.off = off;
     off += bd.n;
-    bd.m = rb.mass;
-    bd.J = rb.inertia_tensor();
-    bd.b = rb.com;
+    bd.m = cb.mass;
+    bd.J = cb.inertia_ref;
+    bd.b = cb.com;
+    bd.loads = cb.loads;
     I.bodies.push_back(bd);
   }
   I.n = off;
-  for (size_t li = 0; li < I.model.loads().size(); ++li) {
-    const BodyIndex bi = I.model.body_index(I.model.loads()[li].body);
-    I.bodies[static_cast<size_t>(bi)].loads.push_back(static_cast<int>(li));
-  }
 
   // Full row list: Euler-parameter norms, then joints.
   for (size_t i = 0; i < I.bodies.size(); ++i)
     if (I.bodies[i].param == RotationParametrization::EulerParameters)
       I.all_rows.push_back({static_cast<int>(i), -1, 0});
 
-  auto pose0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
-    if (i == kGround) {
-      R.setIdentity();
-      p.setZero();
-    } else {
-      R = mb[static_cast<size_t>(i)].orientation;
-      p = mb[static_cast<size_t>(i)].position;
-    }
-  };
-  const std::unordered_map<std::string, BodyIndex> indices = I.model.body_indices();
-  auto index_of = [&](const std::string& n) {  // body_index() names an unknown body
-    const auto it = indices.find(n);
-    return it != indices.end() ? it->second : I.model.body_index(n);
-  };
-  for (size_t ji = 0; ji < I.model.joints().size(); ++ji) {
-    const Joint& j = I.model.joints()[ji];
+  for (size_t ji = 0; ji < cm.joints().size(); ++ji) {
+    const CompiledModel::Joint& cj = cm.joints()[ji];
     JointData jd;
-    jd.name = j.name;
-    jd.type = j.type;
-    jd.a = index_of(j.bodies[0]);
-    jd.b = index_of(j.bodies[1]);
-    Mat3 Ra, Rb;
-    Vec3 pa, pb;
-    pose0(jd.a, Ra, pa);
-    pose0(jd.b, Rb, pb);
-    static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
-    if (j.motion) jd.motion = &j.motion;
-    if (j.speed) jd.speed = &j.speed;
-    if (j.has_offsets()) jd.offsets = &j.offsets;
+    jd.name = cj.name;
+    jd.type = cj.type;
+    jd.a = cj.a;
+    jd.b = cj.b;
+    static_cast<detail::JointGeometry&>(jd) = cj.at_reference;
+    jd.motion = cj.motion;
+    jd.speed = cj.speed;
+    jd.offsets = cj.offsets;
 
     for (size_t r = 0; r < jd.rows.size(); ++r)
       I.all_rows.push_back({-1, static_cast<int>(ji), static_cast<int>(r)});
@@ -1025,21 +1010,21 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
 
   // Shafts: one coordinate each after the bodies', and their efforts.
   I.n_body = I.n;
-  for (const Shaft& sh : I.model.shafts()) {
+  for (const Shaft& sh : I.model().shafts()) {
     I.shafts.push_back({I.n, sh.inertia});
     ++I.n;
   }
   I.n_angle0 = I.n;
-  for (const ShaftForce& f : I.model.shaft_forces()) {
+  for (const ShaftForce& f : I.model().shaft_forces()) {
     ShaftForceData sf;
     sf.src = &f;
     auto coord = [&](const std::string& name) {
-      const int si = I.model.shaft_index(name);  // System::problems() refused unknown shafts
+      const int si = I.model().shaft_index(name);  // System::problems() refused unknown shafts
       return si < 0 ? -1 : I.shafts[static_cast<size_t>(si)].coord;
     };
     auto q0 = [&](const std::string& name) {
-      const int si = I.model.shaft_index(name);
-      return si < 0 ? 0.0 : I.model.shafts()[static_cast<size_t>(si)].position;
+      const int si = I.model().shaft_index(name);
+      return si < 0 ? 0.0 : I.model().shafts()[static_cast<size_t>(si)].position;
     };
     sf.ca = coord(f.shafts[0]);
     if (f.kind == ShaftForce::Kind::SpringDamper) {
@@ -1052,17 +1037,9 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   // Couplings: an angle coordinate φ and its row w_a(φ)·x_b = 0 for each coupled revolute joint
   // (the angle counts turns), then one row Σ c_i q_i = 0 per coupling.
   I.angle_of_joint.assign(I.joints.size(), -1);
-  if (!I.model.couplings().empty()) {
-    std::unordered_map<std::string, int> joint_of;
-    for (size_t ji = 0; ji < I.model.joints().size(); ++ji) joint_of.emplace(I.model.joints()[ji].name, static_cast<int>(ji));
+  if (!I.model().couplings().empty()) {
     auto geometry = [&](int ji, EquationKind kind) {
-      const Joint& j = I.model.joints()[static_cast<size_t>(ji)];
-      const JointData& jd = I.joints[static_cast<size_t>(ji)];
-      Mat3 Ra, Rb;
-      Vec3 pa, pb;
-      pose0(jd.a, Ra, pa);
-      pose0(jd.b, Rb, pb);
-      detail::JointGeometry g = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
+      detail::JointGeometry g = cm.joints()[static_cast<size_t>(ji)].at_reference;
       g.rows = {{kind, 0, 0, ""}};
       g.driven = kind == EquationKind::RotDriven;
       return g;
@@ -1094,10 +1071,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       tm.lb = body_local(u, jd.b);
       return tm;
     };
-    for (const Coupling& cp : I.model.couplings())
+    for (const Coupling& cp : I.model().couplings())
       for (const std::string& jn : cp.joints) {
-        if (!joint_of.count(jn)) continue;  // a shaft (System::problems() refused unknown names)
-        const int ji = joint_of.at(jn);
+        const int ji = cm.joint_index(jn);
+        if (ji < 0) continue;  // a shaft (System::problems() refused unknown names)
         if (I.joints[static_cast<size_t>(ji)].type != JointType::Revolute || I.angle_of_joint[static_cast<size_t>(ji)] >= 0)
           continue;
         I.angle_of_joint[static_cast<size_t>(ji)] = static_cast<int>(I.angle_joint.size());
@@ -1114,23 +1091,23 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       u.terms.push_back(std::move(tm));
       I.units.push_back(std::move(u));
     }
-    for (size_t ci = 0; ci < I.model.couplings().size(); ++ci) {
-      const Coupling& cp = I.model.couplings()[ci];
+    for (size_t ci = 0; ci < I.model().couplings().size(); ++ci) {
+      const Coupling& cp = I.model().couplings()[ci];
       RowUnit u;
       u.label = std::string(to_string(cp.kind)) + " coupling '" + cp.name + "'";
       u.item = ItemRef::coupling(static_cast<int>(ci));
       for (size_t k = 0; k < cp.joints.size(); ++k) {
         const double c = cp.coefficients[k];
-        if (!joint_of.count(cp.joints[k])) {  // a shaft: c (q − q0)
-          const int si = I.model.shaft_index(cp.joints[k]);
+        const int ji = cm.joint_index(cp.joints[k]);
+        if (ji < 0) {  // a shaft: c (q − q0)
+          const int si = I.model().shaft_index(cp.joints[k]);
           RowTerm tm;
           tm.c = c;
           tm.phi = local(u, I.shafts[static_cast<size_t>(si)].coord);
-          tm.q0 = I.model.shafts()[static_cast<size_t>(si)].position;
+          tm.q0 = I.model().shafts()[static_cast<size_t>(si)].position;
           u.terms.push_back(std::move(tm));
           continue;
         }
-        const int ji = joint_of.at(cp.joints[k]);
         if (I.joints[static_cast<size_t>(ji)].type == JointType::Revolute) {
           RowTerm tm;
           tm.c = c;
@@ -1148,12 +1125,11 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
 
   // Controller states: one coordinate each after the couplings' (validate() refused unknown names).
   I.n_ctrl0 = I.n;
-  for (const ControllerState& z : I.model.controller_states()) {
+  for (const CompiledModel::Controller& cc : cm.controllers()) {
     ControllerData cd;
-    cd.src = &z;
+    cd.src = cc.src;
     cd.c = I.n++;
-    for (const std::string& bn : z.bodies) {
-      const BodyIndex bi = I.model.body_index(bn);
+    for (const BodyIndex bi : cc.bodies) {
       cd.bodies.push_back(bi);
       cd.sizes.push_back(I.append_coords(bi, cd.coords));
     }
@@ -1161,29 +1137,22 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     I.controllers.push_back(std::move(cd));
   }
   for (size_t k = 0; k < I.controllers.size(); ++k)
-    for (const std::string& sn : I.model.controller_states()[k].states)
-      I.controllers[k].coords.push_back(I.n_ctrl0 + I.model.find_controller_state(sn));
+    for (const int st : cm.controllers()[k].states) I.controllers[k].coords.push_back(I.n_ctrl0 + st);
 
-  // Force elements.
-  for (const ForceElement& f : I.model.forces()) {
+  // Force elements (each keeps its own copy of the markers: a motor's turn count is this
+  // formulation's, ForceGeometry::last_angle).
+  for (const CompiledModel::Force& cf : cm.forces()) {
     ForceData fd;
-    fd.src = &f;
-    for (const std::string& bn : f.bodies) {
-      const BodyIndex bi = I.model.body_index(bn);
+    fd.src = cf.src;
+    for (const BodyIndex bi : cf.bodies) {
       fd.bodies.push_back(bi);
       const int nb = bi == kGround ? 0 : I.bodies[static_cast<size_t>(bi)].n;
       fd.sizes.push_back(nb);
       for (int k = 0; k < nb; ++k) fd.coords.push_back(I.bodies[static_cast<size_t>(bi)].off + k);
     }
     fd.n_body_coords = static_cast<int>(fd.coords.size());
-    for (const std::string& sn : f.states) fd.coords.push_back(I.n_ctrl0 + I.model.find_controller_state(sn));
-    if (force_type_info(f.type).pairwise) {
-      Mat3 Ra, Rb;
-      Vec3 pa, pb;
-      pose0(fd.bodies[0], Ra, pa);
-      pose0(fd.bodies[1], Rb, pb);
-      static_cast<detail::ForceGeometry&>(fd) = detail::make_force_geometry(f, Ra, pa, Rb, pb);
-    }
+    for (const int st : cf.states) fd.coords.push_back(I.n_ctrl0 + st);
+    static_cast<detail::ForceGeometry&>(fd) = cf.geometry;
     I.forces.push_back(std::move(fd));
   }
   for (size_t i = 0; i < I.forces.size(); ++i) {
@@ -1191,12 +1160,10 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
     if (f.type != ForceType::JointFriction || !f.normal_from_reaction) continue;
     Impl::ReactionFriction rf;
     rf.force = static_cast<int>(i);
-    rf.joint = -1;
-    for (size_t j = 0; j < I.model.joints().size(); ++j)
-      if (I.model.joints()[j].name == f.joint) rf.joint = static_cast<int>(j);
+    rf.joint = cm.joint_index(f.joint);
     if (rf.joint < 0) throw std::logic_error("joint_friction '" + f.name + "': no joint '" + f.joint + "'");
-    const BodyIndex ja = I.model.body_index(I.model.joints()[static_cast<size_t>(rf.joint)].bodies[0]);
-    const BodyIndex jb = I.model.body_index(I.model.joints()[static_cast<size_t>(rf.joint)].bodies[1]);
+    const BodyIndex ja = cm.joints()[static_cast<size_t>(rf.joint)].a;
+    const BodyIndex jb = cm.joints()[static_cast<size_t>(rf.joint)].b;
     if (I.forces[i].bodies.size() != 2 || I.forces[i].bodies[0] != ja || I.forces[i].bodies[1] != jb)
       throw std::logic_error("joint_friction '" + f.name + "': its bodies are not its joint's");
     I.rfric.push_back(std::move(rf));
@@ -1205,14 +1172,14 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
   // Contacts: every pair of shapes on different bodies that the narrow phase handles becomes a
   // penalty force element (its coupling of the two bodies is in the pattern from the start).
   {
-    const auto& cs = I.model.contacts();
+    const auto& cs = I.model().contacts();
     std::vector<ModelProblem> problems;
     std::vector<BodyIndex> cb(cs.size(), kGround);
     bool bodies_known = true;
     for (size_t k = 0; k < cs.size(); ++k) {
       const ItemRef item = ItemRef::contact(static_cast<int>(k));
       for (auto& p : contact_problems(cs[k])) problems.push_back({std::move(p), item});
-      if (const std::optional<BodyIndex> b = I.model.find_body(cs[k].body)) {
+      if (const std::optional<BodyIndex> b = cm.shapes()[k].body) {
         cb[k] = *b;
       } else {
         problems.push_back({"contact '" + cs[k].name + "': unknown body '" + cs[k].body + "'", item});
@@ -1220,14 +1187,14 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
       }
     }
     if (!bodies_known) throw ModelError(std::move(problems));  // the pairs need the bodies
-    if (I.model.contact_penalty)
-      for (auto& p : penalty_problems(*I.model.contact_penalty, "contact_penalty: "))
+    if (I.model().contact_penalty)
+      for (auto& p : penalty_problems(*I.model().contact_penalty, "contact_penalty: "))
         problems.push_back({std::move(p), {}});
     for (size_t k = 0; k < cs.size(); ++k) {
       Impl::ContactShape sh;
       sh.body = cb[k];
-      sh.g = placed_shape(cs[k]);
-      sh.bound = cs[k].bounding_radius();
+      sh.g = cm.shapes()[k].pose;
+      sh.bound = cm.shapes()[k].bound;
       I.contact_shapes.push_back(sh);
       if (cs[k].shape == ShapeType::Plane) {
         I.plane_shapes.push_back(static_cast<int>(k));
@@ -1237,7 +1204,7 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         I.finite_group.push_back(static_cast<int>(cb[k]));
       }
     }
-    for (ModelProblem& p : contact_pair_problems(I.model, ContactPath::Penalty)) problems.push_back(std::move(p));
+    for (ModelProblem& p : contact_pair_problems(I.model(), ContactPath::Penalty)) problems.push_back(std::move(p));
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j) {
         // Pairs the penalty path does not take are refused just above.
@@ -1251,14 +1218,14 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
         cp.a = cb[i];
         cp.b = cb[j];
         // Body-frame poses relative to the reference point (ground: world).
-        cp.g1 = placed_shape(ci);
-        cp.g2 = placed_shape(cj);
+        cp.g1 = cm.shapes()[i].pose;
+        cp.g2 = cm.shapes()[j].pose;
         // Parameters: those of the pair's shape b (the sphere, else the capsule, else the box),
         // else of its shape a, else the model's.
         const Contact& sb = shape_order(ci.shape) <= shape_order(cj.shape) ? cj : ci;
         const Contact& sa = &sb == &cj ? ci : cj;
         const std::optional<PenaltyParameters>& pen =
-            sb.penalty ? sb.penalty : sa.penalty ? sa.penalty : I.model.contact_penalty;
+            sb.penalty ? sb.penalty : sa.penalty ? sa.penalty : I.model().contact_penalty;
         if (!pen) {
           problems.push_back({cp.name + ": no penalty parameters (give a penalty block on a contact or a "
                                         "model-wide contact_penalty) for the implicit formulation",
@@ -1266,10 +1233,11 @@ MultibodySystem::MultibodySystem(const System& model, MultibodyOptions options)
           continue;
         }
         cp.pen = *pen;
-        cp.mu = combine(I.model.contact_friction_rule, ci.friction, cj.friction);
-        const double e = combine(I.model.contact_restitution_rule, ci.restitution, cj.restitution);
-        cp.mur = std::max(ci.rolling_resistance, cj.rolling_resistance);
-        cp.mut = std::max(ci.torsional_friction, cj.torsional_friction);
+        const ContactMaterial mat = cm.material(static_cast<int>(i), static_cast<int>(j));
+        cp.mu = mat.friction;
+        const double e = mat.restitution;
+        cp.mur = mat.rolling_resistance;
+        cp.mut = mat.torsional_friction;
         if (cp.pen.law == PenaltyLaw::HuntCrossley) {
           if (cp.pen.damping_factor) {
             cp.chi = *cp.pen.damping_factor;
@@ -1388,7 +1356,8 @@ MultibodySystem::Workspace MultibodySystem::make_workspace() const {
   return Workspace(*this, std::make_unique<WorkspaceData>());
 }
 int MultibodySystem::num_constraints() const { return impl_->m; }
-const System& MultibodySystem::model() const { return impl_->model; }
+const System& MultibodySystem::model() const { return impl_->model(); }
+const std::shared_ptr<const CompiledModel>& MultibodySystem::compiled() const { return impl_->cm; }
 int MultibodySystem::body_offset(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).off; }
 int MultibodySystem::body_size(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).n; }
 int MultibodySystem::num_all_rows() const { return static_cast<int>(impl_->all_rows.size()); }
@@ -1399,7 +1368,7 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
   const Impl& I = *impl_;
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
-    const RigidBody& rb = I.model.bodies()[i];
+    const RigidBody& rb = I.model().bodies()[i];
     q0.segment<3>(bd.off) = rb.position;
     v0.segment<3>(bd.off) = rb.velocity;
     const Vec3 wB = rb.orientation.transpose() * rb.angular_velocity;
@@ -1426,15 +1395,15 @@ void MultibodySystem::initial_state(VecRef q0, VecRef v0) const {
     }
   }
   for (size_t k = 0; k < I.shafts.size(); ++k) {
-    q0[I.shafts[k].coord] = I.model.shafts()[k].position;
-    v0[I.shafts[k].coord] = I.model.shafts()[k].rate;
+    q0[I.shafts[k].coord] = I.model().shafts()[k].position;
+    v0[I.shafts[k].coord] = I.model().shafts()[k].rate;
   }
   // Angle coordinates of the couplings: 0 at t0, rate (ω_b − ω_a)·axis.
   for (size_t k = 0; k < I.angle_joint.size(); ++k) {
-    const Joint& j = I.model.joints()[static_cast<size_t>(I.angle_joint[k])];
+    const Joint& j = I.model().joints()[static_cast<size_t>(I.angle_joint[k])];
     const JointData& jd = I.joints[static_cast<size_t>(I.angle_joint[k])];
     auto omega = [&](BodyIndex b) {
-      return b == kGround ? Vec3::Zero().eval() : I.model.bodies()[static_cast<size_t>(b)].angular_velocity;
+      return b == kGround ? Vec3::Zero().eval() : I.model().bodies()[static_cast<size_t>(b)].angular_velocity;
     };
     const int c = I.n_angle0 + static_cast<int>(k);
     q0[c] = 0.0;
@@ -1983,7 +1952,7 @@ std::string MultibodySystem::coordinate_label(int i) const {
              (bd.nr == 4 ? ep[i - bd.off] : r3[i - bd.off]);
   const int s = i - impl_->n_body;
   if (s >= 0 && s < static_cast<int>(impl_->shafts.size())) {
-    const Shaft& sh = impl_->model.shafts()[static_cast<size_t>(s)];
+    const Shaft& sh = impl_->model().shafts()[static_cast<size_t>(s)];
     return "shaft '" + sh.name + "' " + (sh.kind == Shaft::Kind::Rotor ? "angle" : "position");
   }
   const int k = i - impl_->n_angle0;
@@ -2081,7 +2050,7 @@ double MultibodySystem::potential_energy(Workspace& ws, double t, ConstVecRef q)
   for (size_t i = 0; i < I.bodies.size(); ++i) {
     const BodyData& bd = I.bodies[i];
     const Kin k = I.kin(static_cast<BodyIndex>(i), q.data() + bd.off, nullptr);
-    V -= bd.m * I.model.gravity.dot(k.p + k.R * bd.b);
+    V -= bd.m * I.model().gravity.dot(k.p + k.R * bd.b);
   }
   std::vector<Kin>& ks = W.pot_kin;  // grows once
   std::vector<Wrench>& w = W.pot_wrench;

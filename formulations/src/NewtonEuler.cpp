@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <set>
 #include <span>
 #include <stdexcept>
 
+#include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/model/math/Rotation.h>
 
 #include "ForceKernels.h"
@@ -41,22 +43,22 @@ struct JointNE : detail::JointGeometry {
   std::string name;
   BodyIndex a = kGround, b = kGround;
   int row0 = 0, nr = 0;
-  const TimeFunction* motion = nullptr;  // driven joints (points into Impl::model)
-  const TimeFunction* speed = nullptr;   // speed-driven joints (points into Impl::model)
+  const TimeFunction* motion = nullptr;  // driven joints (points into the compiled model)
+  const TimeFunction* speed = nullptr;   // speed-driven joints (points into the compiled model)
   const std::array<TimeFunction, 6>* offsets = nullptr;  // generic joints with offsets (the same)
 };
 
 /// A force element; markers relative to the bodies' reference points (as in the implicit
 /// formulation), wrenches reduced to the reference points and then moved to the COM.
 struct ForceNE : detail::ForceGeometry {
-  const ForceElement* src = nullptr;  // points into Impl::model
+  const ForceElement* src = nullptr;  // points into the compiled model
   std::vector<BodyIndex> bodies;
   std::vector<int> states;  // controller states it reads (indices)
 };
 
 /// A controller state: the bodies and states its derivative reads.
 struct ControllerNE {
-  const ControllerState* src = nullptr;  // points into Impl::model
+  const ControllerState* src = nullptr;  // points into the compiled model
   std::vector<BodyIndex> bodies;
   std::vector<int> states;
 };
@@ -105,7 +107,12 @@ struct NewtonEulerSystem::Workspace::Data {
 
 struct NewtonEulerSystem::Impl {
   using Data = Workspace::Data;
-  System model;
+  std::shared_ptr<const CompiledModel> cm;  // the tables this formulation reads (CompiledModel.h)
+  const System& model() const { return cm->system(); }
+  /// With joint_elements_by_impulses: the joint_friction and joint_limit elements with
+  /// ForceElement::by_impulses set, which forces[i].src then points to (the compiled model's stay
+  /// as given).
+  std::deque<ForceElement> impulse_elements;
   NewtonEulerOptions opt;
   std::vector<BodyNE> bodies;
   std::vector<JointNE> joints;
@@ -247,10 +254,10 @@ struct NewtonEulerSystem::Impl {
   void wrench(BodyIndex i, double t, const Mat3& R, const VecX& v, Vec3& F_W, Vec3& tau_B) const {
     const BodyNE& bd = bodies[static_cast<size_t>(i)];
     const Vec3 wB = v.segment<3>(6 * i + 3);
-    F_W = bd.m * model.gravity - opt.linear_damping * v.segment<3>(6 * i);
+    F_W = bd.m * model().gravity - opt.linear_damping * v.segment<3>(6 * i);
     tau_B = -opt.angular_damping * wB;
     for (int li : bd.loads) {
-      const Load& l = model.loads()[static_cast<size_t>(li)];
+      const Load& l = model().loads()[static_cast<size_t>(li)];
       Vec3 val = l.value_of_t ? l.value_of_t(t) : l.value;
       if (l.kind == Load::Kind::Force) {
         const Vec3 F = (l.frame == Load::Frame::Body) ? Vec3(R * val) : val;
@@ -577,8 +584,12 @@ void NewtonEulerSystem::Impl::solve(Data& W, const VecX& fin, const VecX& g, Vec
 }
 
 NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions options)
+    : NewtonEulerSystem(compile(model), options) {}
+
+NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compiled, NewtonEulerOptions options)
     : impl_(std::make_unique<Impl>()) {
-  model.validate();
+  if (!compiled) throw std::invalid_argument("NewtonEulerSystem: no compiled model");
+  const System& model = compiled->system();
   if (!model.couplings().empty() || !model.shafts().empty() || !model.shaft_forces().empty()) {
     // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling,
     // and its states have bodies in space only (no 1-D shafts).
@@ -613,101 +624,67 @@ NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions opt
     if (!p.empty()) throw ModelError(std::move(p));
   }
   Impl& I = *impl_;
-  I.model = model;
+  I.cm = std::move(compiled);
+  const CompiledModel& cm = *I.cm;
   I.opt = options;
-  if (options.joint_elements_by_impulses)
-    for (ForceElement& f : I.model.forces())
-      if (f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) f.by_impulses = true;
   if (options.linear_damping < 0 || options.angular_damping < 0)
     throw std::invalid_argument("NewtonEulerOptions: damping must be >= 0, got linear " +
                                 std::to_string(options.linear_damping) + ", angular " +
                                 std::to_string(options.angular_damping));
-  I.n = static_cast<int>(model.bodies().size());
-  for (const RigidBody& rb : model.bodies()) {
+  I.n = static_cast<int>(cm.bodies().size());
+  for (const CompiledModel::Body& cb : cm.bodies()) {
     BodyNE b;
-    b.name = rb.name;
-    b.m = rb.mass;
-    b.b = rb.com;
-    // Inertia about the COM from the one about the reference point (parallel axis).
-    const Mat3 Jo = rb.inertia_tensor();
-    b.J = Jo - rb.mass * (rb.com.squaredNorm() * Mat3::Identity() - rb.com * rb.com.transpose());
-    b.Jinv = b.J.inverse();
+    b.name = cb.name;
+    b.m = cb.mass;
+    b.b = cb.com;
+    b.J = cb.inertia_com;
+    b.Jinv = cb.inertia_com_inv;
+    b.loads = cb.loads;
     I.bodies.push_back(b);
   }
-  for (size_t li = 0; li < model.loads().size(); ++li) {
-    const BodyIndex bi = model.body_index(model.loads()[li].body);
-    if (bi != kGround) I.bodies[static_cast<size_t>(bi)].loads.push_back(static_cast<int>(li));
-  }
-  auto com0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
-    if (i == kGround) {
-      R.setIdentity();
-      p.setZero();
-      return;
-    }
-    const RigidBody& rb = model.bodies()[static_cast<size_t>(i)];
-    R = rb.orientation;
-    p = rb.position + R * rb.com;
-  };
-  const std::unordered_map<std::string, BodyIndex> indices = model.body_indices();
-  auto index_of = [&](const std::string& n) {  // body_index() names an unknown body
-    const auto it = indices.find(n);
-    return it != indices.end() ? it->second : model.body_index(n);
-  };
-  for (const Joint& j : model.joints()) {
+  for (const CompiledModel::Joint& cj : cm.joints()) {
     JointNE jd;
-    jd.name = j.name;
-    jd.a = index_of(j.bodies[0]);
-    jd.b = index_of(j.bodies[1]);
-    Mat3 Ra, Rb;
-    Vec3 pa, pb;
-    com0(jd.a, Ra, pa);
-    com0(jd.b, Rb, pb);
-    static_cast<detail::JointGeometry&>(jd) = detail::make_joint_geometry(j, Ra, pa, Rb, pb);
+    jd.name = cj.name;
+    jd.a = cj.a;
+    jd.b = cj.b;
+    static_cast<detail::JointGeometry&>(jd) = cj.at_com;  // the state's points are the centres of mass
     jd.row0 = I.m;
     jd.nr = static_cast<int>(jd.rows.size());
-    if (j.motion) jd.motion = &I.model.joints()[I.joints.size()].motion;
-    if (j.speed) jd.speed = &I.model.joints()[I.joints.size()].speed;
-    if (j.has_offsets()) jd.offsets = &I.model.joints()[I.joints.size()].offsets;
+    jd.motion = cj.motion;
+    jd.speed = cj.speed;
+    jd.offsets = cj.offsets;
     I.m += jd.nr;
     I.joints.push_back(std::move(jd));
   }
   // Force elements: markers from the reference points' initial poses (as the implicit
-  // formulation), workspaces per element.
+  // formulation), workspaces per element; each keeps its own copy of the markers (a motor's turn
+  // count is this formulation's, ForceGeometry::last_angle).
   size_t max_bodies = 0;
-  for (const ForceElement& fe : I.model.forces()) {
+  for (const CompiledModel::Force& cf : cm.forces()) {
     ForceNE fn;
-    fn.src = &fe;
-    for (const std::string& bn : fe.bodies) fn.bodies.push_back(I.model.body_index(bn));
-    for (const std::string& sn : fe.states) fn.states.push_back(I.model.find_controller_state(sn));
-    if (force_type_info(fe.type).pairwise) {
-      auto pose0 = [&](BodyIndex i, Mat3& R, Vec3& p) {
-        if (i == kGround) {
-          R.setIdentity();
-          p.setZero();
-        } else {
-          R = I.model.bodies()[static_cast<size_t>(i)].orientation;
-          p = I.model.bodies()[static_cast<size_t>(i)].position;
-        }
-      };
-      Mat3 Ra, Rb;
-      Vec3 pa, pb;
-      pose0(fn.bodies[0], Ra, pa);
-      pose0(fn.bodies[1], Rb, pb);
-      static_cast<detail::ForceGeometry&>(fn) = detail::make_force_geometry(fe, Ra, pa, Rb, pb);
+    fn.src = cf.src;
+    if (options.joint_elements_by_impulses &&
+        (cf.src->type == ForceType::JointFriction || cf.src->type == ForceType::JointLimit)) {
+      I.impulse_elements.push_back(*cf.src);
+      I.impulse_elements.back().by_impulses = true;
+      fn.src = &I.impulse_elements.back();
     }
+    fn.bodies = cf.bodies;
+    fn.states = cf.states;
+    static_cast<detail::ForceGeometry&>(fn) = cf.geometry;
     max_bodies = std::max(max_bodies, fn.bodies.size());
     I.forces.push_back(std::move(fn));
   }
-  for (const ControllerState& z : I.model.controller_states()) {
+  for (const CompiledModel::Controller& cc : cm.controllers()) {
     ControllerNE cn;
-    cn.src = &z;
-    for (const std::string& bn : z.bodies) cn.bodies.push_back(I.model.body_index(bn));
-    for (const std::string& sn : z.states) cn.states.push_back(I.model.find_controller_state(sn));
+    cn.src = cc.src;
+    cn.bodies = cc.bodies;
+    cn.states = cc.states;
     max_bodies = std::max(max_bodies, cn.bodies.size());
+    I.max_states = std::max(I.max_states, cn.states.size());
     I.controllers.push_back(std::move(cn));
   }
-  for (const ControllerState& z : I.model.controller_states()) I.max_states = std::max(I.max_states, z.states.size());
-  for (const ForceElement& fe : I.model.forces()) I.max_states = std::max(I.max_states, fe.states.size());
+  for (const ForceNE& fn : I.forces) I.max_states = std::max(I.max_states, fn.states.size());
   I.max_force_bodies = max_bodies;
   I.analyze_pattern();
 }
@@ -750,7 +727,8 @@ NewtonEulerSystem::Workspace::Data& NewtonEulerSystem::data(Workspace& ws) const
   return *ws.data_;
 }
 
-const System& NewtonEulerSystem::model() const { return impl_->model; }
+const System& NewtonEulerSystem::model() const { return impl_->model(); }
+const std::shared_ptr<const CompiledModel>& NewtonEulerSystem::compiled() const { return impl_->cm; }
 const NewtonEulerOptions& NewtonEulerSystem::options() const { return impl_->opt; }
 int NewtonEulerSystem::num_bodies() const { return impl_->n; }
 int NewtonEulerSystem::num_states() const { return static_cast<int>(impl_->controllers.size()); }
@@ -766,7 +744,7 @@ void NewtonEulerSystem::initial_state(VecX& q, VecX& v) const {
     v[6 * I.n + k] = I.controllers[static_cast<size_t>(k)].src->initial;
   }
   for (int i = 0; i < I.n; ++i) {
-    const RigidBody& rb = I.model.bodies()[static_cast<size_t>(i)];
+    const RigidBody& rb = I.model().bodies()[static_cast<size_t>(i)];
     const Mat3& R = rb.orientation;
     const Vec3 rc = R * rb.com;
     q.segment<3>(7 * i) = rb.position + rc;
@@ -1030,7 +1008,7 @@ double NewtonEulerSystem::energy(Workspace& ws, const VecX& q, const VecX& v) co
     const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
     const Vec3 vc = v.segment<3>(6 * i), wB = v.segment<3>(6 * i + 3);
     E += 0.5 * bd.m * vc.squaredNorm() + 0.5 * wB.dot(bd.J * wB) -
-         bd.m * I.model.gravity.dot(q.segment<3>(7 * i));
+         bd.m * I.model().gravity.dot(q.segment<3>(7 * i));
   }
   // Potentials of the spring-dampers (user forces have none).
   if (!I.forces.empty()) {

@@ -22,6 +22,7 @@
 #include <mbdae/model/math/LieGroup.h>
 #include <mbdae/model/math/Rotation.h>
 
+#include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/formulations/ConstrainedSystem.h>
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/formulations/NewtonEuler.h>

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/solvers/Assembly.h>
@@ -16,6 +17,7 @@
 namespace mbdae::io {
 
 struct ModelRun::Impl {
+  std::shared_ptr<const CompiledModel> compiled;  // the tables every formulation of the run reads
   PreparedSystem prepared;                     // implicit path
   std::unique_ptr<NewtonEulerSystem> ne;       // explicit, Lie-group and impulse paths
   std::unique_ptr<LieGroupBodies> lg;          // Lie-group path
@@ -180,11 +182,12 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
   }
   const SimulationSettings& ss = model.settings;
   Impl& I = *impl_;
+  I.compiled = compile(model.system);
   switch (solver_->path) {
     case SolverPath::Implicit: {
       MultibodyOptions mo;
       mo.reaction_friction = solver_->support.reaction_friction;  // the solvers that form ∂r/∂λ
-      I.prepared = prepare(model.system, 0.0, {}, mo);
+      I.prepared = prepare(I.compiled, 0.0, {}, mo);
       warnings_ = I.prepared.warnings;
       warning_items_ = I.prepared.warning_items;
       kinematics_ = std::make_unique<MultibodyKinematics>(*I.prepared.system);
@@ -205,7 +208,7 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
       // The impulse stepper takes joint friction (Coulomb) and joint limits as impulses.
       NewtonEulerOptions neo;
       neo.joint_elements_by_impulses = solver_->path == SolverPath::Impulse;
-      I.ne = std::make_unique<NewtonEulerSystem>(model.system, neo);
+      I.ne = std::make_unique<NewtonEulerSystem>(I.compiled, neo);
       I.ne->initial_state(I.q0, I.v0);
       if (I.ne->num_joint_rows() > 0) {
         // Start on the joints (the explicit methods hold them at the acceleration level only; the
@@ -250,8 +253,8 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
       break;
     }
     case SolverPath::LieGroup: {
-      I.ne = std::make_unique<NewtonEulerSystem>(model.system);
-      I.lg = std::make_unique<LieGroupBodies>(model.system);
+      I.ne = std::make_unique<NewtonEulerSystem>(I.compiled);
+      I.lg = std::make_unique<LieGroupBodies>(I.compiled);
       const LieGroupState s0 = I.lg->initial_state();
       LieGroupOptions lo;
       lo.method = LieGroupMethod::RK4;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/solvers/GeneralizedAlpha.h>
 #include <mbdae/solvers/SolverRegistry.h>
 #if MBDAE_WITH_IDA
@@ -62,6 +63,12 @@ std::vector<std::string> conflict_partners(const MultibodySystem& full, const Mu
 }  // namespace
 
 PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& opt, const MultibodyOptions& mb) {
+  return prepare(compile(model), t0, opt, mb);
+}
+
+PreparedSystem prepare(std::shared_ptr<const CompiledModel> model, double t0, const AssemblyOptions& opt,
+                       const MultibodyOptions& mb) {
+  if (!model) throw std::invalid_argument("prepare: no compiled model");
   PreparedSystem p;
   MultibodyOptions base = mb;
   base.disabled_rows.clear();
@@ -149,14 +156,14 @@ PreparedSystem prepare(const System& model, double t0, const AssemblyOptions& op
     // about the first of them.
     const MultibodySystem& sys = *p.system;
     ItemRef first_moved;
-    for (size_t i = 0; i < model.bodies().size(); ++i) {
+    for (size_t i = 0; i < model->bodies().size(); ++i) {
       const BodyIndex b = static_cast<BodyIndex>(i);
       const double dp = (sys.position(b, p.q0) - sys.position(b, q_given)).norm();
       const double dv = (sys.velocity(b, p.q0, p.v0) - sys.velocity(b, q_given, v_given)).norm();
       const double dw = (sys.angular_velocity(b, p.q0, p.v0) - sys.angular_velocity(b, q_given, v_given)).norm();
       if (!(dp > 1e-9 || dv > 1e-9 || dw > 1e-9)) continue;
       if (!first_moved) first_moved = ItemRef::body(static_cast<int>(i));
-      w << "; body '" << model.bodies()[i].name << "': |Δp| = " << dp << " m, |Δv| = " << dv << " m/s, |Δω| = " << dw
+      w << "; body '" << model->bodies()[i].name << "': |Δp| = " << dp << " m, |Δv| = " << dv << " m/s, |Δω| = " << dw
         << " rad/s";
     }
     p.warnings.push_back(w.str());

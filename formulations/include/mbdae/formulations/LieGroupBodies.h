@@ -23,12 +23,15 @@
 ///
 /// Joints are not supported on this path (the constructor throws if the model has any).
 
+#include <memory>
 #include <vector>
 
 #include <mbdae/model/System.h>
 #include <mbdae/model/math/LieGroup.h>
 
 namespace mbdae {
+
+class CompiledModel;  // CompiledModel.h
 
 /// Which group the bodies' configurations live on (see the table above).
 enum class LieGroupType {
@@ -55,6 +58,10 @@ class LieGroupBodies {
   /// @param angular_damping c_rot, N m s: torque −c_rot ω on every body (not checked)
   /// @throws ModelError for an invalid model; std::invalid_argument if it has joints.
   explicit LieGroupBodies(const System& model, LieGroupType group = LieGroupType::SE3,
+                          double linear_damping = 0.0, double angular_damping = 0.0);
+  /// The same from a compiled model (CompiledModel.h), which it shares.
+  /// @throws std::invalid_argument for a null model, else as above.
+  explicit LieGroupBodies(std::shared_ptr<const CompiledModel> compiled, LieGroupType group = LieGroupType::SE3,
                           double linear_damping = 0.0, double angular_damping = 0.0);
 
   /// The group chosen at construction.
@@ -83,7 +90,8 @@ class LieGroupBodies {
   Vec3 com_velocity(const LieGroupState& s, int i) const;
 
  private:
-  System model_;
+  std::shared_ptr<const CompiledModel> cm_;
+  const System& model_;  // cm_'s
   LieGroupType group_;
   double c_lin_, c_rot_;
   std::vector<double> m_;

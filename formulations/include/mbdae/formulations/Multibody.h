@@ -80,6 +80,8 @@
 
 namespace mbdae {
 
+class CompiledModel;  // CompiledModel.h
+
 /// Options of MultibodySystem.
 struct MultibodyOptions {
   /// Constraint rows (indices in the full row list) to leave out, e.g. redundant equations found
@@ -126,6 +128,9 @@ class MultibodySystem final : public ConstrainedSystem {
   /// penalty parameters); std::out_of_range if options.disabled_rows holds a row outside
   /// [0, num_all_rows()).
   explicit MultibodySystem(const System& model, MultibodyOptions options = {});
+  /// The same from a compiled model (CompiledModel.h), which it shares: the tables a run's
+  /// formulations read, compiled once. @throws std::invalid_argument for a null model, else as above.
+  explicit MultibodySystem(std::shared_ptr<const CompiledModel> compiled, MultibodyOptions options = {});
   ~MultibodySystem() override;
   MultibodySystem(const MultibodySystem&) = delete;
   MultibodySystem& operator=(const MultibodySystem&) = delete;
@@ -215,6 +220,8 @@ class MultibodySystem final : public ConstrainedSystem {
 
   /// The copy of the model this system was built from.
   const System& model() const;
+  /// The compiled model it reads (shared with the other formulations built from it).
+  const std::shared_ptr<const CompiledModel>& compiled() const;
   /// Offset of body i's coordinates in q. @throws std::out_of_range for kGround or a bad index.
   int body_offset(BodyIndex i) const;
   /// Number of body i's coordinates (7 or 6). @throws std::out_of_range as body_offset().

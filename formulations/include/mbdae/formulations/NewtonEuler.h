@@ -64,6 +64,8 @@
 
 namespace mbdae {
 
+class CompiledModel;  // CompiledModel.h
+
 /// How the explicit path solves the acceleration-level joint equations.
 enum class JointSolveMethod {
   EquationSystem,  ///< [M −Jᵀ; J 0] [u̇; λ] = [f; γ̃], block LDLᵀ (bodies eliminated first)
@@ -152,12 +154,19 @@ class NewtonEulerSystem {
   /// @throws ModelError for an invalid model; std::invalid_argument for negative damping in
   /// `options`.
   explicit NewtonEulerSystem(const System& model, NewtonEulerOptions options = {});
+  /// The same from a compiled model (CompiledModel.h), which it shares. With
+  /// options.joint_elements_by_impulses the system keeps its own copies of the joint_friction and
+  /// joint_limit elements it hands to the impulse stepper. @throws std::invalid_argument for a
+  /// null model, else as above.
+  explicit NewtonEulerSystem(std::shared_ptr<const CompiledModel> compiled, NewtonEulerOptions options = {});
   ~NewtonEulerSystem();
   NewtonEulerSystem(const NewtonEulerSystem&) = delete;
   NewtonEulerSystem& operator=(const NewtonEulerSystem&) = delete;
 
-  /// The copy of the model this system was built from.
+  /// The copy of the model this system was built from (its compiled model's).
   const System& model() const;
+  /// The compiled model it reads (shared with the other formulations built from it).
+  const std::shared_ptr<const CompiledModel>& compiled() const;
   /// The options given to the constructor.
   const NewtonEulerOptions& options() const;
   /// Number of bodies n (ground excluded).

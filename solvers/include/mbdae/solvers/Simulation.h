@@ -68,6 +68,9 @@ struct PreparedSystem {
 /// takes joint friction by reaction). @throws ModelError, ItemError as said.
 PreparedSystem prepare(const System& model, double t0 = 0.0, const AssemblyOptions& opt = {},
                        const MultibodyOptions& mb = {});
+/// The same from a compiled model (CompiledModel.h), which the formulations it builds share.
+PreparedSystem prepare(std::shared_ptr<const CompiledModel> model, double t0 = 0.0, const AssemblyOptions& opt = {},
+                       const MultibodyOptions& mb = {});
 
 /// The chosen solver as an Integrator, for stepping from a host program:
 ///     auto integ = make_integrator(*p.system, 0.0, p.q0, p.v0, settings);
