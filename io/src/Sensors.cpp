@@ -255,7 +255,7 @@ std::vector<SensorOutputInfo> make_table() {
          q.rate = (m.w_b - m.w_a).dot(e);
          q.displacement = e.dot(d);
          q.speed = e.dot(m.v_b - m.v_a) + d.dot(m.w_a.cross(e));
-         thread_local std::vector<double> z;  // the controller states the motor reads
+         std::vector<double>& z = c.states;  // the controller states the motor reads
          z.clear();
          for (const std::string& sn : f.states) z.push_back(k.controller_state(k.model().find_controller_state(sn)));
          q.states = z;

@@ -78,6 +78,7 @@ struct SensorContext {
   double rest_length = 0;    ///< spring_damper: L0, m
   double last_angle = 0;     ///< joint_angle, joint_motor: the previous angle (turn counting)
   bool started = false;      ///< joint_angle, joint_motor: last_angle is set
+  std::vector<double> states;  ///< joint_motor: scratch for the controller states its law reads
 };
 
 /// Everything about one sensor output, in one place (sensor_outputs()).
