@@ -282,6 +282,7 @@ const BadModel kBadModels[] = {
     {"joint_motor_state_with_body_quantity.yaml", 1, 10, 59, "forces[0].value", "state(i_err): a joint_motor that reads controller states may name besides them only its own joint's angle(), rate(), displacement() and speed() (joint 'shaft'); put the other quantities into a controller state's derivative"},
     {"lie_rk4_with_joints.yaml", 1, 6, 5, "joints[0]", "lie_rk4 integrates free bodies only; a model with joints needs generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, impulse (solver.type lie_rk4)"},
     {"list_for_a_number.yaml", 1, 4, 25, "bodies[0].mass", "expected a number, got '1, 2': a list of values where one number is expected"},
+    {"load_unknown_state.yaml", 1, 8, 90, "forces[0].value[2]", "unknown controller state 'i_eer' (the states section declares i_err) in '24*(1 - z(drone)) + 16*state(i_eer)'"},
     {"malformed_yaml.yaml", 1, 6, 90, "", "YAML syntax error: illegal flow end"},
     {"many_problems.yaml", 4, 4, 23, "bodies[0].mass", "must be > 0, got -1"},
     {"missing_end_time.yaml", 1, 9, 9, "solver", "missing required key 'end_time' (s)"},

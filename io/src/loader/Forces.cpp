@@ -166,7 +166,8 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   const bool of_state = std::any_of(ex->quantities().begin(), ex->quantities().end(),
                                     [&](const ExpressionQuantity& q) { return !own_quantity(q); });
   if (of_state) {
-    // A law over more bodies is a user force, which reads no controller states: refused by name.
+    // A motor law over more bodies that also reads controller states is not built (its states
+    // would have to be handed to the user law besides the joint's coordinates): refused by name.
     for (const ExpressionQuantity& q : ex->quantities())
       if (q.function == "state") {
         error(ve->value, f.path("value"), "state(" + q.argument + "): a joint_motor that reads controller states may "
@@ -319,6 +320,7 @@ ForceElement Loader::state_load(const Load& l, std::array<Expression, 3> value, 
 void Loader::forces(const YAML::Node& n) {
   if (!section_list(n, "forces")) return;
   QuantityResolver resolver(m_.system);
+  add_state_function(resolver);  // a load may read controller states (the states section is read before)
   add_sensor_function(resolver, false);
   for (size_t i = 0; i < n.size(); ++i)
     if (n[i].IsMap() && n[i]["name"] && n[i]["name"].IsScalar()) force_names_.insert(n[i]["name"].Scalar());
