@@ -279,7 +279,6 @@ const BadModel kBadModels[] = {
     {"json_trailing_comma.json", 1, 2, 1, "", "more than one YAML document in the file (a '---', or a stray ',' or bracket after the model); a model is one document"},
     {"json_wrong_type.json", 1, 3, 12, "joints", "expected a list, got a mapping"},
     {"joint_motor_angle_of_prismatic.yaml", 1, 8, 65, "forces[0].value", "angle() applies to revolute and cylindrical joints; 'guide' is prismatic in '-100*angle(guide)'"},
-    {"joint_motor_state_with_body_quantity.yaml", 1, 10, 59, "forces[0].value", "state(i_err): a joint_motor that reads controller states may name besides them only its own joint's angle(), rate(), displacement() and speed() (joint 'shaft'); put the other quantities into a controller state's derivative"},
     {"lie_rk4_with_joints.yaml", 1, 6, 5, "joints[0]", "lie_rk4 integrates free bodies only; a model with joints needs generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, impulse (solver.type lie_rk4)"},
     {"list_for_a_number.yaml", 1, 4, 25, "bodies[0].mass", "expected a number, got '1, 2': a list of values where one number is expected"},
     {"load_unknown_state.yaml", 1, 8, 90, "forces[0].value[2]", "unknown controller state 'i_eer' (the states section declares i_err) in '24*(1 - z(drone)) + 16*state(i_eer)'"},

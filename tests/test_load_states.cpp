@@ -10,7 +10,9 @@
 //   the residual);
 // - the refusals: solvers without controller states refuse the state at file:line:col, the
 //   analyses by name, a state file continues such a run bit for bit but refuses a load that
-//   also reads angle().
+//   also reads angle();
+// - a joint_motor whose law reads a state and a body's quantity (a user law over the body and
+//   the state) equals the motor of its own joint's rate and the PI closed form.
 
 #include <cmath>
 #include <random>
@@ -274,4 +276,61 @@ TEST_CASE("load states: refused where states are not taken, continued from a sta
       "solver: {type: generalized_alpha, end_time: 10.0, step: 1.0e-3}\n";
   const LoadedModel with_angle = load_model_text(wheel, "wheel.yaml");
   CHECK_THROWS_WITH(ModelRun(with_angle, &saved), Catch::Contains("force 'drive' uses a joint's angle()"));
+}
+
+TEST_CASE("load states: a joint_motor naming a body's quantity and a state equals the motor of its joint's rate",
+          "[load_states][controller_states][joint_motor]") {
+  // The PI flywheel of examples/models/pi_flywheel.yaml (J = 0.5 kg m² about a vertical shaft from
+  // ground, u = 2 (10 − ω) + 10 i, i' = 10 − ω, load −3 N m) with ω read as the wheel's wz(wheel)
+  // instead of the joint's rate(): the motor is then a user law over the wheel and the state.
+  // The same motion (ω = rate(shaft) = wz(wheel) here), and the closed form of
+  // tests/test_controller_states.cpp: with y = i − T_L/ki, J y'' + kp y' + ki y = 0, roots
+  // −2 ± 4i, y(0) = −0.3, y'(0) = 10 (written out below).
+  auto model = [](const std::string& law) {
+    return "gravity: [0, 0, -9.81]\n"
+           "bodies:\n"
+           "  - {name: wheel, mass: 10.0, inertia: [0.25, 0.25, 0.5, 0, 0, 0]}\n"
+           "joints:\n"
+           "  - {name: shaft, type: revolute, bodies: [ground, wheel], point: [0, 0, 0], axis: [0, 0, 1]}\n"
+           "states:\n"
+           "  - {name: i_err, initial: 0, derivative: \"10 - rate(shaft)\"}\n"
+           "forces:\n"
+           "  - {name: motor, type: joint_motor, joint: shaft, value: \"" + law + "\"}\n"
+           "  - {name: load, type: torque, body: wheel, value: [0, 0, -3]}\n"
+           "sensors:\n"
+           "  - {name: speed, joint: shaft, output: joint_angle}\n"
+           "  - {name: i_err, state: i_err, output: controller_state}\n"
+           "solver: {type: generalized_alpha, end_time: 4.0, step: 1.0e-3}\n"
+           "output: {every: 1.0e-2}\n";
+  };
+  // y = e^{−at}(C1 cos wd t + C2 sin wd t), a = kp/(2J) = 2, wd = √(ki/J − a²) = 4, C1 = −0.3,
+  // C2 = (10 + a C1)/wd = 2.35; ω = 10 − y', i = y + 0.3.
+  const double a = 2, wd = 4, c1 = -0.3, c2 = (10 + a * c1) / wd;
+  auto w = [&](double t) {
+    return 10 - std::exp(-a * t) * ((-a * c1 + wd * c2) * std::cos(wd * t) - (a * c2 + wd * c1) * std::sin(wd * t));
+  };
+  for (const char* solver : {"generalized_alpha", "rk4"}) {
+    DYNAMIC_SECTION(solver) {
+      const std::vector<Override> sets = {{"solver.type", solver}};
+      const LoadedModel of_body = load_model_text(model("2*(10 - wz(wheel)) + 10*state(i_err)"), "pi.yaml", sets);
+      REQUIRE(of_body.system.forces().at(0).type == ForceType::User);
+      REQUIRE(of_body.system.forces().at(0).states == std::vector<std::string>{"i_err"});
+      const Trace a_run = test::run_loaded(of_body);
+      const Trace b_run = test::run_text(model("2*(10 - rate()) + 10*state(i_err)"), "pi.yaml", sets);
+      REQUIRE(a_run.t.size() == b_run.t.size());
+      double diff = 0, worst_w = 0;
+      for (size_t k = 0; k < a_run.t.size(); ++k) {
+        for (size_t j = 0; j < a_run.columns.size(); ++j) diff = std::max(diff, std::abs(a_run.rows[k][j] - b_run.rows[k][j]));
+        worst_w = std::max(worst_w, std::abs(a_run.rows[k][1] - w(a_run.t[k])));
+      }
+      INFO(solver << ": wz(wheel) law vs rate() law " << diff << ", |w - w_exact| " << worst_w);
+      CHECK(diff < 1e-10);
+      // As in tests/test_controller_states.cpp: 2e-3 for generalized-α ((h wd)² w_ref ~ 1e-4), rk4 1e-8.
+      CHECK(worst_w < (std::string(solver) == "rk4" ? 1e-8 : 2e-3));
+    }
+  }
+  // Its joint_motor sensor is refused by name (the law is a user force now).
+  CHECK_THROWS_WITH(load_model_text(model("2*(10 - wz(wheel)) + 10*state(i_err)"), "pi.yaml",
+                                    {{"sensors[1]", "{name: m, force: motor, output: joint_motor}"}}),
+                    Catch::Contains("sensors[1].force: output joint_motor applies to joint_motor elements; 'motor' is user"));
 }
