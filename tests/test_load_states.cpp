@@ -334,3 +334,46 @@ TEST_CASE("load states: a joint_motor naming a body's quantity and a state equal
                                     {{"sensors[1]", "{name: m, force: motor, output: joint_motor}"}}),
                     Catch::Contains("sensors[1].force: output joint_motor applies to joint_motor elements; 'motor' is user"));
 }
+
+TEST_CASE("load states: a C++ user force reading states is checked by name", "[load_states][controller_states]") {
+  auto system = [](const std::function<void(ForceElement&)>& edit) {
+    System s;
+    RigidBody b;
+    b.name = "drone";
+    b.mass = 2;
+    b.inertia << 0.02, 0.02, 0.04, 0, 0, 0;
+    s.add_body(b);
+    ControllerState z;
+    z.name = "i_err";
+    z.bodies = {"drone"};
+    z.derivative = [](double, std::span<const BodyMotion> m, std::span<const double>) { return 1 - m[0].p.z(); };
+    s.add_controller_state(z);
+    ForceElement f;
+    f.name = "thrust";
+    f.type = ForceType::User;
+    f.bodies = {"drone"};
+    f.states = {"i_err"};
+    f.user_of_states = [](double, const std::vector<BodyMotion>&, std::span<const double> st, std::vector<Wrench>& out) {
+      out[0].force = Vec3(0, 0, 16 * st[0]);
+    };
+    edit(f);
+    s.add_force(f);
+    std::string all;
+    for (const std::string& m : s.check()) all += m + "\n";
+    return all;
+  };
+  CHECK(system([](ForceElement&) {}).empty());
+  CHECK_THAT(system([](ForceElement& f) { f.states = {"i_eer"}; }),
+             Catch::Contains("force 'thrust': unknown controller state 'i_eer'"));
+  CHECK_THAT(system([](ForceElement& f) {
+               f.user_of_states = nullptr;
+               f.user = [](double, const std::vector<BodyMotion>&, std::vector<Wrench>&) {};
+             }),
+             Catch::Contains("reads controller states, but its function (user) takes none: give user_of_states"));
+  CHECK_THAT(system([](ForceElement& f) { f.user = [](double, const std::vector<BodyMotion>&, std::vector<Wrench>&) {}; }),
+             Catch::Contains("both user and user_of_states are given"));
+  CHECK_THAT(system([](ForceElement& f) { f.user_jacobian = [](double, const std::vector<BodyMotion>&, MatX&, MatX&) {}; }),
+             Catch::Contains("takes no user_jacobian"));
+  CHECK_THAT(system([](ForceElement& f) { f.type = ForceType::SpringDamper; f.bodies = {"ground", "drone"}; f.stiffness = 1; }),
+             Catch::Contains("only a joint_motor or a user force reads controller states, this is a spring_damper"));
+}
