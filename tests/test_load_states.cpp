@@ -209,6 +209,8 @@ TEST_CASE("load states: the implicit tangent holds the state's column", "[load_s
     T.col(k) += cv * (rp - rm) / (2 * h);
   }
   const MatX Ad(A);
+  INFO("max |tangent - central differences| " << (Ad - T).cwiseAbs().maxCoeff() << " of entries up to "
+                                              << T.cwiseAbs().maxCoeff());
   CHECK((Ad - T).cwiseAbs().maxCoeff() < 1e-5 * std::max(1.0, T.cwiseAbs().maxCoeff()));
   // The force's dependence on the state: ∂r_z/∂v_c = −ki (the state is the velocity of its
   // coordinate c), times c_v.
