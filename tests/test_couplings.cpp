@@ -136,7 +136,8 @@ TEST_CASE("two-stage gear train: ratios held, closed form, energy balance", "[co
   const MultibodySystem* mb = the_run->multibody();
   const int pin = mb->coupling_angle_coordinate(0), pmid = mb->coupling_angle_coordinate(1),
             pout = mb->coupling_angle_coordinate(2);
-  double worst_ratio = 0, worst_energy = 0, worst_x = 0;
+  double worst_ratio = 0, worst_energy = 0, worst_x = 0, worst_lambda = 0;
+  const double Iout = 0.5, Imid = 0.1;
   for (size_t i = 0; i < s.size(); ++i) {
     const Sample& x = s[i];
     const double th_in = x.q[pin];
@@ -151,15 +152,25 @@ TEST_CASE("two-stage gear train: ratios held, closed form, energy balance", "[co
     const double z = Ta * JL / (k * J) * (1 - std::cos(W * x.t));
     const double xo = Ta * x.t * x.t / (2 * J) + JL / J * z;
     worst_x = std::max(worst_x, std::abs(x.q[pout] - xo));
+    // The transmitted torques (coupling_effort sensors stage1, stage2): the output gear
+    // I_out ẍ = −λ2 − k z (the gear's −λ2 and the shaft's spring), the middle gear
+    // I_mid α_mid = −λ1 − r2 λ2 with α_mid = −ẍ / r2, ẍ = T_a / J + (T_a J_L / (J J_a)) cos W t.
+    const double xdd = Ta / J + Ta * JL / (J * Ja) * std::cos(W * x.t);
+    const double lam2 = -Iout * xdd - k * z, lam1 = Imid * xdd / r2 - r2 * lam2;
+    worst_lambda = std::max({worst_lambda, std::abs(rows[i][12] - lam1), std::abs(rows[i][13] - lam2)});
     // The output angle sensor counts turns as the coupling's coordinate does.
     CHECK(std::abs(rows[i][4] - x.q[pout]) < 1e-9);
   }
   INFO("largest ratio residual " << worst_ratio << " rad, energy balance " << worst_energy
-                                 << " relative, output angle " << worst_x << " rad from the closed form");
+                                 << " relative, output angle " << worst_x << " rad from the closed form, transmitted torques "
+                                 << worst_lambda << " N m from the closed form");
+  REQUIRE(the_run->sensors().columns().at(12) == "stage1");
+  REQUIRE(the_run->sensors().columns().at(13) == "stage2");
   CHECK(s.back().q[pin] > 40.0);  // about 7.6 turns of the input
   CHECK(worst_ratio < 1e-9);
   CHECK(worst_energy < 1e-9);
   CHECK(worst_x < 1e-8);
+  CHECK(worst_lambda < 1e-6);  // of torques up to T_a = 16 N m
 }
 
 TEST_CASE("rack and pinion: x = R theta against the closed form", "[coupling]") {
@@ -368,4 +379,83 @@ TEST_CASE("couplings do no work: a spatial mechanism with an internal gear and a
   INFO("largest relative energy change " << worst << ", largest angle of ja " << moved << " rad");
   CHECK(moved > 0.3);  // the mechanism moves
   CHECK(worst < 1e-8);
+}
+
+TEST_CASE("coupling_effort sensor: the transmitted torque of a gear pair under a varying torque against the closed form",
+          "[coupling][sensors]") {
+  // The flywheels of the first test with τ(t) = 1.5 + sin 2t on a: J_a α_a = τ − r λ,
+  // J_b α_b = −λ, α_b = −r α_a, so α_a = τ / (J_a + r² J_b) and λ = r J_b α_a = r J_b τ(t) / (J_a + r² J_b)
+  // at every instant (the gear has no compliance). The sensor column is λ.
+  auto model = [](const std::string& rot, const std::string& sensor) {
+    return "gravity: [0, 0, -9.81]\n"
+           "bodies:\n"
+           "  - {name: a, mass: 1.0, inertia: [0.012, 0.012, 0.02, 0, 0, 0], position: [0, 0, 0], rotation: " + rot + "}\n"
+           "  - {name: b, mass: 3.0, inertia: [0.2, 0.2, 0.3, 0, 0, 0], position: [0.4, 0, 0], rotation: " + rot + "}\n"
+           "joints:\n"
+           "  - {name: ja, type: revolute, bodies: [ground, a], point: [0, 0, 0], axis: [0, 0, 1]}\n"
+           "  - {name: jb, type: revolute, bodies: [ground, b], point: [0.4, 0, 0], axis: [0, 0, 1]}\n"
+           "couplings:\n"
+           "  - {name: mesh, type: gear, joints: [ja, jb], ratio: 0.37}\n"
+           "forces:\n"
+           "  - {name: drive, type: torque, body: a, value: [0, 0, \"1.5 + sin(2*t)\"]}\n"
+           "sensors:\n" + sensor +
+           "solver: {end_time: 3.0, step: 2.0e-4}\n"
+           "output: {every: 0.01}\n";
+  };
+  const std::string sensor = "  - {name: mesh, coupling: mesh, output: coupling_effort}\n";
+  auto lam = [](double t) { return kR * kI2 * (1.5 + std::sin(2 * t)) / (kI1 + kR * kR * kI2); };
+  struct Case {
+    const char* name;
+    const char* rotation;
+    std::vector<Override> sets;
+    double tol;  // relative to λ's largest value
+    bool index3 = false;
+  };
+  // rxyz: the gear equation is linear in the coordinates, so the Newmark-type updates keep the
+  // accelerations on it (α_b = −r α_a) and the multiplier of the step's last Newton iterate
+  // satisfies the two equations of motion at its time: λ exact up to the iteration's convergence
+  // (generalized-α: the floor below, as in the first test). IDA on Euler parameters: λ is an
+  // algebraic variable, left out of IDA's error test; its error follows that of the BDF
+  // derivative of the velocities, about the tolerance over the step (1e-10 / 1e-4 = 1e-6).
+  const std::vector<Case> cases{
+      {"generalized_alpha", "rxyz", {}, 1e-9, true},
+      {"trapezoidal_index2", "rxyz", {{"solver.type", "trapezoidal_index2"}}, 1e-9},
+      {"ida", "euler_parameters", {{"solver.type", "ida"}, {"solver.tolerance", "{relative: 1.0e-10, absolute: 1.0e-12}"}}, 1e-5},
+  };
+  const double lmax = lam(M_PI / 4);
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const LoadedModel lm = load_model_text(model(c.rotation, sensor), "gears.yaml", c.sets);
+    std::vector<Sample> s;
+    std::vector<std::vector<double>> rows;
+    const auto r = run(lm, s, &rows);
+    REQUIRE(r->sensors().columns() == std::vector<std::string>{"mesh"});
+    REQUIRE(r->sensors().units() == std::vector<std::string>{"N m"});
+    double worst = 0;
+    for (size_t k = 0; k < s.size(); ++k) {
+      if (s[k].t == 0) continue;
+      const double floor = c.index3 ? 400 * 2.3e-16 * s[k].q.cwiseAbs().maxCoeff() / (2e-4 * 2e-4) * kI2 * kR : 0.0;
+      CHECK(std::abs(rows[k][0] - lam(s[k].t)) <= c.tol * lmax + floor);
+      worst = std::max(worst, std::abs(rows[k][0] - lam(s[k].t)) / lmax);
+    }
+    INFO("largest error of the transmitted torque relative to its largest value: " << worst);
+    CHECK(s.size() == 301);
+  }
+  // Refused by name: an unknown coupling at its name, the key on another output, and a solver
+  // without couplings at the coupling (before the sensor could be evaluated).
+  auto problem = [&](const std::string& sens, const std::vector<Override>& sets = {}) -> std::string {
+    try {
+      load_model_text(model("rxyz", sens), "gears.yaml", sets);
+    } catch (const LoadError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK_THAT(problem("  - {name: m, coupling: mush, output: coupling_effort}\n"),
+             Catch::Contains("gears.yaml:13:25: sensors[0].coupling: unknown coupling 'mush'"));
+  CHECK_THAT(problem("  - {name: m, output: coupling_effort}\n"),
+             Catch::Contains("sensors[0]: missing required key 'coupling'"));
+  CHECK_THAT(problem("  - {name: m, joint: ja, coupling: mesh, output: joint_angle}\n"),
+             Catch::Contains("sensors[0].coupling: key 'coupling' does not apply to output joint_angle"));
+  CHECK_THAT(problem(sensor, {{"solver.type", "rk4"}}), Catch::Contains("gears.yaml:9:5: couplings[0]"));
 }

@@ -58,7 +58,8 @@ void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, co
   if (!force_type_info(f.type).pairwise) {  // a user function of the bodies' motions
     bm.resize(ks.size());
     for (size_t k = 0; k < ks.size(); ++k) bm[k] = {ks[k].p, ks[k].R, ks[k].v, ks[k].w};
-    f.user(t, bm, out);
+    if (f.user_of_states) f.user_of_states(t, bm, states, out);
+    else f.user(t, bm, out);
     return;
   }
   pair_wrenches(f, fd, t, ks, out, states, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {

@@ -1619,7 +1619,7 @@ void MultibodySystem::assemble_tangent(Workspace& ws, double t, ConstVecRef q, C
       const int nc = static_cast<int>(fd.coords.size());
       if (!nc) continue;
       const size_t snc = static_cast<size_t>(nc);
-      if (!force_type_info(fd.src->type).pairwise && fd.src->user_jacobian) {
+      if (!force_type_info(fd.src->type).pairwise && fd.src->user_jacobian && !fd.src->user_of_states) {
         VecX ql(nc), vl(nc);
         for (int k = 0; k < nc; ++k) {
           ql[k] = q[fd.coords[static_cast<size_t>(k)]];

@@ -310,6 +310,12 @@ BoundQuantities::BoundQuantities(std::vector<Quantity> quantities, std::vector<s
       index_.push_back(static_cast<int>(it - bodies.begin()));
     }
     first_.push_back(index_.size());
+    for (const std::string& z : q.states) {
+      auto it = std::find(states_.begin(), states_.end(), z);
+      if (it == states_.end()) it = states_.insert(states_.end(), z);
+      state_index_.push_back(static_cast<int>(it - states_.begin()));
+    }
+    state_first_.push_back(state_index_.size());
     if (q.counts_turns) reads_angle_ = true;
   }
 }
@@ -323,10 +329,11 @@ ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLo
   fe.bodies = {l.body};
   const BoundQuantities bound(std::move(quantities), fe.bodies);
   fe.effort_uses_angle = bound.reads_angle();
+  fe.states = bound.states();
   const bool force = l.kind == Load::Kind::Force, body_axes = l.frame == Load::Frame::Body;
-  fe.user = [bound, value = std::move(value), force, body_axes, point = l.point](
-                double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
-    Vec3 val = bound.with_values(t, bm, [&](std::span<const double> q) { return value(t, q); });
+  auto law = [bound, value = std::move(value), force, body_axes, point = l.point](
+                 double t, const std::vector<BodyMotion>& bm, std::span<const double> z, std::vector<Wrench>& out) {
+    Vec3 val = bound.with_values(t, bm, z, [&](std::span<const double> q) { return value(t, q); });
     const Mat3& R = bm[0].R;
     if (body_axes) val = R * val;
     if (force) {
@@ -336,6 +343,12 @@ ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLo
       out[0].torque = val;
     }
   };
+  if (fe.states.empty())
+    fe.user = [law = std::move(law)](double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
+      law(t, bm, {}, out);
+    };
+  else
+    fe.user_of_states = std::move(law);
   return fe;
 }
 

@@ -334,6 +334,25 @@ std::vector<SensorOutputInfo> make_table() {
        [](const System& model, const SensorContext& c, size_t col) -> const char* {
          return col == 0 && model.joints()[static_cast<size_t>(c.joint)].type == JointType::Prismatic ? "N" : nullptr;
        }},
+      {SensorOutput::CouplingEffort, "coupling_effort", "", T::Coupling, false, {""}, false, true,
+       "the multiplier lambda of a coupling: the effort -c_i lambda acts on the coordinate of its joint (or shaft) i",
+       [](K& k, const S&, C& c, std::span<double> o) { o[0] = k.coupling_multiplier(c.coupling); },
+       {}, nullptr, "", nullptr, "", false,
+       // λ's unit is that of the effort on a coordinate whose coefficient is dimensionless: N m for
+       // the couplings of two angles (gear, bevel), N where a length multiplies an angle (the rack
+       // of a rack and pinion, the nut of a screw, a belt: λ is the belt's force); a linear
+       // coupling's depends on its coefficients.
+       [](const System& model, const SensorContext& c, size_t) -> const char* {
+         switch (model.couplings()[static_cast<size_t>(c.coupling)].kind) {
+           case Coupling::Kind::Gear:
+           case Coupling::Kind::Bevel: return "N m";
+           case Coupling::Kind::RackPinion:
+           case Coupling::Kind::Screw:
+           case Coupling::Kind::Belt: return "N";
+           case Coupling::Kind::Linear: return "";
+         }
+         return "";
+       }},
   };
 }
 
@@ -426,6 +445,11 @@ SensorContext resolve_context(const System& model, const SensorSpec& sp) {
     case SensorTarget::State:
       r.state = model.find_controller_state(sp.state);
       if (r.state < 0) throw std::invalid_argument(who + "unknown controller state '" + sp.state + "'");
+      break;
+    case SensorTarget::Coupling:
+      for (size_t k = 0; k < model.couplings().size(); ++k)
+        if (model.couplings()[k].name == sp.coupling) r.coupling = static_cast<int>(k);
+      if (r.coupling < 0) throw std::invalid_argument(who + "unknown coupling '" + sp.coupling + "'");
       break;
   }
   return r;
@@ -528,6 +552,7 @@ class MotionKinematics final : public BodyKinematics {
   ConstraintViolation constraint_violation() override { throw std::logic_error("MotionKinematics: no constraints"); }
   double controller_state(int) const override { return kNaN; }
   JointCoordinate shaft_motion(int) const override { throw std::logic_error("MotionKinematics: no shafts"); }
+  double coupling_multiplier(int) const override { return kNaN; }
 
  private:
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -552,6 +577,7 @@ std::string not_of_motions(const SensorOutputInfo& info, const SensorSpec& sp, c
       break;
     case SensorTarget::Shaft: return "reads a 1-D shaft, whose coordinate is not a body's motion";
     case SensorTarget::State: return "reads a controller state: write state(" + sp.state + ") where states are allowed";
+    case SensorTarget::Coupling: return "reads a coupling's multiplier";
     case SensorTarget::Body:
     case SensorTarget::Joint:
     case SensorTarget::Force: break;

@@ -599,8 +599,8 @@ std::vector<ModelProblem> System::problems() const {
   }
   for (size_t i = 0; i < forces_.size(); ++i) {
     item = ItemRef::force(static_cast<int>(i));
-    if (!forces_[i].states.empty() && forces_[i].type != ForceType::JointMotor)
-      add("force '" + forces_[i].name + "': only a joint_motor reads controller states, this is a " +
+    if (!forces_[i].states.empty() && forces_[i].type != ForceType::JointMotor && forces_[i].type != ForceType::User)
+      add("force '" + forces_[i].name + "': only a joint_motor or a user force reads controller states, this is a " +
           to_string(forces_[i].type));
     for (const std::string& s : forces_[i].states)
       if (find_controller_state(s) < 0) add("force '" + forces_[i].name + "': unknown controller state '" + s + "'");

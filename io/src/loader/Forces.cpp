@@ -166,14 +166,6 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
   const bool of_state = std::any_of(ex->quantities().begin(), ex->quantities().end(),
                                     [&](const ExpressionQuantity& q) { return !own_quantity(q); });
   if (of_state) {
-    // A law over more bodies is a user force, which reads no controller states: refused by name.
-    for (const ExpressionQuantity& q : ex->quantities())
-      if (q.function == "state") {
-        error(ve->value, f.path("value"), "state(" + q.argument + "): a joint_motor that reads controller states may "
-              "name besides them only its own joint's angle(), rate(), displacement() and speed() (joint '" + *jname +
-              "'); put the other quantities into a controller state's derivative");
-        return false;
-      }
     std::vector<Quantity> quantities;
     for (ExpressionQuantity q : ex->quantities()) {
       if (q.argument.empty()) q.argument = *jname;
@@ -209,8 +201,9 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
 /// A joint_motor whose value names quantities beyond its own joint's: the same action (u along
 /// the joint's axis turning with a: a torque u e on b and −u e on a, or a force u e on b at b's
 /// marker point and its opposite on a at the same point), as a user law over the joint's bodies
-/// and those the quantities read. Its type becomes User: the joint_motor sensor output does not
-/// apply to it (refused by name at the sensor).
+/// and those the quantities read, and over the controller states they read (user_of_states). Its
+/// type becomes User: the joint_motor sensor output does not apply to it (refused by name at the
+/// sensor).
 bool Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, Expression value) const {
   const System& sys = m_.system;
   // A joint with an unknown body is reported at the joint (System::check); nothing to build here.
@@ -240,9 +233,10 @@ bool Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, 
   if (bound.reads_angle()) fe.effort_uses_angle = true;
   fe.type = ForceType::User;
   fe.bodies = bodies;
-  fe.user = [bound, value = std::move(value), side, force = fe.motor_force](double t, const std::vector<BodyMotion>& bm,
-                                                                          std::vector<Wrench>& out) {
-    const double u = bound.with_values(t, bm, [&](std::span<const double> q) { return value(t, q); });
+  fe.states = bound.states();
+  auto law = [bound, value = std::move(value), side, force = fe.motor_force](
+                 double t, const std::vector<BodyMotion>& bm, std::span<const double> z, std::vector<Wrench>& out) {
+    const double u = bound.with_values(t, bm, z, [&](std::span<const double> q) { return value(t, q); });
     static const BodyMotion ground{};
     const BodyMotion& a = side[0].index < 0 ? ground : bm[static_cast<size_t>(side[0].index)];
     const BodyMotion& b = side[1].index < 0 ? ground : bm[static_cast<size_t>(side[1].index)];
@@ -264,6 +258,12 @@ bool Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, 
       if (side[0].index >= 0) out[static_cast<size_t>(side[0].index)].torque -= u * e;
     }
   };
+  if (fe.states.empty())
+    fe.user = [law = std::move(law)](double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
+      law(t, bm, {}, out);
+    };
+  else
+    fe.user_of_states = std::move(law);
   return true;
 }
 
@@ -319,6 +319,7 @@ ForceElement Loader::state_load(const Load& l, std::array<Expression, 3> value, 
 void Loader::forces(const YAML::Node& n) {
   if (!section_list(n, "forces")) return;
   QuantityResolver resolver(m_.system);
+  add_state_function(resolver);  // a load may read controller states (the states section is read before)
   add_sensor_function(resolver, false);
   for (size_t i = 0; i < n.size(); ++i)
     if (n[i].IsMap() && n[i]["name"] && n[i]["name"].IsScalar()) force_names_.insert(n[i]["name"].Scalar());

@@ -56,7 +56,7 @@ void Loader::add_sensor_function(QuantityResolver& resolver, bool in_states) con
         }
         for (auto [key, field] : {std::pair{"body", &sp.body}, std::pair{"joint", &sp.joint},
                                   std::pair{"force", &sp.force}, std::pair{"shaft", &sp.shaft},
-                                  std::pair{"state", &sp.state}})
+                                  std::pair{"state", &sp.state}, std::pair{"coupling", &sp.coupling}})
           if (const YAML::Node v = item[key]; v && v.IsScalar()) *field = v.Scalar();
         if (const YAML::Node v = item["point"]) {
           const std::optional<Vec3> x = scratch.vec3(v, child(path, "point"), coordinate());
@@ -100,7 +100,7 @@ void Loader::sensors(const YAML::Node& n) {
   for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("sensors", i);
-    Map s(*this, n[i], path, {"name", "body", "joint", "force", "shaft", "state", "point", "output", "frame"});
+    Map s(*this, n[i], path, {"name", "body", "joint", "force", "shaft", "state", "coupling", "point", "output", "frame"});
     SensorSpec sp;
     if (!s.valid()) {
       m_.sensor_locations.push_back(location(n[i], path, ""));
@@ -195,7 +195,24 @@ void Loader::sensors(const YAML::Node& n) {
       }
     };
     if (info.target != SensorTarget::Shaft) not_for("shaft", " (shafts have the output shaft)");
+    if (info.target != SensorTarget::Coupling) not_for("coupling", " (couplings have the output coupling_effort)");
     switch (info.target) {
+      case SensorTarget::Coupling: {
+        for (const char* k : {"body", "joint", "force", "state", "point", "frame"}) not_for(k, " (give the coupling)");
+        if (const Entry* e = s.require("coupling")) {
+          if (auto x = string(e->value, s.path("coupling"))) {
+            if (std::none_of(m_.system.couplings().begin(), m_.system.couplings().end(),
+                             [&](const Coupling& c) { return c.name == *x; })) {
+              error(e->value, s.path("coupling"), "unknown coupling '" + *x + "'");
+              ok = false;
+            }
+            sp.coupling = *x;
+          }
+        } else {
+          ok = false;
+        }
+        break;
+      }
       case SensorTarget::Shaft: {
         for (const char* k : {"body", "joint", "force", "state", "point", "frame"}) not_for(k, " (give the shaft)");
         if (const Entry* e = s.require("shaft")) {

@@ -61,6 +61,10 @@ class BodyKinematics {
   /// acceleration (NaN without accelerations). @throws std::out_of_range for a bad index,
   /// std::logic_error on a path without shafts.
   virtual JointCoordinate shaft_motion(int shaft) const = 0;
+  /// Multiplier λ of coupling c (index in model().couplings()) at the state: the coupling applies
+  /// −c_i λ to the coordinate of its joint i (System.h, Coupling). NaN without multipliers.
+  /// @throws std::out_of_range for a bad index, std::logic_error on a path without couplings.
+  virtual double coupling_multiplier(int coupling) const = 0;
 };
 
 /// BodyKinematics of MultibodySystem states (the implicit solvers): q, v of size n, a (q̈) of
@@ -85,6 +89,7 @@ class MultibodyKinematics final : public BodyKinematics {
   ConstraintViolation constraint_violation() override;
   double controller_state(int k) const override { return (*v_)[sys_.controller_coordinate(k)]; }
   JointCoordinate shaft_motion(int shaft) const override;
+  double coupling_multiplier(int coupling) const override;
 
  private:
   const MultibodySystem& sys_;
@@ -131,6 +136,7 @@ class NewtonEulerKinematics final : public BodyKinematics {
   ConstraintViolation constraint_violation() override;
   double controller_state(int k) const override { return (*v_)[6 * sys_.num_bodies() + k]; }
   JointCoordinate shaft_motion(int shaft) const override;
+  double coupling_multiplier(int coupling) const override;
 
  private:
   const NewtonEulerSystem& sys_;

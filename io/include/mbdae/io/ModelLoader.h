@@ -33,7 +33,7 @@ enum class SensorOutput {
   AngularVelocity, AngularVelocityLocal, Acceleration, AccelerationLocal,
   AngularAcceleration, AngularAccelerationLocal, ReactionForce, ReactionTorque,
   Energy, ConstraintViolation, JointAngle, JointDisplacement, SpringDamper, KineticEnergy, PotentialEnergy,
-  LinearMomentum, AngularMomentum, JointMotor, Shaft, JointFriction, ControllerState, DriveEffort,
+  LinearMomentum, AngularMomentum, JointMotor, Shaft, JointFriction, ControllerState, DriveEffort, CouplingEffort,
 };
 /// The key word of the model file ("angular_velocity_local", ...).
 const char* to_string(SensorOutput o);
@@ -51,6 +51,7 @@ struct SensorSpec {
   std::string force;            ///< force-element sensors: the element's name
   std::string shaft;            ///< shaft sensors: the shaft's name
   std::string state;            ///< controller_state: the controller state's name
+  std::string coupling;         ///< coupling_effort: the coupling's name
   Vec3 point = Vec3::Zero();
   Frame frame = Frame::World;  ///< reactions: world axes or the joint's axes
 };

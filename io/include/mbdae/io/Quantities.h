@@ -29,7 +29,9 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <mbdae/io/Expression.h>
@@ -167,7 +169,8 @@ decltype(auto) with_doubles(size_t n, F&& f) {
 }
 
 /// Quantities bound to a caller's list of bodies (a force element's): quantity i reads
-/// motions[index[first[i] .. first[i+1])] of the motions of that list.
+/// motions[index[first[i] .. first[i+1])] of the motions of that list, and the values of the
+/// controller states it names (state(name)) from the list states() of them all.
 class BoundQuantities {
  public:
   /// Binds `quantities` to `bodies`, appending to `bodies` each body a quantity reads that is not
@@ -176,22 +179,40 @@ class BoundQuantities {
   size_t size() const { return quantities_.size(); }
   /// True if a quantity counts turns (Quantity::counts_turns: run state, not in state files).
   bool reads_angle() const { return reads_angle_; }
+  /// The controller states the quantities read (in the order of first use): the order of
+  /// with_values()' `state_values`.
+  const std::vector<std::string>& states() const { return states_; }
   /// Calls f(std::span<const double> q) with q[i] the value of quantity i at t, `motions[k]`
-  /// the motion of the list's body k; returns what f returns.
+  /// the motion of the list's body k and `state_values[k]` the value of states()[k]; returns what
+  /// f returns.
+  /// @throws std::invalid_argument if state_values has fewer values than states().
   template <class F>
-  decltype(auto) with_values(double t, std::span<const BodyMotion> motions, F&& f) const {
+  decltype(auto) with_values(double t, std::span<const BodyMotion> motions, std::span<const double> state_values,
+                             F&& f) const {
+    if (state_values.size() < states_.size())
+      throw std::invalid_argument("BoundQuantities: " + std::to_string(states_.size()) + " controller states read, " +
+                                  std::to_string(state_values.size()) + " values given");
     return with_doubles(quantities_.size(), [&](double* q) -> decltype(auto) {
       for (size_t i = 0; i < quantities_.size(); ++i)
-        q[i] = quantities_[i].value(
-            QuantityInput{t, motions, std::span<const int>(index_.data() + first_[i], first_[i + 1] - first_[i])});
+        q[i] = quantities_[i].value(QuantityInput{
+            t, motions, std::span<const int>(index_.data() + first_[i], first_[i + 1] - first_[i]), state_values,
+            std::span<const int>(state_index_.data() + state_first_[i], state_first_[i + 1] - state_first_[i])});
       return f(std::span<const double>(q, quantities_.size()));
     });
+  }
+  /// The same for quantities that read no controller state.
+  template <class F>
+  decltype(auto) with_values(double t, std::span<const BodyMotion> motions, F&& f) const {
+    return with_values(t, motions, std::span<const double>(), std::forward<F>(f));
   }
 
  private:
   std::vector<Quantity> quantities_;
   std::vector<int> index_;
   std::vector<size_t> first_ = {0};
+  std::vector<std::string> states_;
+  std::vector<int> state_index_;  // quantity i's states: state_index_[state_first_[i] .. state_first_[i+1])
+  std::vector<size_t> state_first_ = {0};
   bool reads_angle_ = false;
 };
 
@@ -201,7 +222,9 @@ using StateLoadValue = std::function<Vec3(double t, std::span<const double> q)>;
 
 /// A user force element that applies load `l` (its name, body, kind, point and frame; not its
 /// value) with the value value(t, q): its bodies are l.body and those the quantities read, so
-/// the implicit solvers form its tangent over all of them (central differences). Marked
+/// the implicit solvers form its tangent over all of them (central differences). Quantities that
+/// read controller states (state(name)) make it a user_of_states force reading them
+/// (ForceElement::states; the implicit solvers' tangent then has their columns too). Marked
 /// effort_uses_angle if a quantity is a joint's angle (its turn count is not in state files).
 /// @throws std::invalid_argument if l.body is ground or empty.
 ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLoadValue value);

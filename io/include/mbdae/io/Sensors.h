@@ -59,6 +59,7 @@ enum class SensorTarget {
   BodyOrSystem,  ///< `body`, or without it the whole model
   Shaft,         ///< `shaft`: a 1-D shaft (System::shafts())
   State,         ///< `state`: a controller state (System::controller_states())
+  Coupling,      ///< `coupling`: a coupling of joint or shaft coordinates (System::couplings())
 };
 
 /// What a sensor's evaluation knows besides the state: its resolved item and what it keeps
@@ -69,6 +70,7 @@ struct SensorContext {
   int force = -1;            ///< force-element outputs: index in model().forces()
   int shaft = -1;            ///< shaft outputs: index in model().shafts()
   int state = -1;            ///< controller_state: index in model().controller_states()
+  int coupling = -1;         ///< coupling_effort: index in model().couplings()
   Vec3 p0 = Vec3::Zero();    ///< the body point's initial position (displacement)
   /// Joint and force-element outputs: the two bodies (a, b), each one's marker point and marker
   /// frame in its body axes (world for ground). The frames' z axis is the joint's axis.

@@ -285,6 +285,10 @@ struct Wrench {
 /// ForceElement::bodies), write one wrench per body into `out` (already sized and zeroed).
 using UserForceFunction =
     std::function<void(double t, const std::vector<BodyMotion>& bodies, std::vector<Wrench>& out)>;
+/// User force that also reads controller states: as UserForceFunction, with `states[k]` the
+/// value of the controller state ForceElement::states[k] (System::controller_states()).
+using UserStateForceFunction = std::function<void(double t, const std::vector<BodyMotion>& bodies,
+                                                  std::span<const double> states, std::vector<Wrench>& out)>;
 
 /// Optional Jacobian of a user force: with x the stacked virtual displacements (δp, δφ) of the
 /// element's bodies (world axes, 6 per body) and ξ their stacked twists (v, ω), write
@@ -347,7 +351,8 @@ enum class SpringRotationLaw {
 ///   The reaction −F acts on a at b's marker point (default: no moment between the pair) or, with
 ///   `reaction_at_a_marker`, at a's own marker point (then the force pair is exactly −∂V: energy
 ///   is conserved, angular momentum only if F ∥ d).
-/// - user: `user` is called with the bodies' motions; any number of bodies (not ground).
+/// - user: `user` is called with the bodies' motions; any number of bodies (not ground); or
+///   `user_of_states` with the motions and the values of the controller states `states`.
 /// - joint_motor: on the revolute, prismatic or cylindrical joint `joint` (its bodies, `point`
 ///   and `axis` are the joint's): u = effort(t, q) with q the joint's coordinates
 ///   (JointCoordinates) acts on b as a torque u e (`motor_force` false) or a force u e at the
@@ -387,8 +392,9 @@ struct ForceElement {
   std::string joint;                ///< joint_motor: the joint it acts on (bodies, point, axis copied from it)
   bool motor_force = false;         ///< joint_motor: a force along the axis (else a torque about it)
   JointEffortFunction effort;       ///< joint_motor: N m (torque) or N (force)
-  /// joint_motor: names of the controller states (System::controller_states()) its effort reads;
-  /// their values arrive in JointCoordinates::states, in this order.
+  /// joint_motor, user: names of the controller states (System::controller_states()) its law
+  /// reads; their values arrive in JointCoordinates::states (joint_motor) or as the `states` of
+  /// `user_of_states` (user), in this order.
   std::vector<std::string> states;
   bool effort_uses_angle = false;   ///< joint_motor: effort depends on q.angle (turns counted: see ForceGeometry); user: the law counts a joint's turns (a run cannot continue it from a state file)
   JointType joint_type = JointType::Revolute;  ///< joint_friction, joint_limit: the type of `joint` (copied from it)
@@ -413,7 +419,10 @@ struct ForceElement {
   /// Coulomb part and the stops as impulses of its projected Gauss–Seidel: the law then gives
   /// only the viscous part (friction) or nothing (limit).
   bool by_impulses = false;
-  UserForceFunction user;           ///< user
+  UserForceFunction user;           ///< user (give `user` or `user_of_states`, not both)
+  /// user reading the controller states `states`; its tangent is formed by central differences
+  /// (also over the states' values), so it takes no `user_jacobian`.
+  UserStateForceFunction user_of_states;
   UserForceJacobian user_jacobian;  ///< user, optional: else central differences of `user`
 };
 
