@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/model/ForceTypes.h>
@@ -52,7 +53,7 @@ struct Case {
   std::string name;
   JointType type;
   int drive;  ///< 0: none; 1: motion with derivatives by differences; 2: all given; 3: speed (velocity-level row)
-              ///< (user force: 2 = with its analytic Jacobian; joint motor: 1 = a force)
+              ///< (user force: 2 = with its analytic Jacobian, 3 = reading a controller state; joint motor: 1 = a force)
   std::optional<ForceType> force;
 };
 
@@ -184,6 +185,27 @@ System make_system(const Case& cs, RotationParametrization pa, RotationParametri
             dx.block<3, 3>(o + 3, o + 3) = 5 * (a * Vec3::UnitZ().transpose() - a.z() * Mat3::Identity());
           }
         };
+      } else if (cs.drive == 3) {
+        // A law of the bodies' motions and of a controller state z (ż = p_A,x v_A,z − z), nonlinear
+        // in both: the tangent's state column and the state's own row.
+        ControllerState z;
+        z.name = "z";
+        z.initial = 0.4;
+        z.bodies = {"A"};
+        z.states = {"z"};
+        z.derivative = [](double, std::span<const BodyMotion> b, std::span<const double> st) {
+          return b[0].p.x() * b[0].v.z() - st[0];
+        };
+        s.add_controller_state(z);
+        f.states = {"z"};
+        f.user_of_states = [](double t, const std::vector<BodyMotion>& b, std::span<const double> st,
+                              std::vector<Wrench>& out) {
+          for (size_t k = 0; k < b.size(); ++k) {
+            out[k].force = -30 * b[k].p.cwiseProduct(b[k].p) * (1 + st[0] * st[0]) - 2 * b[k].v * st[0] +
+                           Vec3(std::sin(t), 0, 1);
+            out[k].torque = -4 * b[k].w * std::sin(st[0]) + b[k].R.col(0).cross(Vec3(0, 0, 5));
+          }
+        };
       } else {
         f.user = [](double t, const std::vector<BodyMotion>& b, std::vector<Wrench>& out) {
           for (size_t k = 0; k < b.size(); ++k) {
@@ -267,7 +289,10 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
       continue;
     }
     cases.emplace_back(t.name, JT::Spherical, 0, t.type);
-    if (!t.pairwise) cases.emplace_back(std::string(t.name) + " with its Jacobian", JT::Spherical, 2, t.type);
+    if (!t.pairwise) {
+      cases.emplace_back(std::string(t.name) + " with its Jacobian", JT::Spherical, 2, t.type);
+      cases.emplace_back(std::string(t.name) + " of a controller state", JT::Spherical, 3, t.type);
+    }
     if (t.type == ForceType::CartesianSpringDamper)
       cases.emplace_back(std::string(t.name) + " (reaction at a's marker)", JT::Spherical, 1, t.type);
     if (t.type == ForceType::RigidBodySpringDamper) {
