@@ -20,6 +20,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "ResidualDifferences.h"
+
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/io/Run.h>
 
@@ -249,11 +251,11 @@ TEST_CASE("couplings: Jacobian, velocity, gamma and tangent against finite diffe
   SparseMatrix Cq = mb.jacobian_pattern();
   mb.assemble_jacobian(ws, t, q, Cq);
   const MatX C(Cq);
-  MatX Cfd(m, n), Gfd(m, n), Tfd(n, n);
-  VecX cp(m), cm(m), rp(n), rm(n);
+  MatX Cfd(m, n), Gfd(m, n);
+  VecX cp(m), cm(m);
   const double cq = 0.7, cv = 1.3, ca = 0.4;
   for (int k = 0; k < n; ++k) {
-    VecX qp = q, qm = q, vp = v, vm = v, ap = a, am = a;
+    VecX qp = q, qm = q;
     qp[k] += h;
     qm[k] -= h;
     mb.constraints(ws, t, qp, cp);
@@ -262,20 +264,8 @@ TEST_CASE("couplings: Jacobian, velocity, gamma and tangent against finite diffe
     mb.constraint_velocity(ws, t, qp, v, cp);
     mb.constraint_velocity(ws, t, qm, v, cm);
     Gfd.col(k) = (cp - cm) / (2 * h);
-    mb.residual(ws, t, qp, v, a, lam, rp);
-    mb.residual(ws, t, qm, v, a, lam, rm);
-    Tfd.col(k) = cq * (rp - rm) / (2 * h);
-    vp[k] += h;
-    vm[k] -= h;
-    mb.residual(ws, t, q, vp, a, lam, rp);
-    mb.residual(ws, t, q, vm, a, lam, rm);
-    Tfd.col(k) += cv * (rp - rm) / (2 * h);
-    ap[k] += h;
-    am[k] -= h;
-    mb.residual(ws, t, q, v, ap, lam, rp);
-    mb.residual(ws, t, q, v, am, lam, rm);
-    Tfd.col(k) += ca * (rp - rm) / (2 * h);
   }
+  const MatX Tfd = test::residual_differences(mb, ws, t, q, v, a, lam, h).tangent(cq, cv, ca);
   CHECK((C - Cfd).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, Cfd.cwiseAbs().maxCoeff()));
   VecX cvel(m);
   mb.constraint_velocity(ws, t, q, v, cvel);

@@ -21,6 +21,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "ResidualDifferences.h"
+
 #include "RunTrace.h"
 
 #include <mbdae/formulations/Multibody.h>
@@ -188,26 +190,7 @@ TEST_CASE("load states: the implicit tangent holds the state's column", "[load_s
   const double t = 0.3, cq = 0.7, cv = 1.3, ca = 0.4, h = 1e-6;
   SparseMatrix A = mb.tangent_pattern();
   mb.assemble_tangent(ws, t, q, v, a, lam, cq, cv, ca, A);
-  MatX T(n, n);
-  VecX rp(n), rm(n);
-  for (int k = 0; k < n; ++k) {
-    VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
-    ap[k] += h;
-    am[k] -= h;
-    mb.residual(ws, t, q, v, ap, lam, rp);
-    mb.residual(ws, t, q, v, am, lam, rm);
-    T.col(k) = ca * (rp - rm) / (2 * h);
-    qp[k] += h;
-    qm[k] -= h;
-    mb.residual(ws, t, qp, v, a, lam, rp);
-    mb.residual(ws, t, qm, v, a, lam, rm);
-    T.col(k) += cq * (rp - rm) / (2 * h);
-    vp[k] += h;
-    vm[k] -= h;
-    mb.residual(ws, t, q, vp, a, lam, rp);
-    mb.residual(ws, t, q, vm, a, lam, rm);
-    T.col(k) += cv * (rp - rm) / (2 * h);
-  }
+  const MatX T = test::residual_differences(mb, ws, t, q, v, a, lam, h).tangent(cq, cv, ca);
   const MatX Ad(A);
   INFO("max |tangent - central differences| " << (Ad - T).cwiseAbs().maxCoeff() << " of entries up to "
                                               << T.cwiseAbs().maxCoeff());

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "ResidualDifferences.h"
+
 #include <optional>
 #include <random>
 #include <set>
@@ -390,27 +392,9 @@ TEST_CASE("constraint Jacobian, velocity, gamma and tangents match finite differ
             mb.assemble_mass(ws, q, M);
             const double cq = 0.7, cvv = 1.3, ca = 0.4;
             mb.assemble_tangent(ws, t, q, v, a, lam, cq, cvv, ca, A);
-            MatX Mfd(n, n), Tfd(n, n);
-            VecX rp(n), rm(n);
-            for (int k = 0; k < n; ++k) {
-              VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
-              ap[k] += h;
-              am[k] -= h;
-              mb.residual(ws, t, q, v, ap, lam, rp);
-              mb.residual(ws, t, q, v, am, lam, rm);
-              Mfd.col(k) = (rp - rm) / (2 * h);
-              Tfd.col(k) = ca * Mfd.col(k);
-              qp[k] += h;
-              qm[k] -= h;
-              mb.residual(ws, t, qp, v, a, lam, rp);
-              mb.residual(ws, t, qm, v, a, lam, rm);
-              Tfd.col(k) += cq * (rp - rm) / (2 * h);
-              vp[k] += h;
-              vm[k] -= h;
-              mb.residual(ws, t, q, vp, a, lam, rp);
-              mb.residual(ws, t, q, vm, a, lam, rm);
-              Tfd.col(k) += cvv * (rp - rm) / (2 * h);
-            }
+            const test::ResidualDifferences rd = test::residual_differences(mb, ws, t, q, v, a, lam, h);
+            const MatX& Mfd = rd.da;
+            const MatX Tfd = rd.tangent(cq, cvv, ca);
             CHECK((MatX(M) - Mfd).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, Mfd.cwiseAbs().maxCoeff()));
             CHECK((MatX(A) - Tfd).cwiseAbs().maxCoeff() < 1e-5 * std::max(1.0, Tfd.cwiseAbs().maxCoeff()));
             // M is symmetric (Eq. 52 pre-multiplied by Gᵀ).
@@ -484,26 +468,7 @@ TEST_CASE("penalty contacts: tangent, forces and elastic energy match finite dif
           SparseMatrix T = mb.tangent_pattern();
           const double cq = 0.7, cvv = 1.3, ca = 0.4;
           mb.assemble_tangent(ws, t, q, v, a, lam, cq, cvv, ca, T);
-          MatX Tfd(n, n);
-          VecX rp(n), rm(n);
-          for (int k = 0; k < n; ++k) {
-            VecX ap = a, am = a, qp = q, qm = q, vp = v, vm = v;
-            ap[k] += h;
-            am[k] -= h;
-            mb.residual(ws, t, q, v, ap, lam, rp);
-            mb.residual(ws, t, q, v, am, lam, rm);
-            Tfd.col(k) = ca * (rp - rm) / (2 * h);
-            qp[k] += h;
-            qm[k] -= h;
-            mb.residual(ws, t, qp, v, a, lam, rp);
-            mb.residual(ws, t, qm, v, a, lam, rm);
-            Tfd.col(k) += cq * (rp - rm) / (2 * h);
-            vp[k] += h;
-            vm[k] -= h;
-            mb.residual(ws, t, q, vp, a, lam, rp);
-            mb.residual(ws, t, q, vm, a, lam, rm);
-            Tfd.col(k) += cvv * (rp - rm) / (2 * h);
-          }
+          const MatX Tfd = test::residual_differences(mb, ws, t, q, v, a, lam, h).tangent(cq, cvv, ca);
           CHECK((MatX(T) - Tfd).cwiseAbs().maxCoeff() < 1e-5 * Tfd.cwiseAbs().maxCoeff());
           // At rest and without friction or damping the contact force is conservative:
           // forces(q, 0) = −∂V/∂q with V = gravity + the elastic energy of the penetrations.

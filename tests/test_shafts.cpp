@@ -21,6 +21,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "ResidualDifferences.h"
+
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/io/Analyses.h>
 #include <mbdae/io/ModelLoader.h>
@@ -352,27 +354,9 @@ TEST_CASE("shafts: the residual's tangent against finite differences", "[shaft][
   mb.assemble_tangent(ws, t, q, v, a, lam, cq, cv, ca, A);
   SparseMatrix M = mb.tangent_pattern();
   mb.assemble_mass(ws, q, M);
-  MatX Tfd(n, n), Mfd(n, n);
-  VecX rp(n), rm(n);
-  for (int k = 0; k < n; ++k) {
-    VecX qp = q, qm = q, vp = v, vm = v, ap = a, am = a;
-    qp[k] += h;
-    qm[k] -= h;
-    vp[k] += h;
-    vm[k] -= h;
-    ap[k] += h;
-    am[k] -= h;
-    mb.residual(ws, t, qp, v, a, lam, rp);
-    mb.residual(ws, t, qm, v, a, lam, rm);
-    Tfd.col(k) = cq * (rp - rm) / (2 * h);
-    mb.residual(ws, t, q, vp, a, lam, rp);
-    mb.residual(ws, t, q, vm, a, lam, rm);
-    Tfd.col(k) += cv * (rp - rm) / (2 * h);
-    mb.residual(ws, t, q, v, ap, lam, rp);
-    mb.residual(ws, t, q, v, am, lam, rm);
-    Mfd.col(k) = (rp - rm) / (2 * h);
-    Tfd.col(k) += ca * Mfd.col(k);
-  }
+  const test::ResidualDifferences rd = test::residual_differences(mb, ws, t, q, v, a, lam, h);
+  const MatX Tfd = rd.tangent(cq, cv, ca);
+  const MatX& Mfd = rd.da;
   const double err = (MatX(A) - Tfd).cwiseAbs().maxCoeff(), scale = Tfd.cwiseAbs().maxCoeff();
   INFO("tangent: largest difference " << err << ", largest entry " << scale);
   CHECK(err <= 1e-6 * scale);
