@@ -31,13 +31,8 @@ const char* to_string(JointSolveMethod m) {
 
 namespace {
 
-struct BodyNE {
-  std::string name;
-  double m = 0;
-  Mat3 J, Jinv;
-  Vec3 b;
-  std::vector<int> loads;
-};
+/// A body: the compiled model's (mass, inertia about the COM and its inverse, COM offset, loads).
+using BodyNE = CompiledModel::Body;
 
 struct JointNE : detail::JointGeometry {
   std::string name;
@@ -114,7 +109,7 @@ struct NewtonEulerSystem::Impl {
   /// as given).
   std::deque<ForceElement> impulse_elements;
   NewtonEulerOptions opt;
-  std::vector<BodyNE> bodies;
+  std::span<const BodyNE> bodies;  // cm's
   std::vector<JointNE> joints;
   int n = 0, m = 0;
 
@@ -232,8 +227,8 @@ struct NewtonEulerSystem::Impl {
 
   void apply_minv(const VecX& xin, VecX& y) const {
     for (int i = 0; i < n; ++i) {
-      y.segment<3>(6 * i) = xin.segment<3>(6 * i) / bodies[static_cast<size_t>(i)].m;
-      y.segment<3>(6 * i + 3).noalias() = bodies[static_cast<size_t>(i)].Jinv * xin.segment<3>(6 * i + 3);
+      y.segment<3>(6 * i) = xin.segment<3>(6 * i) / bodies[static_cast<size_t>(i)].mass;
+      y.segment<3>(6 * i + 3).noalias() = bodies[static_cast<size_t>(i)].inertia_com_inv * xin.segment<3>(6 * i + 3);
     }
   }
 
@@ -254,7 +249,7 @@ struct NewtonEulerSystem::Impl {
   void wrench(BodyIndex i, double t, const Mat3& R, const VecX& v, Vec3& F_W, Vec3& tau_B) const {
     const BodyNE& bd = bodies[static_cast<size_t>(i)];
     const Vec3 wB = v.segment<3>(6 * i + 3);
-    F_W = bd.m * model().gravity - opt.linear_damping * v.segment<3>(6 * i);
+    F_W = bd.mass * model().gravity - opt.linear_damping * v.segment<3>(6 * i);
     tau_B = -opt.angular_damping * wB;
     for (int li : bd.loads) {
       const Load& l = model().loads()[static_cast<size_t>(li)];
@@ -262,7 +257,7 @@ struct NewtonEulerSystem::Impl {
       if (l.kind == Load::Kind::Force) {
         const Vec3 F = (l.frame == Load::Frame::Body) ? Vec3(R * val) : val;
         F_W += F;
-        tau_B += (l.point - bd.b).cross(R.transpose() * F);  // r × F in body axes
+        tau_B += (l.point - bd.com).cross(R.transpose() * F);  // r × F in body axes
       } else {
         tau_B += (l.frame == Load::Frame::Body) ? val : Vec3(R.transpose() * val);
       }
@@ -278,7 +273,7 @@ struct NewtonEulerSystem::Impl {
       if (bi == kGround) continue;  // stays identity / zero
       detail::FrameKin& kk = ks[k];
       const detail::FrameKin& kc = W.kin[static_cast<size_t>(bi)];
-      const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;  // COM − reference point
+      const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].com;  // COM − reference point
       kk.p = kc.p - rb;
       kk.R = kc.R;
       kk.v = kc.v - kc.w.cross(rb);
@@ -299,7 +294,7 @@ struct NewtonEulerSystem::Impl {
         if (bi == kGround) continue;
         const Wrench& w = W.force_out[e][k];
         const detail::FrameKin& kc = W.kin[static_cast<size_t>(bi)];
-        const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;
+        const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].com;
         // Moment about the COM: τ_C = τ_ref + (p_ref − x_C) × F.
         W.f.segment<3>(6 * bi) += w.force;
         W.f.segment<3>(6 * bi + 3) += kc.R.transpose() * (w.torque - rb.cross(w.force));
@@ -322,7 +317,7 @@ struct NewtonEulerSystem::Impl {
       for (size_t j = 0; j < cn.bodies.size(); ++j) {
         const BodyIndex bi = cn.bodies[j];
         const detail::FrameKin& kc = W.kin[static_cast<size_t>(bi)];
-        const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].b;  // COM − reference point
+        const Vec3 rb = kc.R * bodies[static_cast<size_t>(bi)].com;  // COM − reference point
         W.motion_ws[j] = {kc.p - rb, kc.R, kc.v - kc.w.cross(rb), kc.w};
       }
       zdot[k] = cn.src->derivative(t, W.motion_ws, states_of(W, cn.states, v));
@@ -490,8 +485,8 @@ void NewtonEulerSystem::Impl::factor(Data& W, const char* what) const {
         const BodyNE& bd = bodies[static_cast<size_t>(bi)];
         const Mat66& Jb = jblock(W, static_cast<int>(jj), side);
         Mat66& JM = side == 0 ? W.JMA[jj] : W.JMB[jj];
-        JM.leftCols<3>() = Jb.leftCols<3>() / bd.m;
-        JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.Jinv;  // J_C⁻¹ is symmetric
+        JM.leftCols<3>() = Jb.leftCols<3>() / bd.mass;
+        JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.inertia_com_inv;  // J_C⁻¹ is symmetric
       }
     }
     // Products at the blocks' fixed sizes (detail::block_capacity; the rows of JA/JB beyond a
@@ -516,8 +511,8 @@ void NewtonEulerSystem::Impl::factor(Data& W, const char* what) const {
     for (int i = 0; i < n; ++i) {
       const BodyNE& bd = bodies[static_cast<size_t>(i)];
       Mat66& D = W.ldl.diag(npos[static_cast<size_t>(i)]);
-      D.topLeftCorner<3, 3>() = bd.m * Mat3::Identity();
-      D.bottomRightCorner<3, 3>() = bd.J;
+      D.topLeftCorner<3, 3>() = bd.mass * Mat3::Identity();
+      D.bottomRightCorner<3, 3>() = bd.inertia_com;
     }
     for (const BlockTarget& bt : blocks) {
       const int nr = joints[static_cast<size_t>(bt.joint_r)].nr;
@@ -632,16 +627,7 @@ NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compil
                                 std::to_string(options.linear_damping) + ", angular " +
                                 std::to_string(options.angular_damping));
   I.n = static_cast<int>(cm.bodies().size());
-  for (const CompiledModel::Body& cb : cm.bodies()) {
-    BodyNE b;
-    b.name = cb.name;
-    b.m = cb.mass;
-    b.b = cb.com;
-    b.J = cb.inertia_com;
-    b.Jinv = cb.inertia_com_inv;
-    b.loads = cb.loads;
-    I.bodies.push_back(b);
-  }
+  I.bodies = cm.bodies();
   for (const CompiledModel::Joint& cj : cm.joints()) {
     JointNE jd;
     jd.name = cj.name;
@@ -754,10 +740,14 @@ void NewtonEulerSystem::initial_state(VecX& q, VecX& v) const {
   }
 }
 
-double NewtonEulerSystem::mass(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).m; }
-const Mat3& NewtonEulerSystem::inertia_com(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).J; }
-const Mat3& NewtonEulerSystem::inertia_com_inv(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).Jinv; }
-const Vec3& NewtonEulerSystem::com_offset(BodyIndex i) const { return impl_->bodies.at(static_cast<size_t>(i)).b; }
+double NewtonEulerSystem::mass(BodyIndex i) const { return impl_->cm->bodies().at(static_cast<size_t>(i)).mass; }
+const Mat3& NewtonEulerSystem::inertia_com(BodyIndex i) const {
+  return impl_->cm->bodies().at(static_cast<size_t>(i)).inertia_com;
+}
+const Mat3& NewtonEulerSystem::inertia_com_inv(BodyIndex i) const {
+  return impl_->cm->bodies().at(static_cast<size_t>(i)).inertia_com_inv;
+}
+const Vec3& NewtonEulerSystem::com_offset(BodyIndex i) const { return impl_->cm->bodies().at(static_cast<size_t>(i)).com; }
 Vec3 NewtonEulerSystem::com_position(BodyIndex i, const VecX& q) const { return q.segment<3>(7 * i); }
 Vec4 NewtonEulerSystem::quaternion(BodyIndex i, const VecX& q) const { return q.segment<4>(7 * i + 3); }
 Mat3 NewtonEulerSystem::rotation(BodyIndex i, const VecX& q) const { return impl_->rot(i, q); }
@@ -811,7 +801,7 @@ void NewtonEulerSystem::derivative(Workspace& ws, double t, const VecX& q, const
     Vec3 F, tau;
     I.wrench(i, t, W.kin[static_cast<size_t>(i)].R, v, F, tau);
     W.f.segment<3>(6 * i) = F;
-    W.f.segment<3>(6 * i + 3) = tau - wB.cross(bd.J * wB);
+    W.f.segment<3>(6 * i + 3) = tau - wB.cross(bd.inertia_com * wB);
   }
   I.add_force_elements(W, t, v);
   if (K > 0) {  // controller states: q̇ = z, v̇ = ż
@@ -1007,8 +997,8 @@ double NewtonEulerSystem::energy(Workspace& ws, const VecX& q, const VecX& v) co
   for (int i = 0; i < I.n; ++i) {
     const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
     const Vec3 vc = v.segment<3>(6 * i), wB = v.segment<3>(6 * i + 3);
-    E += 0.5 * bd.m * vc.squaredNorm() + 0.5 * wB.dot(bd.J * wB) -
-         bd.m * I.model().gravity.dot(q.segment<3>(7 * i));
+    E += 0.5 * bd.mass * vc.squaredNorm() + 0.5 * wB.dot(bd.inertia_com * wB) -
+         bd.mass * I.model().gravity.dot(q.segment<3>(7 * i));
   }
   // Potentials of the spring-dampers (user forces have none).
   if (!I.forces.empty()) {
@@ -1025,7 +1015,7 @@ double NewtonEulerSystem::energy(Workspace& ws, const VecX& q, const VecX& v) co
 
 Vec3 NewtonEulerSystem::linear_momentum(const VecX& v) const {
   Vec3 p = Vec3::Zero();
-  for (int i = 0; i < impl_->n; ++i) p += impl_->bodies[static_cast<size_t>(i)].m * v.segment<3>(6 * i);
+  for (int i = 0; i < impl_->n; ++i) p += impl_->bodies[static_cast<size_t>(i)].mass * v.segment<3>(6 * i);
   return p;
 }
 
@@ -1034,8 +1024,8 @@ Vec3 NewtonEulerSystem::angular_momentum(const VecX& q, const VecX& v) const {
   Vec3 L = Vec3::Zero();
   for (int i = 0; i < I.n; ++i) {
     const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
-    L += I.rot(i, q) * (bd.J * v.segment<3>(6 * i + 3)) +
-         q.segment<3>(7 * i).cross(bd.m * v.segment<3>(6 * i));
+    L += I.rot(i, q) * (bd.inertia_com * v.segment<3>(6 * i + 3)) +
+         q.segment<3>(7 * i).cross(bd.mass * v.segment<3>(6 * i));
   }
   return L;
 }

@@ -331,8 +331,9 @@ ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLo
   fe.effort_uses_angle = bound.reads_angle();
   fe.states = bound.states();
   const bool force = l.kind == Load::Kind::Force, body_axes = l.frame == Load::Frame::Body;
-  auto law = [bound, value = std::move(value), force, body_axes, point = l.point](
-                 double t, const std::vector<BodyMotion>& bm, std::span<const double> z, std::vector<Wrench>& out) {
+  fe.user_of_states = [bound, value = std::move(value), force, body_axes, point = l.point](
+                          double t, const std::vector<BodyMotion>& bm, std::span<const double> z,
+                          std::vector<Wrench>& out) {
     Vec3 val = bound.with_values(t, bm, z, [&](std::span<const double> q) { return value(t, q); });
     const Mat3& R = bm[0].R;
     if (body_axes) val = R * val;
@@ -343,12 +344,6 @@ ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLo
       out[0].torque = val;
     }
   };
-  if (fe.states.empty())
-    fe.user = [law = std::move(law)](double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
-      law(t, bm, {}, out);
-    };
-  else
-    fe.user_of_states = std::move(law);
   return fe;
 }
 

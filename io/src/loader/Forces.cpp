@@ -234,8 +234,9 @@ bool Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, 
   fe.type = ForceType::User;
   fe.bodies = bodies;
   fe.states = bound.states();
-  auto law = [bound, value = std::move(value), side, force = fe.motor_force](
-                 double t, const std::vector<BodyMotion>& bm, std::span<const double> z, std::vector<Wrench>& out) {
+  fe.user_of_states = [bound, value = std::move(value), side, force = fe.motor_force](
+                          double t, const std::vector<BodyMotion>& bm, std::span<const double> z,
+                          std::vector<Wrench>& out) {
     const double u = bound.with_values(t, bm, z, [&](std::span<const double> q) { return value(t, q); });
     static const BodyMotion ground{};
     const BodyMotion& a = side[0].index < 0 ? ground : bm[static_cast<size_t>(side[0].index)];
@@ -258,12 +259,6 @@ bool Loader::motor_of_state(ForceElement& fe, std::vector<Quantity> quantities, 
       if (side[0].index >= 0) out[static_cast<size_t>(side[0].index)].torque -= u * e;
     }
   };
-  if (fe.states.empty())
-    fe.user = [law = std::move(law)](double t, const std::vector<BodyMotion>& bm, std::vector<Wrench>& out) {
-      law(t, bm, {}, out);
-    };
-  else
-    fe.user_of_states = std::move(law);
   return true;
 }
 

@@ -222,9 +222,10 @@ using StateLoadValue = std::function<Vec3(double t, std::span<const double> q)>;
 
 /// A user force element that applies load `l` (its name, body, kind, point and frame; not its
 /// value) with the value value(t, q): its bodies are l.body and those the quantities read, so
-/// the implicit solvers form its tangent over all of them (central differences). Quantities that
-/// read controller states (state(name)) make it a user_of_states force reading them
-/// (ForceElement::states; the implicit solvers' tangent then has their columns too). Marked
+/// the implicit solvers form its tangent over all of them (central differences). It is a
+/// user_of_states force over the controller states its quantities read (state(name);
+/// ForceElement::states, none if they read none; the implicit solvers' tangent then has their
+/// columns too). Marked
 /// effort_uses_angle if a quantity is a joint's angle (its turn count is not in state files).
 /// @throws std::invalid_argument if l.body is ground or empty.
 ForceElement state_load(const Load& l, std::vector<Quantity> quantities, StateLoadValue value);
