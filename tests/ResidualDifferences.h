@@ -17,29 +17,18 @@ inline ResidualDifferences residual_differences(const ConstrainedSystem& sys, Co
                                                 const VecX& lambda, double h) {
   const Eigen::Index n = q.size();
   ResidualDifferences d{MatX(n, n), MatX(n, n), MatX(n, n)};
+  const VecX* x[3] = {&q, &v, &a};
+  MatX* dx[3] = {&d.dq, &d.dv, &d.da};
   VecX rp(n), rm(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    VecX xp = q, xm = q;
-    xp[k] += h;
-    xm[k] -= h;
-    sys.residual(ws, t, xp, v, a, lambda, rp);
-    sys.residual(ws, t, xm, v, a, lambda, rm);
-    d.dq.col(k) = (rp - rm) / (2 * h);
-    xp = v;
-    xm = v;
-    xp[k] += h;
-    xm[k] -= h;
-    sys.residual(ws, t, q, xp, a, lambda, rp);
-    sys.residual(ws, t, q, xm, a, lambda, rm);
-    d.dv.col(k) = (rp - rm) / (2 * h);
-    xp = a;
-    xm = a;
-    xp[k] += h;
-    xm[k] -= h;
-    sys.residual(ws, t, q, v, xp, lambda, rp);
-    sys.residual(ws, t, q, v, xm, lambda, rm);
-    d.da.col(k) = (rp - rm) / (2 * h);
-  }
+  for (int j = 0; j < 3; ++j)
+    for (Eigen::Index k = 0; k < n; ++k) {
+      VecX xp = *x[j], xm = *x[j];  // argument j moved by ±h in its entry k
+      xp[k] += h;
+      xm[k] -= h;
+      sys.residual(ws, t, j == 0 ? xp : q, j == 1 ? xp : v, j == 2 ? xp : a, lambda, rp);
+      sys.residual(ws, t, j == 0 ? xm : q, j == 1 ? xm : v, j == 2 ? xm : a, lambda, rm);
+      dx[j]->col(k) = (rp - rm) / (2 * h);
+    }
   return d;
 }
 
