@@ -245,6 +245,12 @@ int statics_command(const AnalysisOptions& o) {
   fmt::print("results      {} ({} rows, {} columns)\n", c.csv_path, rows, cols.names.size());
   std::fflush(stdout);
   int code = kSuccess;
+  if (rep.converged && rep.steps.back().unstable_directions > 0)
+    std::fprintf(stderr,
+                 "%s: statics: warning: the equilibrium found is unstable (%d direction%s in which the potential "
+                 "decreases): a small disturbance moves the model away from it\n",
+                 c.model->file.c_str(), rep.steps.back().unstable_directions,
+                 rep.steps.back().unstable_directions == 1 ? "" : "s");
   if (!rep.converged) {
     std::fprintf(stderr, "%s: statics failed: %s\n", c.model->file.c_str(), rep.message.c_str());
     code = kSolverFailure;
@@ -393,11 +399,22 @@ int modes_command(const AnalysisOptions& o) {
   }
 
   c.print_model();
-  if (ms.at_equilibrium)
+  if (ms.at_equilibrium) {
     fmt::print("analysis     modes about the static equilibrium ({} load step{}, {} Newton iterations)\n",
                ms.statics.load_steps, ms.statics.load_steps == 1 ? "" : "s", rep.statics.iterations);
+    const int u = rep.statics.steps.empty() ? -1 : rep.statics.steps.back().unstable_directions;
+    if (u > 0) fmt::print("equilibrium  UNSTABLE in {} direction{} (negative eigenvalues of the reduced stiffness)\n", u, u == 1 ? "" : "s");
+    else if (u == 0) fmt::print("equilibrium  stable (no negative eigenvalue of the reduced stiffness)\n");
+  }
   else
     fmt::print("analysis     modes about the initial state (its velocities, accelerations and multipliers)\n");
+  if (!ms.at_equilibrium) {
+    if (rep.not_equilibrium.empty())
+      fmt::print("equilibrium  yes: at rest, unbalanced force {} (N or N m)\n", sci(rep.unbalanced_force));
+    else
+      fmt::print("equilibrium  NO: unbalanced force {} (N or N m), largest speed {}\n", sci(rep.unbalanced_force),
+                 sci(rep.max_speed));
+  }
   fmt::print("freedom      {} degree{} of freedom (coordinates {}, independent constraints {})\n", rep.dof,
              rep.dof == 1 ? "" : "s", sys.num_coordinates(), sys.num_coordinates() - rep.dof);
   if (rep.rigid_body_modes == 0) {
@@ -421,6 +438,8 @@ int modes_command(const AnalysisOptions& o) {
                state_csv);
   }
   std::fflush(stdout);
+  if (!rep.not_equilibrium.empty())
+    std::fprintf(stderr, "%s: modes: warning: %s\n", c.model->file.c_str(), rep.not_equilibrium.c_str());
   int code = kSuccess;
   if (o.animate && !pose_files.empty()) {
     ViewOptions vo;

@@ -24,21 +24,45 @@ std::string num(double x) {
   return b;
 }
 
-/// Negative eigenvalues of the symmetric part of the reduced stiffness at an equilibrium
-/// (Lagrange–Dirichlet: a conservative system is stable where the reduced stiffness is positive
-/// definite; each negative eigenvalue is a direction in which the potential decreases).
-int unstable_directions(const MultibodySystem& sys, double t, const VecX& q, const VecX& lambda) {
+/// The signs of the eigenvalues of the symmetric part of the reduced stiffness at (q, λ).
+struct StiffnessSigns {
+  int negative = 0;  ///< eigenvalues below −1e-9 × the largest |eigenvalue|
+  int zero = 0;      ///< eigenvalues within ±1e-9 × the largest (all of them if it is 0)
+};
+
+/// Lagrange–Dirichlet: a conservative system is stable at an equilibrium where the reduced
+/// stiffness is positive definite; each negative eigenvalue is a direction in which the potential
+/// decreases, each zero one a neutral direction.
+StiffnessSigns stiffness_signs(const MultibodySystem& sys, double t, const VecX& q, const VecX& lambda) {
   const int n = sys.num_coordinates();
   const LinearizedSystem lin = linearize(sys, t, q, VecX::Zero(n), VecX::Zero(n), lambda);
-  if (lin.K.rows() == 0) return 0;
+  StiffnessSigns out;
+  if (lin.K.rows() == 0) return out;
   const MatX Ks = 0.5 * (lin.K + lin.K.transpose());
   Eigen::SelfAdjointEigenSolver<MatX> es(Ks, Eigen::EigenvaluesOnly);
   const VecX ev = es.eigenvalues();
   const double scale = ev.cwiseAbs().maxCoeff();
-  int k = 0;
-  for (int i = 0; i < ev.size(); ++i)
-    if (ev[i] < -1e-9 * scale) ++k;
-  return k;
+  for (int i = 0; i < ev.size(); ++i) {
+    if (ev[i] < -1e-9 * scale) ++out.negative;
+    else if (ev[i] <= 1e-9 * scale) ++out.zero;
+  }
+  return out;
+}
+
+int unstable_directions(const MultibodySystem& sys, double t, const VecX& q, const VecX& lambda) {
+  return stiffness_signs(sys, t, q, lambda).negative;
+}
+
+/// The number of unstable directions of the potential at the configuration a fraction x of the
+/// way from q0 to q1: the straight-line point projected onto the constraints, with the
+/// least-squares multipliers of the loads there. With them the reduced stiffness is the second
+/// derivative of the potential along the constraints even where the point is no equilibrium
+/// (least_squares_multipliers, Statics.h); the interpolated multipliers of the two ends would add
+/// the unbalanced force times the curvature of the coordinates, a stiffness of no physical meaning.
+int unstable_directions_between(const MultibodySystem& sys, double t, const VecX& q0, const VecX& q1, double x) {
+  VecX q = q0 + x * (q1 - q0), v = VecX::Zero(q0.size());
+  assemble_initial_state(sys, t, q, v);
+  return unstable_directions(sys, t, q, least_squares_multipliers(sys, t, q));
 }
 
 }  // namespace
@@ -116,8 +140,9 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
   int prev_unstable = -1;
   const bool check = settings.check_stability && a.system().num_coordinates() <= settings.max_stability_coordinates;
   rep.stability_checked = check;
-  // The start of the load path: the equilibrium without loads, where there is one (else the
-  // assembled start, and the first step is not checked for a jump).
+  // The start of the load path: the equilibrium without loads, where there is one and it is
+  // isolated (else the assembled start, and the first step is not checked: at a neutral
+  // equilibrium without loads — a pendulum, any pose — the branch the loads pick is not known).
   bool have_prev = false;
   if (check) {
     const std::unique_ptr<MultibodySystem> unloaded = a.scaled_system(0.0);
@@ -125,8 +150,11 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
     if (r0.converged) {
       rep.q = r0.q;
       rep.lambda = r0.lambda;
-      prev_unstable = unstable_directions(*unloaded, t, r0.q, r0.lambda);
-      have_prev = true;
+      const StiffnessSigns s0 = stiffness_signs(*unloaded, t, r0.q, r0.lambda);
+      if (s0.zero == 0) {
+        prev_unstable = s0.negative;
+        have_prev = true;
+      }
     }
   }
   for (int k = 1; k <= n; ++k) {
@@ -167,9 +195,7 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
       // less stable than both ends (the unstable middle of a snap-through).
       if (have_prev) {
         int worst = 0;
-        for (double x : {0.25, 0.5, 0.75})
-          worst = std::max(worst, unstable_directions(sys, t, rep.q + x * (s.q - rep.q),
-                                                      rep.lambda + x * (s.lambda - rep.lambda)));
+        for (double x : {0.25, 0.5, 0.75}) worst = std::max(worst, unstable_directions_between(sys, t, rep.q, s.q, x));
         if (worst > std::max(prev_unstable, s.unstable_directions)) {
           rep.message = "between load fractions " + num(rep.load_fraction) + " and " + num(f) +
                         " the equilibrium jumped across a region with " + std::to_string(worst) +
@@ -210,6 +236,27 @@ ModesReport solve_modes(const ModelAnalysis& a, const ModesSettings& settings) {
     rep.q = a.prepared().q0;
     rep.v = a.prepared().v0;
     initial_accelerations(sys, rep.t, rep.q, rep.v, rep.a, rep.lambda);
+    ConstrainedSystem::Workspace ws = sys.make_workspace();
+    VecX r(n), f(n);
+    sys.residual(ws, rep.t, rep.q, rep.v, VecX::Zero(n), rep.lambda, r);
+    sys.forces(ws, rep.t, rep.q, rep.v, f);
+    int kr = 0, kv = 0;
+    rep.unbalanced_force = n ? r.cwiseAbs().maxCoeff(&kr) : 0.0;
+    rep.max_speed = n ? rep.v.cwiseAbs().maxCoeff(&kv) : 0.0;
+    const double ftol = settings.statics.newton.force_tolerance * std::max(1.0, n ? f.cwiseAbs().maxCoeff() : 0.0);
+    if (rep.unbalanced_force > ftol || rep.max_speed > 0) {
+      std::ostringstream s;
+      s << "the initial state is not an equilibrium: ";
+      if (rep.unbalanced_force > ftol)
+        s << "the constraints leave a force of " << num(rep.unbalanced_force) << " (N or N m) unbalanced at "
+          << sys.coordinate_label(kr);
+      if (rep.max_speed > 0)
+        s << (rep.unbalanced_force > ftol ? ", and " : "") << "it moves (speed " << num(rep.max_speed) << " at "
+          << sys.coordinate_label(kv) << ")";
+      s << "; these modes describe the motion near this state, not vibrations about an equilibrium "
+           "(--at-equilibrium linearises about the static equilibrium)";
+      rep.not_equilibrium = s.str();
+    }
   }
   const LinearizedSystem lin = linearize(sys, rep.t, rep.q, rep.v, rep.a, rep.lambda);
   rep.dof = static_cast<int>(lin.K.rows());

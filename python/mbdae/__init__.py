@@ -15,6 +15,7 @@ from __future__ import annotations
 import json as _json
 import signal as _signal
 import threading as _threading
+import warnings as _warnings
 
 from . import _mbdae
 from ._errors import ModelError, SolverError
@@ -269,14 +270,27 @@ class Model:
         """
         return self._statics(False, set, settings, load_steps)
 
-    def modes(self, *, set: dict | None = None, load_steps: int = 1, **settings) -> dict:
-        """Modes about the static equilibrium (:meth:`statics`): the dict of :meth:`statics` plus
-        ``frequency_hz`` (undamped natural frequencies, Hz, ascending), ``damped_frequency_hz``,
-        ``damping_ratio`` (numpy arrays, one entry per mode) and ``shapes`` (one coordinate vector
-        per mode, max-norm 1) and ``rigid_body_modes`` (directions without stiffness); the same
-        analysis as ``mbdae modes --at-equilibrium``.
+    def modes(self, *, at_equilibrium: bool = False, set: dict | None = None, load_steps: int = 1,
+              **settings) -> dict:
+        """Modes (linearisation and eigenvalues), as ``mbdae modes``: about the initial state by
+        default, about the static equilibrium (:meth:`statics`, ``load_steps``) with
+        ``at_equilibrium=True`` (``mbdae modes --at-equilibrium``).
+
+        Returns a dict: ``frequency_hz`` (undamped natural frequencies, Hz, ascending),
+        ``damped_frequency_hz``, ``damping_ratio`` (numpy arrays, one entry per mode), ``shapes``
+        (one coordinate vector per mode, max-norm 1) and ``rigid_body_modes`` (directions without
+        stiffness); with ``at_equilibrium`` also the keys of :meth:`statics`, else the state
+        (``q``, ``v``, ``lambda``) and whether it is an equilibrium: ``equilibrium``,
+        ``unbalanced_force`` (N or N m, the force the constraints leave unbalanced), ``max_speed``
+        and ``warning`` (why it is none, also issued as a :class:`RuntimeWarning`: its modes are
+        those of the motion near that state, not vibrations about an equilibrium).
         """
-        return self._statics(True, set, settings, load_steps)
+        if at_equilibrium:
+            return self._statics(True, set, settings, load_steps)
+        d = dict(_mbdae.modes_at_initial_state(self._with(set, settings)))
+        if d["warning"]:
+            _warnings.warn(f"{self.file}: {d['warning']}", RuntimeWarning, stacklevel=2)
+        return d
 
     def _statics(self, modes, set_, settings, load_steps=1):
         d = dict(_mbdae.statics(self._with(set_, settings), modes, load_steps))

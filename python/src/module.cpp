@@ -490,6 +490,24 @@ py::array_t<double> to_array(const VecX& x) {
   return py::array_t<double>(static_cast<py::ssize_t>(x.size()), x.data());
 }
 
+/// The modes of `found` into d: frequency_hz, damped_frequency_hz, damping_ratio (arrays),
+/// shapes (one coordinate vector per mode) and rigid_body_modes.
+void add_modes(py::dict& d, const io::ModesReport& found) {
+  std::vector<double> f, fd, zeta;
+  py::list shapes;
+  for (const Mode& mode : found.modes) {
+    f.push_back(mode.frequency_hz);
+    fd.push_back(mode.damped_frequency_hz);
+    zeta.push_back(mode.damping_ratio);
+    shapes.append(to_array(mode.shape));
+  }
+  d["frequency_hz"] = py::array_t<double>(static_cast<py::ssize_t>(f.size()), f.data());
+  d["damped_frequency_hz"] = py::array_t<double>(static_cast<py::ssize_t>(fd.size()), fd.data());
+  d["damping_ratio"] = py::array_t<double>(static_cast<py::ssize_t>(zeta.size()), zeta.data());
+  d["shapes"] = shapes;
+  d["rigid_body_modes"] = found.rigid_body_modes;
+}
+
 /// Static equilibrium from the model's consistent initial state (io::solve_statics, as `mbdae
 /// statics`: gravity and loads ramped over `load_steps`), the sensor values there (v = 0, a = 0,
 /// the equilibrium multipliers) and, with `modes`, the modes about it (io::solve_modes, as `mbdae
@@ -549,21 +567,39 @@ py::dict statics_and_modes(const ModelPtr& m, bool modes, int load_steps) {
   py::dict sensors;
   for (std::size_t i = 0; i < row.size(); ++i) sensors[py::str(columns[i])] = row[i];
   d["sensors"] = sensors;
-  if (modes) {
-    std::vector<double> f, fd, zeta;
-    py::list shapes;
-    for (const Mode& mode : found.modes) {
-      f.push_back(mode.frequency_hz);
-      fd.push_back(mode.damped_frequency_hz);
-      zeta.push_back(mode.damping_ratio);
-      shapes.append(to_array(mode.shape));
+  if (modes) add_modes(d, found);
+  return d;
+}
+
+/// Modes about the model's initial state (io::solve_modes without at_equilibrium, as `mbdae
+/// modes`): frequencies, damping ratios, shapes, rigid-body modes, the state (q, v, lambda) and
+/// whether it is an equilibrium (`equilibrium`, `unbalanced_force`, `max_speed`, `warning`).
+py::dict modes_at_initial_state(const ModelPtr& m) {
+  if (const SolverInfo* si = find_solver(m->solver_name()); !si || si->path != SolverPath::Implicit)
+    throw py::value_error("modes use the implicit formulation: give an implicit solver "
+                          "(solver='generalized_alpha', 'ida' or 'trapezoidal_index2'), not '" +
+                          m->solver_name() + "'");
+  io::ModesReport found;
+  std::string failure;
+  {
+    py::gil_scoped_release nogil;
+    try {
+      io::ModelAnalysis a(*m);
+      found = io::solve_modes(a, {});
+    } catch (const std::exception& e) {
+      failure = e.what();
     }
-    d["frequency_hz"] = py::array_t<double>(static_cast<py::ssize_t>(f.size()), f.data());
-    d["damped_frequency_hz"] = py::array_t<double>(static_cast<py::ssize_t>(fd.size()), fd.data());
-    d["damping_ratio"] = py::array_t<double>(static_cast<py::ssize_t>(zeta.size()), zeta.data());
-    d["shapes"] = shapes;
-    d["rigid_body_modes"] = found.rigid_body_modes;
   }
+  if (!failure.empty()) throw std::runtime_error(failure);
+  py::dict d;
+  d["q"] = to_array(found.q);
+  d["v"] = to_array(found.v);
+  d["lambda"] = to_array(found.lambda);
+  d["equilibrium"] = found.not_equilibrium.empty();
+  d["unbalanced_force"] = found.unbalanced_force;
+  d["max_speed"] = found.max_speed;
+  d["warning"] = found.not_equilibrium;
+  add_modes(d, found);
   return d;
 }
 
@@ -783,6 +819,10 @@ PYBIND11_MODULE(_mbdae, mod) {
         return statics_and_modes(m, modes, load_steps);
       },
       py::arg("model"), py::arg("modes"), py::arg("load_steps") = 1);
+
+  mod.def(
+      "modes_at_initial_state", [](const std::shared_ptr<io::LoadedModel>& m) { return modes_at_initial_state(m); },
+      py::arg("model"));
 
   mod.def(
       "motion", [](const std::shared_ptr<io::LoadedModel>& m, bool inverse) { return motion_model(m, inverse); },

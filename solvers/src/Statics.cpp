@@ -2,6 +2,7 @@
 
 #include <mbdae/solvers/Statics.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -64,54 +65,96 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   // Least-squares multipliers at the start, C_qᵀλ ≈ f: without them the geometric stiffness
   // ∂(C_qᵀλ)/∂q — the only stiffness of a pendulum about its pivot — would be missing from the
   // first Newton matrix.
-  if (m > 0) {
-    SparseMatrix C = sys.jacobian_pattern();
-    sys.assemble_jacobian(ws, t, q, C);
-    const SparseMatrix Ct = C.transpose();
-    Eigen::SimplicialLDLT<SparseMatrix> ldlt(SparseMatrix(C * Ct));
-    if (ldlt.info() == Eigen::Success) {
-      const VecX l0 = ldlt.solve(C * f);
-      if (l0.allFinite()) lam = l0;
-    }
-  }
+  if (m > 0) lam = least_squares_multipliers(sys, t, q);
   eval(q, lam, r, c);
   double phi = merit(r, c);
+  // The stabilizer α M (Statics.h): the mass matrix on the tangent pattern, and its seed.
+  SparseMatrix Ms;
+  double alpha = 0, alpha_seed = 0;
+  if (opt.stabilize) {
+    Ms = sys.tangent_pattern();
+    sys.assemble_mass(ws, q, Ms);
+    double mmax = 0;
+    for (int k = 0; k < Ms.outerSize(); ++k) mmax = std::max(mmax, std::abs(Ms.coeff(k, k)));
+    if (mmax > 0) alpha_seed = fscale / mmax;
+  }
+  const double alpha_max = alpha_seed * 1e12;
+  // Raises α after a failed attempt; false if it cannot be raised any more.
+  auto raise_alpha = [&]() {
+    if (alpha_seed <= 0 || alpha >= alpha_max) return false;
+    alpha = alpha < alpha_seed ? alpha_seed : 10 * alpha;
+    return true;
+  };
   int it = 0;
+  std::string last_failure;
   for (; it < opt.max_iterations && !converged(r, c); ++it) {
     sys.assemble_tangent(ws, t, q, zero_n, zero_n, lam, 1.0, 0.0, 0.0, K.A);
+    if (alpha > 0) {
+      sys.assemble_mass(ws, q, Ms);
+      // Both matrices are copies of the tangent pattern: the sum is one of their values.
+      Eigen::Map<VecX>(K.A.valuePtr(), K.A.nonZeros()) += alpha * Eigen::Map<const VecX>(Ms.valuePtr(), Ms.nonZeros());
+      ++res.stabilized_iterations;
+    }
     sys.assemble_jacobian(ws, t, q, K.C);
     K.fill(1.0);
     if (!lu.factorize(K.S)) {
-      res.message =
+      last_failure =
           "static equilibrium: the stiffness matrix is singular on the constraint manifold — a "
           "direction has neither stiffness nor constraint (a free mechanism or body under no "
           "restoring force is in neutral equilibrium), or the constraints are redundant";
+      if (raise_alpha()) continue;
+      res.message = last_failure;
       break;
     }
     rhs.head(n) = -r;
     rhs.tail(m) = -c;
     lu.solve(rhs);
     if (!rhs.allFinite()) {
-      res.message = "static equilibrium: the Newton step is not finite (singular stiffness)";
+      last_failure = "static equilibrium: the Newton step is not finite (singular stiffness)";
+      if (raise_alpha()) continue;
+      res.message = last_failure;
       break;
     }
-    // Backtracking on the merit function (a decrease of ‖F‖).
-    double s = 1.0;
     VecX qn, ln, rn(n), cn(m);
     double phin = 0;
-    for (int ls = 0; ls < 30; ++ls) {
-      qn = q + s * rhs.head(n);
-      ln = lam + s * rhs.tail(m);
+    if (alpha > 0) {
+      // Pseudo-transient continuation: the full step, α following the residual (switched
+      // evolution relaxation, Kelley & Keyes 1998, eq. 1.6: the pseudo-time step 1/α grows by
+      // the factor the residual fell). No line search: the step of the overdamped motion may raise
+      // ‖F‖ (away from an unstable equilibrium it must); a step that raises it tenfold or more, or
+      // is not finite, is retried with α × 10.
+      qn = q + rhs.head(n);
+      ln = lam + rhs.tail(m);
       eval(qn, ln, rn, cn);
       phin = merit(rn, cn);
-      if (std::isfinite(phin) && (phin <= (1 - 2e-4 * s) * phi || converged(rn, cn))) break;
-      s *= 0.5;
-    }
-    if (!std::isfinite(phin) || (phin > phi && !converged(rn, cn))) {
-      res.message = "static equilibrium: the line search found no decrease of the residual "
-                    "(no equilibrium near this start, or an unstable/neutral direction)";
-      ++it;
-      break;
+      if (!std::isfinite(phin) || phin > 100 * phi) {
+        last_failure = "static equilibrium: the stabilized step raised the residual tenfold";
+        if (raise_alpha()) continue;
+        res.message = last_failure;
+        ++it;
+        break;
+      }
+      const double ratio = std::sqrt(phin / phi);
+      alpha = std::max(alpha_seed * 1e-12, alpha * std::clamp(std::isfinite(ratio) ? ratio : 1.0, 1e-3, 10.0));
+    } else {
+      // Backtracking on the merit function (a decrease of ‖F‖).
+      double s = 1.0;
+      for (int ls = 0; ls < 30; ++ls) {
+        qn = q + s * rhs.head(n);
+        ln = lam + s * rhs.tail(m);
+        eval(qn, ln, rn, cn);
+        phin = merit(rn, cn);
+        if (std::isfinite(phin) && (phin <= (1 - 2e-4 * s) * phi || converged(rn, cn))) break;
+        s *= 0.5;
+      }
+      if (!std::isfinite(phin) || (phin > phi && !converged(rn, cn))) {
+        last_failure = "static equilibrium: the line search found no decrease of the residual "
+                       "(no equilibrium near this start, or an unstable/neutral direction)";
+        if (raise_alpha()) continue;
+        res.message = last_failure;
+        ++it;
+        break;
+      }
     }
     q = qn;
     lam = ln;
@@ -137,11 +180,34 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
       << " at " << (n ? sys.coordinate_label(kr) : std::string("-"));
     if (m) s << ", the largest constraint residual " << res.constraint_residual << " in "
              << sys.constraint_label(kc);
+    if (res.stabilized_iterations > 0)
+      s << " (" << res.stabilized_iterations << " iterations with the stabilizer α M, α last " << alpha << " 1/s²)";
     res.message = s.str();
   } else {
     res.message.clear();
   }
   return res;
+}
+
+VecX least_squares_multipliers(const ConstrainedSystem& sys, double t, const VecX& q) {
+  const int n = sys.num_coordinates(), m = sys.num_constraints();
+  if (q.size() != n)
+    throw std::invalid_argument("least-squares multipliers: q has size " + std::to_string(q.size()) +
+                                ", expected " + std::to_string(n));
+  VecX lam = VecX::Zero(m);
+  if (m == 0) return lam;
+  ConstrainedSystem::Workspace ws = sys.make_workspace();
+  VecX f(n);
+  sys.forces(ws, t, q, VecX::Zero(n), f);
+  SparseMatrix C = sys.jacobian_pattern();
+  sys.assemble_jacobian(ws, t, q, C);
+  const SparseMatrix Ct = C.transpose();
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt(SparseMatrix(C * Ct));
+  if (ldlt.info() == Eigen::Success) {
+    const VecX l0 = ldlt.solve(C * f);
+    if (l0.allFinite()) lam = l0;
+  }
+  return lam;
 }
 
 }  // namespace mbdae

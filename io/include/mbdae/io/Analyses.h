@@ -18,7 +18,11 @@
 /// their rest lengths and drives are not scaled. A step that finds no equilibrium ends the
 /// analysis with the fraction reached; so does a change of the number of unstable directions
 /// between two steps (the path crossed a limit or bifurcation point: snap-through or buckling),
-/// because under load control the next equilibrium found would lie on another branch.
+/// because under load control the next equilibrium found would lie on another branch, and a jump
+/// across a less stable region (the straight path between two steps' equilibria, each point
+/// projected onto the constraints with the least-squares multipliers of its loads). The path
+/// starts at the equilibrium without loads if it is isolated; at a neutral one (a pendulum without
+/// gravity) the first step is not compared with it.
 
 #include <functional>
 #include <memory>
@@ -134,6 +138,15 @@ struct ModesReport {
   /// For each rigid-body mode, the coordinate that moves most in it (coordinate_label).
   std::vector<std::string> rigid_body_coordinates;
   std::string message;         ///< why !ok
+  /// Without at_equilibrium: ‖r(q, v, 0, λ)‖∞ = ‖M a‖∞ of the initial state, the generalized force
+  /// that the constraints do not balance (N or N m), and the largest speed ‖v‖∞.
+  double unbalanced_force = 0;
+  double max_speed = 0;
+  /// Without at_equilibrium: non-empty if the initial state is no equilibrium (unbalanced force
+  /// above StaticsOptions::force_tolerance × max(1, ‖f‖∞), or v ≠ 0), naming the coordinate of the
+  /// largest unbalanced force: its modes are those of the motion near this state, not vibrations
+  /// about an equilibrium.
+  std::string not_equilibrium;
 };
 
 /// Linearisation (linearize(), Linearization.h) and eigenvalues about the initial state or the
