@@ -1,14 +1,17 @@
 #include <mbdae/study/CaseRun.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
+#include <mbdae/io/Analyses.h>
 #include <mbdae/io/CsvWriter.h>
 #include <mbdae/io/Run.h>
 
@@ -39,6 +42,10 @@ bool parse_status(std::string_view word, CaseStatus& s) {
 OutputStatistics::OutputStatistics(const std::vector<Output>& outputs, const std::vector<std::string>& columns)
     : outputs_(outputs) {
   for (const Output& o : outputs) {
+    if (o.kind != OutputKind::Statistic) {
+      slot_.push_back(kNone);
+      continue;
+    }
     size_t c = 0;
     while (c < columns.size() && columns[c] != o.column) ++c;
     if (c == columns.size()) throw std::invalid_argument("the model has no sensor column '" + o.column + "'");
@@ -132,12 +139,75 @@ std::string joined(const std::vector<std::string>& lines) {
   return s;
 }
 
+/// The outputs of the analyses (eigenfrequency, equilibrium) of `model` into `values` (the
+/// others untouched); each analysis runs once per setting, as `mbdae modes` and `mbdae statics`.
+/// Returns why an output has no value (empty if every one has).
+std::string analysis_outputs(const io::LoadedModel& model, const std::vector<Output>& outputs, std::vector<double>& values) {
+  if (std::none_of(outputs.begin(), outputs.end(), [](const Output& o) { return o.kind != OutputKind::Statistic; }))
+    return {};
+  std::vector<std::string> problems;
+  try {
+    io::ModelAnalysis a(model);
+    std::map<std::pair<bool, int>, io::ModesReport> modes;
+    std::map<int, io::StaticsReport> statics;
+    std::unique_ptr<io::SensorSet> sensors;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Output& o = outputs[i];
+      if (o.kind == OutputKind::Eigenfrequency) {
+        const std::pair<bool, int> key{o.at_equilibrium, o.at_equilibrium ? o.load_steps : 1};
+        auto it = modes.find(key);
+        if (it == modes.end()) {
+          io::ModesSettings ms;
+          ms.at_equilibrium = o.at_equilibrium;
+          ms.statics.load_steps = key.second;
+          it = modes.emplace(key, io::solve_modes(a, ms)).first;
+        }
+        const io::ModesReport& rep = it->second;
+        if (!rep.ok) problems.push_back("output '" + o.name + "': " + rep.message);
+        else if (static_cast<size_t>(o.mode) > rep.modes.size())
+          problems.push_back("output '" + o.name + "': the model has " + std::to_string(rep.modes.size()) + " mode" +
+                             (rep.modes.size() == 1 ? "" : "s") + ", not " + std::to_string(o.mode));
+        else values[i] = rep.modes[static_cast<size_t>(o.mode - 1)].frequency_hz;
+      } else if (o.kind == OutputKind::Equilibrium) {
+        auto it = statics.find(o.load_steps);
+        if (it == statics.end()) {
+          io::StaticsSettings st;
+          st.load_steps = o.load_steps;
+          it = statics.emplace(o.load_steps, io::solve_statics(a, st)).first;
+        }
+        const io::StaticsReport& rep = it->second;
+        if (!rep.converged) {
+          problems.push_back("output '" + o.name + "': " + rep.message);
+          continue;
+        }
+        // The sensors at the equilibrium as `mbdae statics` writes them: v = 0, a = 0, its λ.
+        if (!sensors) sensors = a.make_sensors({true, true});
+        const std::vector<std::string>& cols = sensors->columns();
+        const auto c = std::find(cols.begin(), cols.end(), o.column);
+        if (c == cols.end()) {
+          problems.push_back("output '" + o.name + "': the model has no sensor column '" + o.column + "'");
+          continue;
+        }
+        std::vector<double> row(cols.size());
+        const VecX zero = VecX::Zero(rep.q.size());
+        sensors->evaluate(StateView{0.0, rep.q, zero, zero, rep.lambda}, row);
+        values[i] = row[static_cast<size_t>(c - cols.begin())];
+      }
+    }
+  } catch (const ModelError& e) {
+    problems.push_back(joined(e.problems()));
+  } catch (const std::exception& e) {
+    problems.push_back(e.what());
+  }
+  return joined(problems);
+}
+
 }  // namespace
 
 std::vector<double> OutputStatistics::values() const {
   std::vector<double> v;
   for (size_t i = 0; i < outputs_.size(); ++i)
-    v.push_back(statistic(outputs_[i].statistic, outputs_[i].time, t_, x_[slot_[i]]));
+    v.push_back(slot_[i] == kNone ? std::nan("") : statistic(outputs_[i].statistic, outputs_[i].time, t_, x_[slot_[i]]));
   return v;
 }
 
@@ -169,6 +239,23 @@ CaseResult run_case(const Study& study, const Case& c, const std::string& series
   }
   r.load_time = seconds_since(start);
 
+  // The analyses' outputs first (they do not depend on the run); the run only where a statistic
+  // or the series needs it.
+  std::vector<double> analysed(study.outputs.size(), std::nan(""));
+  const std::string analysis_failure = analysis_outputs(model, study.outputs, analysed);
+  auto merged = [&](std::vector<double> v) {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (study.outputs[i].kind != OutputKind::Statistic) v[i] = analysed[i];
+    return v;
+  };
+  const bool needs_run = !series.empty() || std::any_of(study.outputs.begin(), study.outputs.end(), [](const Output& o) {
+                           return o.kind == OutputKind::Statistic;
+                         });
+  if (!needs_run) {
+    r.outputs = analysed;
+    return finish(analysis_failure.empty() ? CaseStatus::Ok : CaseStatus::Failed, analysis_failure);
+  }
+
   const auto setup_start = Clock::now();
   std::unique_ptr<io::ModelRun> run;
   std::unique_ptr<OutputStatistics> stats;
@@ -182,8 +269,10 @@ CaseResult run_case(const Study& study, const Case& c, const std::string& series
       csv = std::make_unique<io::CsvWriter>(series, header);
     }
   } catch (const ModelError& e) {
+    r.outputs = merged(r.outputs);
     return finish(CaseStatus::Invalid, joined(e.problems()));
   } catch (const std::exception& e) {
+    r.outputs = merged(r.outputs);
     return finish(CaseStatus::Invalid, e.what());
   }
   r.setup_time = seconds_since(setup_start);
@@ -206,19 +295,20 @@ CaseResult run_case(const Study& study, const Case& c, const std::string& series
   } catch (const std::exception& e) {
     r.solve_time = seconds_since(solve_start);
     r.t_reached = stats->last_time();
-    r.outputs = stats->values();
-    return finish(CaseStatus::Failed, e.what());
+    r.outputs = merged(stats->values());
+    return finish(CaseStatus::Failed, e.what() + (analysis_failure.empty() ? "" : "; " + analysis_failure));
   }
   r.solve_time = seconds_since(solve_start);
   r.t_reached = res.t_reached;
-  r.outputs = stats->values();
-  if (res.ok()) return finish(CaseStatus::Ok, "");
+  r.outputs = merged(stats->values());
+  if (res.ok()) return finish(analysis_failure.empty() ? CaseStatus::Ok : CaseStatus::Failed, analysis_failure);
   if (res.status == SolveStatus::Interrupted && time_up) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "time limit of %g s reached at t = %.10g s", study.time_limit, res.t_reached);
     return finish(CaseStatus::Timeout, buf);
   }
-  return finish(CaseStatus::Failed, std::string(mbdae::to_string(res.status)) + ": " + res.message);
+  return finish(CaseStatus::Failed, std::string(mbdae::to_string(res.status)) + ": " + res.message +
+                                        (analysis_failure.empty() ? "" : "; " + analysis_failure));
 }
 
 // ---- byte forms ---------------------------------------------------------------------------------

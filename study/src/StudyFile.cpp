@@ -280,21 +280,48 @@ void StudyReader::parameter(const YAML::Node& n, const std::string& path) {
 }
 
 void StudyReader::output(const YAML::Node& n, const std::string& path) {
-  auto m = mapping(n, path, {"name", "sensor", "statistic", "time", "eigenfrequency", "equilibrium"});
+  auto m = mapping(n, path, {"name", "sensor", "statistic", "time", "eigenfrequency", "equilibrium", "at_equilibrium",
+                             "load_steps"});
   if (!n.IsMap()) return;
-  // Analyses come as outputs of their own kind; the study format reserves their keys.
-  if (m.count("eigenfrequency")) {
-    error(m["eigenfrequency"], path + ".eigenfrequency",
-          "eigenfrequency outputs are not available yet (mbdae has no modal analysis yet); "
-          "outputs available now: sensor statistics");
+  // Analyses: `eigenfrequency: k` (mbdae modes) and `equilibrium: COLUMN` (mbdae statics).
+  if (m.count("eigenfrequency") || m.count("equilibrium")) {
+    Output o;
+    o.where = at(n, path);
+    for (const char* key : {"sensor", "statistic", "time"})
+      if (m.count(key))
+        error(m[key], path + "." + key, std::string(key) + " is for sensor statistics, not for an output of an analysis");
+    if (m.count("eigenfrequency") && m.count("equilibrium"))
+      error(n, path, "an output is either an eigenfrequency or an equilibrium, not both");
+    if (m.count("load_steps"))
+      if (auto x = whole(m["load_steps"], path + ".load_steps", 1, 1000000)) o.load_steps = static_cast<int>(*x);
+    if (m.count("eigenfrequency")) {
+      o.kind = OutputKind::Eigenfrequency;
+      // The mode's number k: the k-th row of mbdae modes (ascending frequency).
+      if (auto x = whole(m["eigenfrequency"], path + ".eigenfrequency", 1, 1000000)) o.mode = static_cast<int>(*x);
+      if (m.count("at_equilibrium")) {
+        const auto b = string(m["at_equilibrium"], path + ".at_equilibrium");
+        if (b && *b != "true" && *b != "false")
+          error(m["at_equilibrium"], path + ".at_equilibrium", "expected true or false, got '" + *b + "'");
+        else if (b) o.at_equilibrium = *b == "true";
+      }
+      if (m.count("load_steps") && !o.at_equilibrium)
+        error(m["load_steps"], path + ".load_steps", "load_steps is for at_equilibrium: true");
+      o.name = "eigenfrequency:" + std::to_string(o.mode) + (o.at_equilibrium ? ":at_equilibrium" : "");
+    } else {
+      o.kind = OutputKind::Equilibrium;
+      if (m.count("at_equilibrium"))
+        error(m["at_equilibrium"], path + ".at_equilibrium", "at_equilibrium is for eigenfrequency outputs");
+      if (auto c = string(m["equilibrium"], path + ".equilibrium")) o.column = *c;
+      o.where = at(m["equilibrium"], path + ".equilibrium");
+      o.name = "equilibrium:" + o.column;
+    }
+    if (m.count("name"))
+      if (auto s = string(m["name"], path + ".name")) o.name = *s;
+    s_.outputs.push_back(std::move(o));
     return;
   }
-  if (m.count("equilibrium")) {
-    error(m["equilibrium"], path + ".equilibrium",
-          "equilibrium outputs are not available yet (mbdae has no static equilibrium analysis yet); "
-          "outputs available now: sensor statistics");
-    return;
-  }
+  for (const char* key : {"at_equilibrium", "load_steps"})
+    if (m.count(key)) error(m[key], path + "." + key, std::string(key) + " is for the outputs of the analyses (eigenfrequency, equilibrium)");
   Output o;
   o.where = at(n, path);
   if (m.count("sensor")) {

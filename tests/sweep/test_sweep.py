@@ -11,6 +11,9 @@
   resume           the study killed (SIGKILL) halfway: its workers die with it; --resume runs
                    only the missing cases (and one whose row was cut short) and keeps every
                    finished row byte for byte
+  modes            eigenfrequency and equilibrium outputs equal, bit for bit, what `mbdae modes`
+                   (with and without --at-equilibrium) and `mbdae statics` print for each case in
+                   a separate process, and the closed forms of a pendulum to 1e-9
   plot             --plot writes the figures; the standardized regression coefficients of a
                    response known in closed form (a falling body) are those of the closed form
   mpi_same_table   `mpirun -n 2 --oversubscribe` gives the table of the local mode
@@ -235,6 +238,49 @@ def test_faults():
                                       f"forces[0].value[2]={r['torque']}", f"solver.step={r['step']}"], expect)
         compare_outputs(r, ref, outputs, k)
     check(math.isnan(float(rows[2]["w_at_0.9"])), "case 2 has a value after its failure")
+
+
+def analysis_csv(command, sets, *args):
+    """The rows of `mbdae COMMAND MODEL --set ... ARGS` (modes or statics), in a fresh process."""
+    model = os.path.join(HERE, "..", "..", "examples", "models", "simple_pendulum.yaml")
+    out = os.path.join(OUT, command + ".csv")
+    cmd = [MBDAE, command, model, "-q", "-o", out] + list(args)
+    for s in sets:
+        cmd += ["--set", s]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    check(p.returncode == 0, f"{' '.join(cmd)}: exit code {p.returncode}\n{p.stderr}")
+    with open(out, newline="") as f:
+        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+def test_modes():
+    table = os.path.join(OUT, "modes.csv")
+    sweep("modes.yaml", table, "-j", "2", "--force")
+    rows = read_table(table)
+    check(len(rows) == 6, f"{len(rows)} rows, expected 6")
+    g, r_bob = 9.81, 0.01
+    for r in rows:
+        check(r["status"] == "ok", f"case {r['case']}: status {r['status']} {r['message']}")
+        L, m = float(r["length"]), float(r["mass"])
+        sets = ["solver.end_time=0.1", f"bodies[0].position[0]={r['length']}", f"bodies[0].mass={r['mass']}"]
+        start = analysis_csv("modes", sets, "--no-poses")
+        hanging = analysis_csv("modes", sets, "--no-poses", "--at-equilibrium")
+        hanging4 = analysis_csv("modes", sets, "--no-poses", "--at-equilibrium", "-n", "4")
+        statics = analysis_csv("statics", sets)
+        check(same(float(r["f_start"]), start[0]["frequency_hz"]), f"case {r['case']}: f_start differs from mbdae modes")
+        check(same(float(r["f_hanging"]), hanging[0]["frequency_hz"]),
+              f"case {r['case']}: f_hanging differs from mbdae modes --at-equilibrium")
+        check(same(float(r["f_hanging_4"]), hanging4[0]["frequency_hz"]),
+              f"case {r['case']}: f_hanging_4 differs from mbdae modes --at-equilibrium -n 4")
+        check(same(float(r["y_rest"]), statics[-1]["bob.y"]), f"case {r['case']}: y_rest differs from mbdae statics")
+        # Closed forms: a sphere of radius r on a link of length L hangs at y = -L and swings at
+        # sqrt(g L / (L^2 + 2/5 r^2)) / 2 pi, whatever its mass; released horizontally it falls at
+        # g, the real eigenvalue of the linearisation about the start being 0 (no stiffness there).
+        f = math.sqrt(g * L / (L * L + 0.4 * r_bob * r_bob)) / (2 * math.pi)
+        for name in ("f_hanging", "f_hanging_4"):
+            check(abs(float(r[name]) / f - 1) < 1e-9, f"case {r['case']}: {name} = {r[name]}, closed form {f!r}")
+        check(abs(float(r["y_rest"]) + L) < 1e-9, f"case {r['case']}: y_rest = {r['y_rest']}, closed form {-L}")
+        check(math.isfinite(float(r["energy"])), f"case {r['case']}: the run's statistic is missing")
 
 
 def test_crash():

@@ -1,8 +1,8 @@
 #pragma once
 /// @file CaseRun.h
 /// One case of a study: the model loaded with the case's overrides, run through io::ModelRun
-/// (the same run as `mbdae run MODEL --set ...`), its outputs computed from the sensor rows, its
-/// status; and the byte form in which cases and results travel between processes and ranks.
+/// (the same run as `mbdae run MODEL --set ...`), its outputs computed from the sensor rows or by
+/// the analyses (io/Analyses.h), its status; and the byte form in which cases and results travel between processes and ranks.
 ///
 /// Statistics of a sensor column x over the output rows (t_0, x_0), …, (t_n, x_n) of a run (up
 /// to the time it reached):
@@ -17,6 +17,13 @@
 /// | value_at T      | x_k + (x_{k+1} − x_k) · ((T − t_k) / (t_{k+1} − t_k)), t_k ≤ T ≤ t_{k+1}, the first such k; NaN outside [t_0, t_n] |
 ///
 /// A NaN in the column makes every statistic of it NaN.
+///
+/// Outputs of the analyses come from the case's model without the run: `eigenfrequency` the
+/// frequency_hz of the k-th mode of io::solve_modes (the k-th row of `mbdae modes`, about the
+/// initial state or with at_equilibrium about the static equilibrium), `equilibrium` the sensor
+/// column at io::solve_statics's equilibrium (v = 0, a = 0, its multipliers: the row of `mbdae
+/// statics`). A case whose outputs are all of analyses is not run in time (t_reached NaN); one
+/// whose analysis fails is `failed` with the reason, that output NaN.
 
 #include <span>
 #include <string>
@@ -58,7 +65,7 @@ struct CaseResult {
 /// The statistics of the outputs, fed one row at a time.
 class OutputStatistics {
  public:
-  /// @param outputs the study's outputs
+  /// @param outputs the study's outputs (those of analyses get NaN here)
   /// @param columns the run's sensor columns (SensorSet::columns())
   /// @throws std::invalid_argument naming an output column the run does not have.
   OutputStatistics(const std::vector<Output>& outputs, const std::vector<std::string>& columns);
@@ -71,6 +78,7 @@ class OutputStatistics {
 
  private:
   const std::vector<Output>& outputs_;
+  static constexpr size_t kNone = static_cast<size_t>(-1);  // slot of an output of an analysis
   std::vector<size_t> used_;              // the sensor columns kept
   std::vector<size_t> slot_;              // output -> index into used_
   std::vector<double> t_;

@@ -81,12 +81,24 @@ enum class Statistic { Final, Max, Min, Mean, Rms, TimeOfMax, TimeOfMin, ValueAt
 /// The study-file word ("time_of_max", ...).
 const char* to_string(Statistic s);
 
-/// An output of the study: a statistic of one sensor column over the output times of a run.
+/// What an output is computed from.
+enum class OutputKind {
+  Statistic,       ///< a statistic of a sensor column over the output rows of a run
+  Eigenfrequency,  ///< a mode's undamped natural frequency, Hz (io::solve_modes, as `mbdae modes`)
+  Equilibrium,     ///< a sensor column at the static equilibrium (io::solve_statics, as `mbdae statics`)
+};
+
+/// An output of the study: a statistic of one sensor column over the output times of a run, or a
+/// result of an analysis of the case's model.
 struct Output {
   std::string name;    ///< the table column
-  std::string column;  ///< the sensor column of the model ("slider.x", "energy")
+  OutputKind kind = OutputKind::Statistic;
+  std::string column;  ///< Statistic, Equilibrium: the sensor column of the model ("slider.x", "energy")
   Statistic statistic = Statistic::Final;
   double time = 0;     ///< ValueAt: s
+  int mode = 0;        ///< Eigenfrequency: k ≥ 1, the k-th row of `mbdae modes` (ascending frequency)
+  bool at_equilibrium = false;  ///< Eigenfrequency: about the static equilibrium (--at-equilibrium)
+  int load_steps = 1;  ///< Equilibrium, Eigenfrequency at_equilibrium: `mbdae statics -n`
   io::Diagnostic where;
 };
 
@@ -126,7 +138,6 @@ struct Study {
 /// Reads and checks a study file and the model it names. The model is loaded once with the
 /// study's fixed overrides and the values of case 0, so that a parameter key the model does not
 /// have, or an output naming no sensor column, is an error at its line in the study file.
-/// Analyses that do not exist yet (eigenfrequency, equilibrium outputs) are refused by name.
 /// @throws io::LoadError with every problem (study file, or the model's own diagnostics).
 Study load_study_file(const std::string& path);
 
