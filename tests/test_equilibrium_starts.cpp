@@ -36,6 +36,27 @@ Vec3 position_of(ModelAnalysis& a, const VecX& q, int body) {
   return a.kinematics().position(body);
 }
 
+/// solve_statics with `steps` load steps, required to converge (else its message is shown).
+StaticsReport statics_of(ModelAnalysis& a, int steps = 1) {
+  StaticsSettings st;
+  st.load_steps = steps;
+  StaticsReport rep = solve_statics(a, st);
+  INFO(rep.message);
+  REQUIRE(rep.converged);
+  return rep;
+}
+
+/// solve_modes about the static equilibrium (`steps` load steps), required to succeed.
+ModesReport modes_at_equilibrium(ModelAnalysis& a, int steps = 1) {
+  ModesSettings ms;
+  ms.at_equilibrium = true;
+  ms.statics.load_steps = steps;
+  ModesReport md = solve_modes(a, ms);
+  INFO(md.message);
+  REQUIRE(md.ok);
+  return md;
+}
+
 /// The frequencies (Hz) of the oscillating modes of a modes report (a conjugate pair, damped
 /// frequency above 1e-3 Hz), ascending. The neutral directions (a spin about a rod) have a zero
 /// stiffness, computed to round-off: a real pair ±s with |s| near zero, left out here.
@@ -108,19 +129,10 @@ TEST_CASE("statics and modes at and near the equilibrium: spherical, revolute an
         INFO(c.joint << ", started turned by " << tilt << " rad, " << steps << " load steps");
         const LoadedModel m = load_model_text(pendulum(c.joint, tilt), "pendulum.yaml");
         ModelAnalysis a(m);
-        StaticsSettings st;
-        st.load_steps = steps;
-        const StaticsReport rep = solve_statics(a, st);
-        INFO(rep.message);
-        REQUIRE(rep.converged);
+        const StaticsReport rep = statics_of(a, steps);
         CHECK(rep.steps.back().unstable_directions == 0);
         CHECK((position_of(a, rep.q, 0) - Vec3(0, -kLength, 0)).norm() < 1e-9);
-        ModesSettings ms;
-        ms.at_equilibrium = true;
-        ms.statics = st;
-        const ModesReport md = solve_modes(a, ms);
-        INFO(md.message);
-        REQUIRE(md.ok);
+        const ModesReport md = modes_at_equilibrium(a, steps);
         const std::vector<double> fs = swinging_frequencies(md);
         REQUIRE(fs.size() == static_cast<size_t>(c.swings));
         for (double x : fs) CHECK(std::abs(x / f - 1) < 1e-9);
@@ -139,17 +151,11 @@ TEST_CASE("statics and modes at and near the equilibrium: a chain of two rods on
     INFO("started turned by " << tilt << " rad");
     const LoadedModel m = load_model_text(chain(tilt), "chain.yaml");
     ModelAnalysis a(m);
-    const StaticsReport rep = solve_statics(a);
-    INFO(rep.message);
-    REQUIRE(rep.converged);
+    const StaticsReport rep = statics_of(a);
     CHECK(rep.steps.back().unstable_directions == 0);
     CHECK((position_of(a, rep.q, 0) - Vec3(0, -0.5, 0)).norm() < 1e-9);
     CHECK((position_of(a, rep.q, 1) - Vec3(0, -1.5, 0)).norm() < 1e-9);
-    ModesSettings ms;
-    ms.at_equilibrium = true;
-    const ModesReport md = solve_modes(a, ms);
-    INFO(md.message);
-    REQUIRE(md.ok);
+    const ModesReport md = modes_at_equilibrium(a);
     const std::vector<double> fs = swinging_frequencies(md);
     REQUIRE(fs.size() == 4);
     CHECK(std::abs(fs[0] / f1 - 1) < 1e-9);
@@ -164,16 +170,11 @@ TEST_CASE("statics from a pendulum released horizontally reaches the hanging pos
   // examples/models/simple_pendulum.yaml: a 1 kg sphere of radius 0.01 m, 1 m from the pivot.
   const LoadedModel m = load_model_file(example("simple_pendulum.yaml"));
   ModelAnalysis a(m);
-  const StaticsReport rep = solve_statics(a);
-  INFO(rep.message);
-  REQUIRE(rep.converged);
+  const StaticsReport rep = statics_of(a);
   CHECK(rep.steps.back().unstable_directions == 0);
   CHECK((position_of(a, rep.q, 0) - Vec3(0, -1, 0)).norm() < 1e-9);
   const double f = std::sqrt(kG / (1 + 0.4 * 1e-4)) / (2 * M_PI);
-  ModesSettings ms;
-  ms.at_equilibrium = true;
-  const ModesReport md = solve_modes(a, ms);
-  REQUIRE(md.ok);
+  const ModesReport md = modes_at_equilibrium(a);
   REQUIRE(md.modes.size() == 1);
   CHECK(std::abs(md.modes[0].frequency_hz / f - 1) < 1e-9);
   CHECK(std::abs(md.modes[0].damping_ratio) < 1e-9);
@@ -193,17 +194,12 @@ TEST_CASE("statics from a double pendulum released horizontally reaches the hang
   // examples/models/double_pendulum.yaml: rods 1 m × 0.04 m × 0.04 m of 1 kg on revolute joints.
   const LoadedModel m = load_model_file(example("double_pendulum.yaml"));
   ModelAnalysis a(m);
-  const StaticsReport rep = solve_statics(a);
-  INFO(rep.message);
-  REQUIRE(rep.converged);
+  const StaticsReport rep = statics_of(a);
   CHECK(rep.steps.back().unstable_directions == 0);
   CHECK((position_of(a, rep.q, 0) - Vec3(0, -0.5, 0)).norm() < 1e-9);
   CHECK((position_of(a, rep.q, 1) - Vec3(0, -1.5, 0)).norm() < 1e-9);
   const auto [f1, f2] = double_pendulum_hz(1.0, 1.0, (1.0 + 0.04 * 0.04) / 12);
-  ModesSettings ms;
-  ms.at_equilibrium = true;
-  const ModesReport md = solve_modes(a, ms);
-  REQUIRE(md.ok);
+  const ModesReport md = modes_at_equilibrium(a);
   REQUIRE(md.modes.size() == 2);
   CHECK(std::abs(md.modes[0].frequency_hz / f1 - 1) < 1e-9);
   CHECK(std::abs(md.modes[1].frequency_hz / f2 - 1) < 1e-9);
@@ -216,17 +212,12 @@ TEST_CASE("statics of a bead that turns freely on a wire, held by a spring", "[a
   // the wire, vibration at sqrt(k/m); the bead's three rotations have no stiffness.
   const LoadedModel m = load_model_file(example("bead_on_wire.yaml"));
   ModelAnalysis a(m);
-  const StaticsReport rep = solve_statics(a);
-  INFO(rep.message);
-  REQUIRE(rep.converged);
+  const StaticsReport rep = statics_of(a);
   CHECK(rep.steps.back().unstable_directions == 0);
   const double L = 0.3 + 0.5 * kG * 0.5 / 50;
   const Vec3 p = L * Vec3(std::cos(M_PI / 6), 0, -std::sin(M_PI / 6));
   CHECK((position_of(a, rep.q, 0) - p).norm() < 1e-9);
-  ModesSettings ms;
-  ms.at_equilibrium = true;
-  const ModesReport md = solve_modes(a, ms);
-  REQUIRE(md.ok);
+  const ModesReport md = modes_at_equilibrium(a);
   const std::vector<double> fs = swinging_frequencies(md);
   REQUIRE(fs.size() == 1);
   CHECK(std::abs(fs[0] / (10.0 / (2 * M_PI)) - 1) < 1e-9);
@@ -243,16 +234,11 @@ TEST_CASE("statics of an inverted pendulum finds it and reports it unstable", "[
   // in one direction; its linearisation has the real eigenvalues ±sqrt(m g L / I).
   const LoadedModel m = load_model_file(example("simple_pendulum.yaml"), {{"bodies[0].position", "[0, 1, 0]"}});
   ModelAnalysis a(m);
-  const StaticsReport rep = solve_statics(a);
-  INFO(rep.message);
-  REQUIRE(rep.converged);
+  const StaticsReport rep = statics_of(a);
   CHECK(rep.steps.back().unstable_directions == 1);
   CHECK((position_of(a, rep.q, 0) - Vec3(0, 1, 0)).norm() < 1e-9);
   const double s = std::sqrt(kG / (1 + 0.4 * 1e-4));
-  ModesSettings ms;
-  ms.at_equilibrium = true;
-  const ModesReport md = solve_modes(a, ms);
-  REQUIRE(md.ok);
+  const ModesReport md = modes_at_equilibrium(a);
   REQUIRE(md.modes.size() == 2);  // two real eigenvalues, −s and +s
   for (const Mode& mode : md.modes) {
     CHECK(std::abs(std::abs(mode.eigenvalue.real()) / s - 1) < 1e-9);
