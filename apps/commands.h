@@ -74,7 +74,22 @@ struct CheckOptions {
 };
 int check_command(const CheckOptions& o);
 
-/// Loads a model with its --set overrides. Prints every problem to stderr, one per line as
+/// True for a robot description that `load_model` imports (.urdf; .xml, .mjcf: MJCF; docs/import.md).
+bool is_robot_file(const std::string& file);
+
+struct ImportOptions {
+  std::string input;
+  std::string output;  ///< -o: the model file to write
+  bool strict = false;
+  bool collision = false;
+  double limit_stiffness = 1e5, limit_damping = 0;
+  double end_time = 1.0;
+};
+/// `mbdae import FILE -o model.yaml`: writes the model file equivalent to a URDF or MJCF file.
+int import_command(const ImportOptions& o);
+
+/// Loads a model with its --set overrides. A robot description (.urdf) is imported first; the
+/// elements not mapped are printed as warnings. Prints every problem to stderr, one per line as
 /// FILE:LINE:COL: KEY: message, and returns nullopt if there is any.
 std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets);
 
