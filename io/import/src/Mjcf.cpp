@@ -7,14 +7,11 @@
 /// and lists the elements that are not mapped.
 
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <map>
 
 #include <Eigen/Geometry>
 #include <mujoco/mujoco.h>
 #include <tinyxml2.h>
-#include <yaml-cpp/yaml.h>
 
 #include <mbdae/import/Import.h>
 
@@ -203,58 +200,30 @@ ImportResult MjcfImporter::run() {
     }
   }
 
-  YAML::Emitter y;
-  y.SetDoublePrecision(17);
-  y << YAML::BeginMap;
-  y << YAML::Key << "name" << YAML::Value << std::filesystem::path(file_).stem().string();
-  y << YAML::Key << "description" << YAML::Value
-    << "imported from " + std::filesystem::path(file_).filename().string() + " (MJCF) at qpos0";
-  y << YAML::Key << "gravity" << YAML::Value << YAML::Flow
-    << std::vector<double>{m_->opt.gravity[0], m_->opt.gravity[1], m_->opt.gravity[2]};
-  y << YAML::Key << "bodies" << YAML::Value << YAML::BeginSeq;
+  ModelWriter w(std::filesystem::path(file_).stem().string(),
+                "imported from " + std::filesystem::path(file_).filename().string() + " (MJCF) at qpos0",
+                Vector3d(m_->opt.gravity[0], m_->opt.gravity[1], m_->opt.gravity[2]));
   for (int b = 1; b < nb; ++b) {
     if (host[static_cast<size_t>(b)] != name(mjOBJ_BODY, b, "body") || m_->body_mass[b] <= 0) continue;
-    const double mass = m_->body_mass[b];
     const Matrix3d Ri = Quaterniond(m_->body_iquat[4 * b], m_->body_iquat[4 * b + 1], m_->body_iquat[4 * b + 2],
                                     m_->body_iquat[4 * b + 3])
                             .normalized()
                             .toRotationMatrix();
     const Vector3d diag(m_->body_inertia[3 * b], m_->body_inertia[3 * b + 1], m_->body_inertia[3 * b + 2]);
-    const Matrix3d I_C = Ri * diag.asDiagonal() * Ri.transpose();
-    const Vector3d c(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]);
-    const Matrix3d J = I_C + mass * (c.squaredNorm() * Matrix3d::Identity() - c * c.transpose());
-    const Eigen::Isometry3d X = X_W(b);
-    const Quaterniond q(X.linear());
-    y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name(mjOBJ_BODY, b, "body");
-    y << YAML::Key << "mass" << YAML::Value << mass;
-    y << YAML::Key << "inertia" << YAML::Value << YAML::Flow
-      << std::vector<double>{J(0, 0), J(1, 1), J(2, 2), J(1, 2), J(0, 2), J(0, 1)};
-    y << YAML::Key << "com" << YAML::Value << YAML::Flow << std::vector<double>{c.x(), c.y(), c.z()};
-    y << YAML::Key << "position" << YAML::Value << YAML::Flow
-      << std::vector<double>{X.translation().x(), X.translation().y(), X.translation().z()};
-    y << YAML::Key << "orientation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "quaternion"
-      << YAML::Value << YAML::Flow << std::vector<double>{q.w(), q.x(), q.y(), q.z()} << YAML::EndMap;
-    y << YAML::EndMap;
+    w.body(name(mjOBJ_BODY, b, "body"), m_->body_mass[b],
+           Vector3d(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]),
+           Ri * diag.asDiagonal() * Ri.transpose(), X_W(b));
   }
-  y << YAML::EndSeq;
 
   // ---- joints ------------------------------------------------------------------------------
-  std::vector<std::string> jtype(static_cast<size_t>(m_->njnt));  // mbdae type of each mapped joint
-  YAML::Emitter forces;
-  forces.SetDoublePrecision(17);
-  forces << YAML::BeginSeq;
-  bool any_force = false;
-  y << YAML::Key << "joints" << YAML::Value << YAML::BeginSeq;
-  auto vec = [](const mjtNum* p) { return std::vector<double>{p[0], p[1], p[2]}; };
+  auto vec = [](const mjtNum* p) { return Vector3d(p[0], p[1], p[2]); };
   for (int b = 1; b < nb; ++b) {
     const std::string bn = name(mjOBJ_BODY, b, "body");
     const std::string a = host[static_cast<size_t>(m_->body_parentid[b])];
     if (host[static_cast<size_t>(b)] != bn) continue;  // merged into its parent
     const int nj = m_->body_jntnum[b];
     if (nj == 0) {
-      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << bn + "_weld" << YAML::Key << "type" << YAML::Value
-        << "fixed" << YAML::Key << "bodies" << YAML::Value << YAML::Flow << std::vector<std::string>{a, bn}
-        << YAML::Key << "point" << YAML::Value << YAML::Flow << vec(d->xpos + 3 * b) << YAML::EndMap;
+      w.joint(bn + "_weld", "fixed", a, bn, vec(d->xpos + 3 * b));
       continue;
     }
     if (nj > 1) {
@@ -271,18 +240,12 @@ ImportResult MjcfImporter::run() {
     const int line = at(lines_.joint, j);
     const int type = m_->jnt_type[j];
     const int dof = m_->jnt_dofadr[j];
-    if (type == mjJNT_FREE) {
-      jtype[static_cast<size_t>(j)] = "free";
-    } else {
-      const std::string t = type == mjJNT_HINGE ? "revolute" : type == mjJNT_SLIDE ? "prismatic" : "spherical";
-      jtype[static_cast<size_t>(j)] = t;
-      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << jn << YAML::Key << "type" << YAML::Value << t
-        << YAML::Key << "bodies" << YAML::Value << YAML::Flow << std::vector<std::string>{a, bn} << YAML::Key
-        << "point" << YAML::Value << YAML::Flow << vec(d->xanchor + 3 * j);
-      if (t != "spherical") y << YAML::Key << "axis" << YAML::Value << YAML::Flow << vec(d->xaxis + 3 * j);
-      y << YAML::EndMap;
-    }
     const bool scalar = type == mjJNT_HINGE || type == mjJNT_SLIDE;
+    if (type == mjJNT_BALL) w.joint(jn, "spherical", a, bn, vec(d->xanchor + 3 * j));
+    if (scalar) {
+      w.joint(jn, type == mjJNT_HINGE ? "revolute" : "prismatic", a, bn, vec(d->xanchor + 3 * j), vec(d->xaxis + 3 * j));
+      w.sensor(jn, type == mjJNT_HINGE);
+    }
     const int ndof = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
     for (int k = 0; k < ndof; ++k)
       if (m_->dof_armature[dof + k] != 0)
@@ -294,13 +257,7 @@ ImportResult MjcfImporter::run() {
         error(line, where, "a range on a ball or free joint is not mapped");
       } else {
         const double q0 = m_->qpos0[m_->jnt_qposadr[j]];
-        any_force = true;
-        forces << YAML::BeginMap << YAML::Key << "name" << YAML::Value << jn + "_limit" << YAML::Key << "type"
-               << YAML::Value << "joint_limit" << YAML::Key << "joint" << YAML::Value << jn << YAML::Key << "lower"
-               << YAML::Value << m_->jnt_range[2 * j] - q0 << YAML::Key << "upper" << YAML::Value
-               << m_->jnt_range[2 * j + 1] - q0 << YAML::Key << "stiffness" << YAML::Value << opt_.limit_stiffness;
-        if (opt_.limit_damping > 0) forces << YAML::Key << "damping" << YAML::Value << opt_.limit_damping;
-        forces << YAML::EndMap;
+        w.limit(jn, m_->jnt_range[2 * j] - q0, m_->jnt_range[2 * j + 1] - q0, opt_);
       }
     }
     bool dyn = false;
@@ -308,27 +265,13 @@ ImportResult MjcfImporter::run() {
     if (dyn && !scalar) {
       error(line, where, "damping and frictionloss are mapped on hinge and slide joints only");
     } else if (dyn) {
-      any_force = true;
-      const bool rev = type == mjJNT_HINGE;
-      forces << YAML::BeginMap << YAML::Key << "name" << YAML::Value << jn + "_dynamics" << YAML::Key << "type"
-             << YAML::Value << "joint_friction" << YAML::Key << "joint" << YAML::Value << jn;
-      if (m_->dof_damping[dof] > 0)
-        forces << YAML::Key << (rev ? "viscous_rotation" : "viscous_slide") << YAML::Value << m_->dof_damping[dof];
-      if (m_->dof_frictionloss[dof] > 0) {
-        forces << YAML::Key << "friction" << YAML::Value << 1.0 << YAML::Key << "normal_force" << YAML::Value
-               << m_->dof_frictionloss[dof];
-        if (rev) forces << YAML::Key << "radius" << YAML::Value << 1.0;
-      }
-      forces << YAML::EndMap;
+      if (m_->dof_damping[dof] < 0 || m_->dof_frictionloss[dof] < 0)
+        error(line, where, "damping and frictionloss must be >= 0");
+      else
+        w.friction(jn, type == mjJNT_HINGE, m_->dof_damping[dof], m_->dof_frictionloss[dof]);
     }
   }
   // ---- equality constraints: connect → spherical, weld → fixed joints -------------------------
-  struct Coupling {
-    std::string name;
-    std::vector<std::string> joints;
-    std::vector<double> c;
-  };
-  std::vector<Coupling> couplings;
   for (int e = 0; e < m_->neq; ++e) {
     const std::string en = name(mjOBJ_EQUALITY, e, "equality");
     const int line = at(lines_.equality, e);
@@ -367,12 +310,10 @@ ImportResult MjcfImporter::run() {
         error(line, where, "couples a ball or free joint: not mapped");
         continue;
       }
-      Coupling c{en, {name(mjOBJ_JOINT, j1, "joint")}, {1.0}};
-      if (j2 >= 0) {
-        c.joints.push_back(name(mjOBJ_JOINT, j2, "joint"));
-        c.c.push_back(-p[1]);
-      }
-      couplings.push_back(c);
+      if (j2 >= 0)
+        w.coupling(en, {name(mjOBJ_JOINT, j1, "joint"), name(mjOBJ_JOINT, j2, "joint")}, {1.0, -p[1]});
+      else
+        w.coupling(en, {name(mjOBJ_JOINT, j1, "joint")}, {1.0});
       continue;
     }
     const int b1 = m_->eq_obj1id[e], b2 = m_->eq_obj2id[e];
@@ -383,19 +324,8 @@ ImportResult MjcfImporter::run() {
     } else {
       point = X_W(b2).translation();
     }
-    y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << en << YAML::Key << "type" << YAML::Value
-      << (type == mjEQ_CONNECT ? "spherical" : "fixed") << YAML::Key << "bodies" << YAML::Value << YAML::Flow
-      << std::vector<std::string>{host[static_cast<size_t>(b1)], host[static_cast<size_t>(b2)]} << YAML::Key << "point"
-      << YAML::Value << YAML::Flow << std::vector<double>{point.x(), point.y(), point.z()} << YAML::EndMap;
-  }
-  y << YAML::EndSeq;
-  if (!couplings.empty()) {
-    y << YAML::Key << "couplings" << YAML::Value << YAML::BeginSeq;
-    for (const Coupling& c : couplings)
-      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key << "type" << YAML::Value
-        << "linear" << YAML::Key << "joints" << YAML::Value << YAML::Flow << c.joints << YAML::Key << "coefficients"
-        << YAML::Value << YAML::Flow << c.c << YAML::EndMap;
-    y << YAML::EndSeq;
+    w.joint(en, type == mjEQ_CONNECT ? "spherical" : "fixed", host[static_cast<size_t>(b1)],
+            host[static_cast<size_t>(b2)], point);
   }
 
   // ---- actuators → joint motors ------------------------------------------------------------
@@ -436,19 +366,10 @@ ImportResult MjcfImporter::run() {
           ", " + f + "))";
     if (gear != 1) f = fmt_num(gear) + "*(" + f + ")";
     warn(line, where, "its control input is 0 (mbdae has no control inputs): edit the value of the joint_motor '" + an + "'");
-    any_force = true;
-    forces << YAML::BeginMap << YAML::Key << "name" << YAML::Value << an << YAML::Key << "type" << YAML::Value
-           << "joint_motor" << YAML::Key << "joint" << YAML::Value << jn << YAML::Key << "value" << YAML::Value << f
-           << YAML::EndMap;
+    w.motor(an, jn, f);
   }
-  forces << YAML::EndSeq;
-  if (any_force) y << YAML::Key << "forces" << YAML::Value << YAML::Load(forces.c_str());
 
   // ---- geoms -------------------------------------------------------------------------------
-  YAML::Emitter cy;
-  cy.SetDoublePrecision(17);
-  cy << YAML::BeginSeq;
-  bool any_contact = false;
   for (int g = 0; g < m_->ngeom; ++g) {
     const std::string gn = name(mjOBJ_GEOM, g, "geom");
     const int line = at(lines_.geom, g);
@@ -457,85 +378,29 @@ ImportResult MjcfImporter::run() {
       warn(line, where, "not mapped (import with --collision to map geoms to contact shapes)");
       continue;
     }
-    const int b = m_->geom_bodyid[g];
-    const std::string& hb = host[static_cast<size_t>(b)];
+    const std::string& hb = host[static_cast<size_t>(m_->geom_bodyid[g])];
     const int type = m_->geom_type[g];
     const mjtNum* s = m_->geom_size + 3 * g;
     // the geom's pose in its host body's frame
     Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
     X_BG.linear() = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(d->geom_xmat + 9 * g);
-    X_BG.translation() = Vector3d(d->geom_xpos[3 * g], d->geom_xpos[3 * g + 1], d->geom_xpos[3 * g + 2]);
+    X_BG.translation() = vec(d->geom_xpos + 3 * g);
     const int hid = hb == "ground" ? 0 : mj_name2id(m_, mjOBJ_BODY, hb.c_str());
     X_BG = (hid > 0 ? X_W(hid) : Eigen::Isometry3d::Identity()).inverse() * X_BG;
-    const Vector3d p = X_BG.translation();
-    const Quaterniond q(X_BG.linear());
-    cy << YAML::BeginMap << YAML::Key << "name" << YAML::Value << gn;
-    if (type == mjGEOM_PLANE) {
-      const Vector3d n = X_BG.linear().col(2);
-      cy << YAML::Key << "type" << YAML::Value << "plane" << YAML::Key << "body" << YAML::Value << hb << YAML::Key
-         << "normal" << YAML::Value << YAML::Flow << std::vector<double>{n.x(), n.y(), n.z()} << YAML::Key << "point"
-         << YAML::Value << YAML::Flow << std::vector<double>{p.x(), p.y(), p.z()};
-    } else if (type == mjGEOM_SPHERE) {
-      cy << YAML::Key << "type" << YAML::Value << "sphere" << YAML::Key << "radius" << YAML::Value << s[0];
-    } else if (type == mjGEOM_CAPSULE || type == mjGEOM_CYLINDER) {
-      cy << YAML::Key << "type" << YAML::Value << (type == mjGEOM_CAPSULE ? "capsule" : "cylinder") << YAML::Key
-         << "radius" << YAML::Value << s[0] << YAML::Key << "length" << YAML::Value << 2 * s[1];
-    } else if (type == mjGEOM_BOX) {
-      cy << YAML::Key << "type" << YAML::Value << "box" << YAML::Key << "size" << YAML::Value << YAML::Flow
-         << std::vector<double>{2 * s[0], 2 * s[1], 2 * s[2]};
-    } else {
+    const std::string mu = ", friction: " + fmt17(m_->geom_friction[3 * g]);
+    if (type == mjGEOM_PLANE)
+      w.contact(gn, "plane", hb, X_BG, mu.substr(2));
+    else if (type == mjGEOM_SPHERE)
+      w.contact(gn, "sphere", hb, X_BG, "radius: " + fmt17(s[0]) + mu);
+    else if (type == mjGEOM_CAPSULE || type == mjGEOM_CYLINDER)
+      w.contact(gn, type == mjGEOM_CAPSULE ? "capsule" : "cylinder", hb, X_BG,
+                "radius: " + fmt17(s[0]) + ", length: " + fmt17(2 * s[1]) + mu);
+    else if (type == mjGEOM_BOX)
+      w.contact(gn, "box", hb, X_BG, "size: [" + fmt17(2 * s[0]) + ", " + fmt17(2 * s[1]) + ", " + fmt17(2 * s[2]) + "]" + mu);
+    else
       error(line, where, "a geom of this type (ellipsoid, mesh, height field) is not mapped to a contact shape");
-      cy << YAML::EndMap;
-      continue;
-    }
-    if (type != mjGEOM_PLANE) {
-      cy << YAML::Key << "body" << YAML::Value << hb << YAML::Key << "position" << YAML::Value << YAML::Flow
-         << std::vector<double>{p.x(), p.y(), p.z()};
-      if (type != mjGEOM_SPHERE)
-        cy << YAML::Key << "orientation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "quaternion"
-           << YAML::Value << YAML::Flow << std::vector<double>{q.w(), q.x(), q.y(), q.z()} << YAML::EndMap;
-    }
-    cy << YAML::Key << "friction" << YAML::Value << m_->geom_friction[3 * g];
-    cy << YAML::EndMap;
-    any_contact = true;
   }
-  cy << YAML::EndSeq;
-  if (any_contact) y << YAML::Key << "contacts" << YAML::Value << YAML::Load(cy.c_str());
-
-  // ---- sensors: the scalar joints' coordinates -------------------------------------------------
-  std::vector<std::pair<std::string, std::string>> sensors;
-  for (int j = 0; j < m_->njnt; ++j) {
-    if (jtype[static_cast<size_t>(j)] == "revolute") sensors.emplace_back(name(mjOBJ_JOINT, j, "joint"), "joint_angle");
-    if (jtype[static_cast<size_t>(j)] == "prismatic") sensors.emplace_back(name(mjOBJ_JOINT, j, "joint"), "joint_displacement");
-  }
-  if (!sensors.empty()) {
-    y << YAML::Key << "sensors" << YAML::Value << YAML::BeginSeq;
-    for (const auto& [j, out] : sensors)
-      y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << j << YAML::Key << "output"
-        << YAML::Value << out << YAML::Key << "joint" << YAML::Value << j << YAML::EndMap;
-    y << YAML::EndSeq;
-  }
-  y << YAML::Key << "solver" << YAML::Value << YAML::BeginMap << YAML::Key << "end_time" << YAML::Value << opt_.end_time
-    << YAML::EndMap;
-  y << YAML::EndMap;
-
-  if (opt_.strict)
-    for (io::Diagnostic w : warnings_) {
-      w.message += " (--strict)";
-      errors_.push_back(w);
-    }
-  auto by_line = [](const io::Diagnostic& a, const io::Diagnostic& b) { return a.line < b.line; };
-  if (!errors_.empty()) {
-    std::stable_sort(errors_.begin(), errors_.end(), by_line);
-    throw io::LoadError(errors_);
-  }
-  ImportResult r;
-  r.yaml = std::string("# Imported by mbdae from ") + std::filesystem::path(file_).filename().string() +
-           " (docs/import.md).\n" + y.c_str() + "\n";
-  r.model_name = file_ + " (imported)";
-  std::stable_sort(warnings_.begin(), warnings_.end(), by_line);
-  r.warnings = warnings_;
-  return r;
+  return finish_import(w, file_, opt_, warnings_, errors_);
 }
 
 }  // namespace

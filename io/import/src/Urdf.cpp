@@ -7,12 +7,8 @@
 /// frames are composed from the joints' <origin> from the root, and the model file's bodies,
 /// joint points and axes are world coordinates of that configuration.
 
-#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <set>
-#include <sstream>
 
 #include <Eigen/Geometry>
 #include <tinyxml2.h>
@@ -228,66 +224,29 @@ ImportResult UrdfImporter::run() {
          "the root link has a mass: it is fixed to the world by the joint '" + root->name +
              "_to_world' (as MuJoCo and ROS do); remove that joint to let it float");
 
-  YAML::Emitter y;
-  y.SetDoublePrecision(17);
-  y << YAML::BeginMap;
-  y << YAML::Key << "name" << YAML::Value << (model->getName().empty() ? std::string("robot") : model->getName());
-  y << YAML::Key << "description" << YAML::Value
-    << "imported from " + std::filesystem::path(file_).filename().string() + " (URDF) at its reference configuration";
-  y << YAML::Key << "gravity" << YAML::Value << YAML::Flow << std::vector<double>{0, 0, -9.81};
+  ModelWriter w(model->getName().empty() ? std::string("robot") : model->getName(),
+                "imported from " + std::filesystem::path(file_).filename().string() +
+                    " (URDF) at its reference configuration",
+                Vector3d(0, 0, -9.81));
 
   // ---- bodies ------------------------------------------------------------------------------
-  y << YAML::Key << "bodies" << YAML::Value << YAML::BeginSeq;
-  std::vector<std::string> body_names;
   for (const auto& l : order) {
     if (host[l->name] != l->name || !has_mass(l)) continue;
     const urdf::Inertial& in = *l->inertial;
     const Isometry3d X_LI = to_iso(in.origin);  // inertial frame in the link frame
     Matrix3d I_I;
     I_I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-    const Matrix3d I_C = X_LI.linear() * I_I * X_LI.linear().transpose();  // about the COM, link axes
-    const Vector3d c = X_LI.translation();
-    // mbdae's `inertia` is about the body's reference point (the link frame's origin): parallel axes.
-    const Matrix3d J = I_C + in.mass * (c.squaredNorm() * Matrix3d::Identity() - c * c.transpose());
-    const Isometry3d& X = X_WL[l->name];
-    const Quaterniond q(X.linear());
-    y << YAML::BeginMap;
-    y << YAML::Key << "name" << YAML::Value << l->name;
-    y << YAML::Key << "mass" << YAML::Value << in.mass;
-    y << YAML::Key << "inertia" << YAML::Value << YAML::Flow
-      << std::vector<double>{J(0, 0), J(1, 1), J(2, 2), J(1, 2), J(0, 2), J(0, 1)};
-    y << YAML::Key << "com" << YAML::Value << YAML::Flow << std::vector<double>{c.x(), c.y(), c.z()};
-    y << YAML::Key << "position" << YAML::Value << YAML::Flow
-      << std::vector<double>{X.translation().x(), X.translation().y(), X.translation().z()};
-    y << YAML::Key << "orientation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "quaternion"
-      << YAML::Value << YAML::Flow << std::vector<double>{q.w(), q.x(), q.y(), q.z()} << YAML::EndMap;
-    y << YAML::EndMap;
-    body_names.push_back(l->name);
+    w.body(l->name, in.mass, X_LI.translation(), X_LI.linear() * I_I * X_LI.linear().transpose(), X_WL[l->name]);
   }
-  y << YAML::EndSeq;
 
   // ---- joints, limits, dynamics, mimic -----------------------------------------------------
-  struct ForceItem {
-    std::string type, joint;
-    double a = 0, b = 0;  // limit: lower, upper; friction: damping, coulomb
-    bool has_lower = false, has_upper = false;
-    bool revolute = true;
-  };
-  std::vector<ForceItem> forces;
-  struct Coupling {
-    std::string name, a, b;
+  std::map<std::string, std::string> mapped_type;  // joint → mbdae type
+  if (!root_is_ground) w.joint(root->name + "_to_world", "fixed", "ground", root->name, X_WL[root->name].translation());
+  struct Mimic {
+    std::string a, b;
     double multiplier;
   };
-  std::vector<Coupling> couplings;
-  std::map<std::string, std::string> mapped_type;  // joint → mbdae type
-  y << YAML::Key << "joints" << YAML::Value << YAML::BeginSeq;
-  if (!root_is_ground) {
-    const Vector3d p = X_WL[root->name].translation();
-    y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << root->name + "_to_world" << YAML::Key << "type"
-      << YAML::Value << "fixed" << YAML::Key << "bodies" << YAML::Value << YAML::Flow
-      << std::vector<std::string>{"ground", root->name} << YAML::Key << "point" << YAML::Value << YAML::Flow
-      << std::vector<double>{p.x(), p.y(), p.z()} << YAML::EndMap;
-  }
+  std::vector<Mimic> mimics;
   for (const auto& l : order) {
     if (l == root) continue;
     const urdf::JointConstSharedPtr& j = l->parent_joint;
@@ -296,7 +255,6 @@ ImportResult UrdfImporter::run() {
     const std::string a = host[j->parent_link_name], b = host[l->name];
     if (a == b) continue;  // a massless link merged into its parent's body
     const Isometry3d& X = X_WL[l->name];  // the joint frame is the child link's frame
-    const Vector3d p = X.translation();
     const Vector3d e = X.linear() * to_vec(j->axis);
     std::string type;
     switch (j->type) {
@@ -309,30 +267,21 @@ ImportResult UrdfImporter::run() {
       default: error(line, where, "joint type unknown to urdfdom: not mapped"); continue;
     }
     mapped_type[j->name] = type;
-    if (type == "floating") {
-      // Six degrees of freedom: no joint at all, the child moves freely.
-      continue;
-    }
-    if ((type == "revolute" || type == "prismatic" || type == "planar") && e.norm() < 1e-12) {
+    if (type == "floating") continue;  // six degrees of freedom: no joint, the child moves freely
+    if (type != "fixed" && e.norm() < 1e-12) {
       error(line_of(ix_.axis, j->name) ? line_of(ix_.axis, j->name) : line, where + " <axis>", "axis has zero length");
       continue;
     }
-    y << YAML::BeginMap;
-    y << YAML::Key << "name" << YAML::Value << j->name;
-    y << YAML::Key << "type" << YAML::Value << type;
-    y << YAML::Key << "bodies" << YAML::Value << YAML::Flow << std::vector<std::string>{a, b};
-    y << YAML::Key << "point" << YAML::Value << YAML::Flow << std::vector<double>{p.x(), p.y(), p.z()};
-    if (type != "fixed")
-      y << YAML::Key << "axis" << YAML::Value << YAML::Flow << std::vector<double>{e.x(), e.y(), e.z()};
-    y << YAML::EndMap;
-
+    w.joint(j->name, type, a, b, X.translation(), type == "fixed" ? std::optional<Vector3d>() : e);
     const bool one_coordinate = type == "revolute" || type == "prismatic";
+    if (one_coordinate) w.sensor(j->name, type == "revolute");
+
     const int limit_line = line_of(ix_.limit, j->name);
     if (j->limits && limit_line) {
       const urdf::JointLimits& lim = *j->limits;
       if (j->type == urdf::Joint::REVOLUTE || j->type == urdf::Joint::PRISMATIC) {
         if (lim.lower < lim.upper) {
-          forces.push_back({"joint_limit", j->name, lim.lower, lim.upper, true, true, type == "revolute"});
+          w.limit(j->name, lim.lower, lim.upper, opt_);
         } else {
           warn(limit_line, where + " <limit>",
                "lower (" + fmt_num(lim.lower) + ") is not below upper (" + fmt_num(lim.upper) +
@@ -349,13 +298,13 @@ ImportResult UrdfImporter::run() {
     const int dyn_line = line_of(ix_.dynamics, j->name);
     if (j->dynamics && dyn_line && (j->dynamics->damping != 0 || j->dynamics->friction != 0)) {
       if (!one_coordinate) {
-        error(dyn_line, where + " <dynamics>", "damping and friction are mapped on revolute, continuous and prismatic joints only, not on a " +
-                                                   type + " joint");
+        error(dyn_line, where + " <dynamics>",
+              "damping and friction are mapped on revolute, continuous and prismatic joints only, not on a " + type +
+                  " joint");
       } else if (j->dynamics->damping < 0 || j->dynamics->friction < 0) {
         error(dyn_line, where + " <dynamics>", "damping and friction must be >= 0");
       } else {
-        forces.push_back({"joint_friction", j->name, j->dynamics->damping, j->dynamics->friction, false, false,
-                          type == "revolute"});
+        w.friction(j->name, type == "revolute", j->dynamics->damping, j->dynamics->friction);
       }
     }
     const int mimic_line = line_of(ix_.mimic, j->name);
@@ -368,74 +317,29 @@ ImportResult UrdfImporter::run() {
                   " is not mapped: the model starts at the reference configuration, where this joint's coordinate is 0, "
                   "so only offset 0 holds there");
       } else {
-        couplings.push_back({j->name + "_mimic", j->mimic->joint_name, j->name, j->mimic->multiplier});
+        mimics.push_back({j->mimic->joint_name, j->name, j->mimic->multiplier});
       }
     }
   }
-  y << YAML::EndSeq;
-
-  for (const Coupling& c : couplings) {
-    auto it = model->joints_.find(c.a);
+  for (const Mimic& c : mimics) {
     const int mimic_line = line_of(ix_.mimic, c.b);
-    if (it == model->joints_.end()) {
+    const std::string t = mapped_type.count(c.a) ? mapped_type[c.a] : "";
+    if (!model->joints_.count(c.a)) {
       error(mimic_line, "joint '" + c.b + "' <mimic>", "joint '" + c.a + "' does not exist");
+    } else if (t != "revolute" && t != "prismatic") {
+      error(mimic_line, "joint '" + c.b + "' <mimic>",
+            "joint '" + c.a + "' is " + (t.empty() ? std::string("not a moving joint") : "a " + t + " joint") +
+                ": only revolute, continuous and prismatic joints can be mimicked");
     } else {
-      const std::string t = mapped_type.count(c.a) ? mapped_type[c.a] : "";
-      if (t != "revolute" && t != "prismatic")
-        error(mimic_line, "joint '" + c.b + "' <mimic>",
-              "joint '" + c.a + "' is " + (t.empty() ? std::string("not a moving joint") : "a " + t + " joint") +
-                  ": only revolute, continuous and prismatic joints can be mimicked");
-    }
-  }
-  if (!couplings.empty()) {
-    y << YAML::Key << "couplings" << YAML::Value << YAML::BeginSeq;
-    for (const Coupling& c : couplings) {
       // <mimic>: q_b = multiplier q_a  ⇔  multiplier q_a − q_b = 0
-      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key << "type" << YAML::Value
-        << "linear" << YAML::Key << "joints" << YAML::Value << YAML::Flow << std::vector<std::string>{c.a, c.b}
-        << YAML::Key << "coefficients" << YAML::Value << YAML::Flow << std::vector<double>{c.multiplier, -1.0}
-        << YAML::EndMap;
+      w.coupling(c.b + "_mimic", {c.a, c.b}, {c.multiplier, -1.0});
     }
-    y << YAML::EndSeq;
-  }
-
-  if (!forces.empty()) {
-    y << YAML::Key << "forces" << YAML::Value << YAML::BeginSeq;
-    for (const ForceItem& f : forces) {
-      y << YAML::BeginMap;
-      if (f.type == "joint_limit") {
-        y << YAML::Key << "name" << YAML::Value << f.joint + "_limit" << YAML::Key << "type" << YAML::Value
-          << "joint_limit" << YAML::Key << "joint" << YAML::Value << f.joint << YAML::Key << "lower" << YAML::Value
-          << f.a << YAML::Key << "upper" << YAML::Value << f.b << YAML::Key << "stiffness" << YAML::Value
-          << opt_.limit_stiffness;
-        if (opt_.limit_damping > 0) y << YAML::Key << "damping" << YAML::Value << opt_.limit_damping;
-      } else {
-        // URDF <dynamics>: damping (N m s/rad or N s/m) and a Coulomb friction effort (N m or N).
-        // mbdae's Coulomb level is μ N (times the pin radius r on a turning joint): μ = 1, N = the
-        // effort, r = 1 m gives the same torque.
-        y << YAML::Key << "name" << YAML::Value << f.joint + "_dynamics" << YAML::Key << "type" << YAML::Value
-          << "joint_friction" << YAML::Key << "joint" << YAML::Value << f.joint;
-        if (f.a > 0) y << YAML::Key << (f.revolute ? "viscous_rotation" : "viscous_slide") << YAML::Value << f.a;
-        if (f.b > 0) {
-          y << YAML::Key << "friction" << YAML::Value << 1.0 << YAML::Key << "normal_force" << YAML::Value << f.b;
-          if (f.revolute) y << YAML::Key << "radius" << YAML::Value << 1.0;
-        }
-      }
-      y << YAML::EndMap;
-    }
-    y << YAML::EndSeq;
   }
 
   // ---- collision geometry → contact shapes; visuals --------------------------------------------
-  bool any_contact = false;
-  std::ostringstream contacts_yaml;
-  YAML::Emitter cy;
-  cy.SetDoublePrecision(17);
-  cy << YAML::BeginSeq;
   for (const auto& l : order) {
-    const std::vector<int>& vis = ix_.visual[l->name];
-    for (size_t k = 0; k < vis.size(); ++k)
-      warn(vis[k], "link '" + l->name + "' <visual>",
+    for (int line : ix_.visual[l->name])
+      warn(line, "link '" + l->name + "' <visual>",
            "not mapped: the viewer draws the contact shapes and the bodies' inertia boxes, not visual geometry");
     const std::vector<int>& col = ix_.collision[l->name];
     for (size_t k = 0; k < l->collision_array.size(); ++k) {
@@ -453,87 +357,36 @@ ImportResult UrdfImporter::run() {
       const std::string& hb = host[l->name];
       const Isometry3d X_WH = hb == "ground" ? Isometry3d::Identity() : X_WL[hb];
       const Isometry3d X_HS = X_WH.inverse() * X_WL[l->name] * to_iso(c.origin);  // shape in its body's frame
-      const Vector3d p = X_HS.translation();
-      const Quaterniond q(X_HS.linear());
       const std::string name = l->name + "_collision" + (l->collision_array.size() > 1 ? std::to_string(k) : "");
-      cy << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name;
       switch (c.geometry->type) {
         case urdf::Geometry::SPHERE:
-          cy << YAML::Key << "type" << YAML::Value << "sphere" << YAML::Key << "radius" << YAML::Value
-             << static_cast<const urdf::Sphere&>(*c.geometry).radius;
+          w.contact(name, "sphere", hb, X_HS, "radius: " + fmt17(static_cast<const urdf::Sphere&>(*c.geometry).radius));
           break;
         case urdf::Geometry::BOX: {
           const urdf::Vector3& d = static_cast<const urdf::Box&>(*c.geometry).dim;
-          cy << YAML::Key << "type" << YAML::Value << "box" << YAML::Key << "size" << YAML::Value << YAML::Flow
-             << std::vector<double>{d.x, d.y, d.z};
+          w.contact(name, "box", hb, X_HS, "size: [" + fmt17(d.x) + ", " + fmt17(d.y) + ", " + fmt17(d.z) + "]");
           break;
         }
         case urdf::Geometry::CYLINDER: {
           const auto& cyl = static_cast<const urdf::Cylinder&>(*c.geometry);
-          cy << YAML::Key << "type" << YAML::Value << "cylinder" << YAML::Key << "radius" << YAML::Value << cyl.radius
-             << YAML::Key << "length" << YAML::Value << cyl.length;
+          w.contact(name, "cylinder", hb, X_HS, "radius: " + fmt17(cyl.radius) + ", length: " + fmt17(cyl.length));
           break;
         }
         case urdf::Geometry::MESH: {
           const auto& m = static_cast<const urdf::Mesh&>(*c.geometry);
           const std::string path = mesh_path(m.filename, line, where);
-          cy << YAML::Key << "type" << YAML::Value << "convex_mesh" << YAML::Key << "file" << YAML::Value << path
-             << YAML::Key << "scale" << YAML::Value << YAML::Flow
-             << std::vector<double>{m.scale.x, m.scale.y, m.scale.z} << YAML::Key << "convex_hull" << YAML::Value
-             << true;
+          YAML::Emitter quoted;
+          quoted << path;
+          w.contact(name, "convex_mesh", hb, X_HS,
+                    std::string("file: ") + quoted.c_str() + ", scale: [" + fmt17(m.scale.x) + ", " + fmt17(m.scale.y) +
+                        ", " + fmt17(m.scale.z) + "], convex_hull: true");
           warn(line, where, "mesh '" + m.filename + "' is taken as its convex hull (mbdae's contact meshes are convex)");
           break;
         }
       }
-      cy << YAML::Key << "body" << YAML::Value << hb;
-      cy << YAML::Key << "position" << YAML::Value << YAML::Flow << std::vector<double>{p.x(), p.y(), p.z()};
-      if (c.geometry->type != urdf::Geometry::SPHERE)
-        cy << YAML::Key << "orientation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "quaternion"
-           << YAML::Value << YAML::Flow << std::vector<double>{q.w(), q.x(), q.y(), q.z()} << YAML::EndMap;
-      cy << YAML::EndMap;
-      any_contact = true;
     }
   }
-  cy << YAML::EndSeq;
-  if (any_contact) y << YAML::Key << "contacts" << YAML::Value << YAML::Load(cy.c_str());
-
-  // ---- sensors: every joint coordinate -------------------------------------------------------
-  std::vector<std::pair<std::string, std::string>> sensors;
-  for (const auto& l : order) {
-    if (l == root || host[l->name] == host[l->getParent()->name]) continue;
-    const std::string& t = mapped_type[l->parent_joint->name];
-    if (t == "revolute") sensors.emplace_back(l->parent_joint->name, "joint_angle");
-    if (t == "prismatic") sensors.emplace_back(l->parent_joint->name, "joint_displacement");
-  }
-  if (!sensors.empty()) {
-    y << YAML::Key << "sensors" << YAML::Value << YAML::BeginSeq;
-    for (const auto& [j, out] : sensors)
-      y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << j << YAML::Key << "output"
-        << YAML::Value << out << YAML::Key << "joint" << YAML::Value << j << YAML::EndMap;
-    y << YAML::EndSeq;
-  }
-  y << YAML::Key << "solver" << YAML::Value << YAML::BeginMap << YAML::Key << "end_time" << YAML::Value << opt_.end_time
-    << YAML::EndMap;
-  y << YAML::EndMap;
-
-  if (opt_.strict)
-    for (io::Diagnostic d : warnings_) {
-      d.message += " (--strict)";
-      errors_.push_back(d);
-    }
-  if (!errors_.empty()) {
-    std::stable_sort(errors_.begin(), errors_.end(),
-                     [](const io::Diagnostic& a, const io::Diagnostic& b) { return a.line < b.line; });
-    throw io::LoadError(errors_);
-  }
-  ImportResult r;
-  r.yaml = std::string("# Imported by mbdae from ") + std::filesystem::path(file_).filename().string() +
-           " (docs/import.md).\n" + y.c_str() + "\n";
-  r.model_name = file_ + " (imported)";
-  std::stable_sort(warnings_.begin(), warnings_.end(),
-                   [](const io::Diagnostic& a, const io::Diagnostic& b) { return a.line < b.line; });
-  r.warnings = warnings_;
-  return r;
+  return finish_import(w, file_, opt_, warnings_, errors_);
 }
 
 }  // namespace
