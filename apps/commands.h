@@ -74,7 +74,7 @@ struct CheckOptions {
 };
 int check_command(const CheckOptions& o);
 
-/// True for a robot description that `load_model` imports (.urdf; .xml, .mjcf: MJCF; docs/import.md).
+/// True for a robot description that `load_model` imports (.urdf; .xml, .mjcf: MJCF; .sdf: SDFormat; docs/import.md).
 bool is_robot_file(const std::string& file);
 
 struct ImportOptions {

@@ -34,7 +34,7 @@ bool is_robot_file(const std::string& file) {
   const size_t dot = file.find_last_of('.');
   if (dot != std::string::npos && file.find('/', dot) == std::string::npos) e = file.substr(dot);
   for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e == ".urdf" || e == ".xml" || e == ".mjcf";
+  return e == ".urdf" || e == ".xml" || e == ".mjcf" || e == ".sdf";
 }
 
 std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets) {
@@ -54,7 +54,7 @@ std::optional<io::LoadedModel> load_model(const std::string& file, const std::ve
       io::Diagnostic d;
       d.file = file;
       d.message = "this mbdae was built without import of robot descriptions (it needs liburdfdom-dev, libtinyxml2-dev and "
-                  "libmujoco-dev: scripts/setup)";
+                  "libmujoco-dev; libsdformat-dev for SDFormat: scripts/setup)";
       throw io::LoadError({d});
 #endif
     }

@@ -88,8 +88,8 @@ int main(int argc, char** argv) {
 
   ImportOptions import_opt;
   CLI::App* import_cmd = app.add_subcommand(
-      "import", "Write the model file equivalent to a robot description (URDF, MJCF; docs/import.md)");
-  import_cmd->add_option("FILE", import_opt.input, "Robot description (.urdf; .xml or .mjcf: MJCF)")->required();
+      "import", "Write the model file equivalent to a robot description (URDF, MJCF, SDFormat; docs/import.md)");
+  import_cmd->add_option("FILE", import_opt.input, "Robot description (.urdf; .xml or .mjcf: MJCF; .sdf: SDFormat)")->required();
   import_cmd->add_option("-o,--output", import_opt.output, "Model file to write (YAML)")->required()->type_name("FILE");
   import_cmd->add_flag("--strict", import_opt.strict, "Every element that is not mapped is an error, not a warning");
   import_cmd->add_flag("--collision", import_opt.collision,

@@ -109,7 +109,7 @@ ModelPtr load(const std::string& path, const std::vector<std::pair<std::string, 
   std::vector<io::Diagnostic> diagnostics, warnings;
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const bool robot = text.empty() && (ext == ".urdf" || ext == ".xml" || ext == ".mjcf");
+  const bool robot = text.empty() && (ext == ".urdf" || ext == ".xml" || ext == ".mjcf" || ext == ".sdf");
   {
     py::gil_scoped_release nogil;
     try {

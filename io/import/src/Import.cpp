@@ -20,20 +20,28 @@ std::string lower_extension(const std::string& path) {
 
 bool is_importable(const std::string& path) {
   const std::string e = lower_extension(path);
-  return e == ".urdf" || e == ".xml" || e == ".mjcf";
+  return e == ".urdf" || e == ".xml" || e == ".mjcf" || e == ".sdf";
 }
 
 ImportResult import_file(const std::string& path, const ImportOptions& options) {
   io::Diagnostic d;
   d.file = path;
   if (!is_importable(path)) {
-    d.message = "not a file mbdae imports (.urdf; .xml or .mjcf: MJCF)";
+    d.message = "not a file mbdae imports (.urdf; .xml or .mjcf: MJCF; .sdf: SDFormat)";
     throw io::LoadError({d});
   }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     d.message = "is a directory; expected a URDF file";
     throw io::LoadError({d});
+  }
+  if (lower_extension(path) == ".sdf") {
+#ifdef MBDAE_WITH_SDF
+    return import_sdf_file(path, options);
+#else
+    d.message = "this mbdae was built without SDFormat import (it needs libsdformat-dev: scripts/setup)";
+    throw io::LoadError({d});
+#endif
   }
   if (lower_extension(path) != ".urdf") {
 #ifdef MBDAE_WITH_MJCF

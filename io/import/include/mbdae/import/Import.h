@@ -40,10 +40,10 @@ struct ImportResult {
   std::vector<io::Diagnostic> warnings;  ///< what was not mapped, each at its element and line
 };
 
-/// True for the formats import_file reads: .urdf (URDF), .xml and .mjcf (MJCF).
+/// True for the formats import_file reads: .urdf (URDF), .xml and .mjcf (MJCF), .sdf (SDFormat).
 bool is_importable(const std::string& path);
 
-/// Reads a URDF or MJCF file (by its extension) and writes the equivalent model file.
+/// Reads a URDF, MJCF or SDFormat file (by its extension) and writes the equivalent model file.
 /// @throws io::LoadError listing every error (and, with options.strict, every warning) at its
 ///   element and line.
 ImportResult import_file(const std::string& path, const ImportOptions& options = {});
@@ -55,6 +55,9 @@ ImportResult import_urdf_text(const std::string& text, const std::string& file_n
 
 /// MJCF, read and compiled by MuJoCo's own parser (libmujoco-dev), at qpos0.
 ImportResult import_mjcf_file(const std::string& path, const ImportOptions& options = {});
+
+/// SDFormat, read by libsdformat (libsdformat-dev 12); closed loops are kept.
+ImportResult import_sdf_file(const std::string& path, const ImportOptions& options = {});
 
 /// import_file, then io::load_model_text with the overrides. Warnings are appended to `warnings`.
 io::LoadedModel load_imported(const std::string& path, const std::vector<io::Override>& overrides,
