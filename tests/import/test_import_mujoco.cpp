@@ -18,6 +18,7 @@
 #include <mbdae/import/Import.h>
 #include <mbdae/io/Run.h>
 
+#include "ImportTestSupport.h"
 #include "JointSpace.h"
 
 using namespace mbdae;
@@ -209,27 +210,21 @@ TEST_CASE("Imported URDF arm: one simulated second as MuJoCo's", "[import][mujoc
   const std::string file = kRobots + "arm6.urdf";
   const io::LoadedModel lm = load_tree(file, {{"solver", "{type: ida, end_time: 1, tolerance: {relative: 1e-10, absolute: 1e-12}}"},
                                               {"output", "{every: 0.005}"}});
-  io::ModelRun run(lm);
-  std::vector<double> last;
-  run.run([&](const StateView&, std::span<const double> row) {
-    last.assign(row.begin(), row.end());
-    return true;
-  });
+  const auto row = testing::final_row(lm);
   MuJoCo mj(mujoco_file("arm6.urdf"));
   mj.m->opt.disableflags = mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_FRICTIONLOSS | mjDSBL_PASSIVE | mjDSBL_EQUALITY | mjDSBL_ACTUATION;
   mj.m->opt.integrator = mjINT_RK4;
   mj.m->opt.timestep = 1e-4;
   mj_resetData(mj.m, mj.d);
   for (int k = 0; k < 10000; ++k) mj_step(mj.m, mj.d);
-  const std::vector<std::string>& cols = run.sensors().columns();
   double worst = 0, worst_rate = 0;
-  for (size_t c = 0; c < cols.size(); ++c) {
-    const bool is_rate = cols[c].size() > 5 && cols[c].substr(cols[c].size() - 5) == ".rate";
-    const std::string joint = is_rate ? cols[c].substr(0, cols[c].size() - 5) : cols[c];
+  for (const auto& [col, value] : row) {
+    const bool is_rate = col.size() > 5 && col.substr(col.size() - 5) == ".rate";
+    const std::string joint = is_rate ? col.substr(0, col.size() - 5) : col;
     const int id = mj_name2id(mj.m, mjOBJ_JOINT, joint.c_str());
     REQUIRE(id >= 0);
     const double ref = is_rate ? mj.d->qvel[mj.m->jnt_dofadr[id]] : mj.d->qpos[mj.m->jnt_qposadr[id]];
-    (is_rate ? worst_rate : worst) = std::max(is_rate ? worst_rate : worst, std::abs(last[c] - ref));
+    (is_rate ? worst_rate : worst) = std::max(is_rate ? worst_rate : worst, std::abs(value - ref));
   }
   std::printf("arm6.urdf, 1 s from rest: max |q - q_MuJoCo| = %.2e rad, max |qd - qd_MuJoCo| = %.2e rad/s\n", worst,
               worst_rate);

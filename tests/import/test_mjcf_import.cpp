@@ -10,6 +10,8 @@
 #include <mbdae/import/Import.h>
 #include <mbdae/io/Run.h>
 
+#include "ImportTestSupport.h"
+
 using namespace mbdae;
 using Catch::Matchers::Contains;
 
@@ -35,11 +37,7 @@ std::vector<io::Diagnostic> errors_of(const std::string& file, import::ImportOpt
   return {};
 }
 
-bool has(const std::vector<io::Diagnostic>& d, int line, const std::string& element, const std::string& text) {
-  for (const io::Diagnostic& x : d)
-    if (x.line == line && x.key_path == element && x.message.find(text) != std::string::npos) return true;
-  return false;
-}
+const auto has = testing::has_diagnostic;
 
 const Joint* find_joint(const System& s, const std::string& name) {
   for (const Joint& j : s.joints())
@@ -117,18 +115,8 @@ TEST_CASE("MJCF the joint equality moves both fingers", "[import][mjcf]") {
        {"solver", "{end_time: 0.05, step: 1e-4}"},
        {"output", "{every: 0.05}"}},
       w);
-  io::ModelRun run(m);
-  std::vector<double> last;
-  run.run([&](const StateView&, std::span<const double> row) {
-    last.assign(row.begin(), row.end());
-    return true;
-  });
-  const auto& cols = run.sensors().columns();
-  double a = 0, b = 0;
-  for (size_t i = 0; i < cols.size(); ++i) {
-    if (cols[i] == "finger_a_joint") a = last[i];
-    if (cols[i] == "finger_b_joint") b = last[i];
-  }
+  const auto row = testing::final_row(m);
+  const double a = row.at("finger_a_joint"), b = row.at("finger_b_joint");
   CHECK(a > 1e-4);
   CHECK(b == Approx(-a).epsilon(1e-9));
 }

@@ -10,17 +10,15 @@
 #include <mbdae/import/Import.h>
 #include <mbdae/io/Run.h>
 
+#include "ImportTestSupport.h"
+
 using namespace mbdae;
 
 namespace {
 
 namespace fs = std::filesystem;
 
-bool has(const std::vector<io::Diagnostic>& d, int line, const std::string& element, const std::string& text) {
-  for (const io::Diagnostic& x : d)
-    if (x.line == line && x.key_path == element && x.message.find(text) != std::string::npos) return true;
-  return false;
-}
+const auto has = testing::has_diagnostic;
 
 std::string write_sdf(const std::string& name, const std::string& model) {
   const fs::path dir = fs::temp_directory_path() / "mbdae_sdf_tests";
@@ -47,19 +45,8 @@ TEST_CASE("SDFormat four-bar: the closed loop is imported and moves as Freudenst
       w);
   CHECK(m.system.bodies().size() == 3);
   CHECK(m.system.joints().size() == 4);  // the loop-closing joint too
-  io::ModelRun run(m);
-  std::vector<double> last;
-  run.run([&](const StateView&, std::span<const double> row) {
-    last.assign(row.begin(), row.end());
-    return true;
-  });
-  const auto& cols = run.sensors().columns();
-  auto at = [&](const std::string& c) {
-    for (size_t i = 0; i < cols.size(); ++i)
-      if (cols[i] == c) return last[i];
-    FAIL("no column " << c);
-    return 0.0;
-  };
+  const auto row = testing::final_row(m);
+  auto at = [&](const std::string& c) { return row.at(c); };
   // Angles in the xz plane from +x towards +z; a turn about +y lowers them.
   const double a = 0.1, b = 0.35, c = 0.3, d = 0.4;
   const double th2 = M_PI / 3 - at("crank_pivot"), th4 = 1.7957749733962085 - at("rocker_pivot");

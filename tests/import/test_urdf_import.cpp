@@ -11,6 +11,8 @@
 #include <mbdae/import/Import.h>
 #include <mbdae/io/Run.h>
 
+#include "ImportTestSupport.h"
+
 using namespace mbdae;
 using Catch::Matchers::Contains;
 
@@ -51,11 +53,7 @@ const Joint& joint(const System& s, const std::string& name) {
   throw 0;
 }
 
-bool has(const std::vector<io::Diagnostic>& d, int line, const std::string& element, const std::string& text) {
-  for (const io::Diagnostic& x : d)
-    if (x.line == line && x.key_path == element && x.message.find(text) != std::string::npos) return true;
-  return false;
-}
+const auto has = testing::has_diagnostic;
 
 }  // namespace
 
@@ -293,26 +291,18 @@ TEST_CASE("URDF refusals and warnings name the element and its line", "[import]"
     REQUIRE(!e.empty());
     CHECK(has(e, 3, "link 'ground'", "rename"));
   }
-  SECTION("a mesh found through a ROS package") {
-    const std::string t = urdf(R"(<link name="world"/>
+  SECTION("a mesh found through a ROS package, a mesh format that is not read") {
+    for (const auto& [uri, text] : std::vector<std::pair<std::string, std::string>>{
+             {"package://robot/meshes/a.stl", "package://robot/meshes/a.stl"}, {"a.dae", "only STL and OBJ"}}) {
+      const std::string t = urdf(R"(<link name="world"/>
 <link name="a"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
-<collision><geometry><mesh filename="package://robot/meshes/a.stl"/></geometry></collision></link>
+<collision><geometry><mesh filename=")" + uri + R"("/></geometry></collision></link>
 <joint name="j" type="continuous"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/></joint>
 )");
-    import::ImportOptions o;
-    o.collision = true;
-    const auto e = errors_of(t, o);
-    CHECK(has(e, 4, "link 'a' <collision>", "package://robot/meshes/a.stl"));
-  }
-  SECTION("a mesh format that is not read") {
-    const std::string t = urdf(R"(<link name="world"/>
-<link name="a"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
-<collision><geometry><mesh filename="a.dae"/></geometry></collision></link>
-<joint name="j" type="continuous"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/></joint>
-)");
-    import::ImportOptions o;
-    o.collision = true;
-    CHECK(has(errors_of(t, o), 4, "link 'a' <collision>", "only STL and OBJ"));
+      import::ImportOptions o;
+      o.collision = true;
+      CHECK(has(errors_of(t, o), 4, "link 'a' <collision>", text));
+    }
   }
   SECTION("damping on a planar joint") {
     const std::string t = urdf("<link name=\"world\"/>\n" + link("a") + R"(<joint name="j" type="planar">
@@ -340,20 +330,8 @@ TEST_CASE("URDF gripper: the <mimic> coupling moves both fingers", "[import]") {
        {"solver", "{end_time: 0.1, step: 1e-3}"},
        {"output", "{every: 0.1}"}},
       w);
-  io::ModelRun run(m);
-  std::vector<double> last;
-  run.run([&](const StateView&, std::span<const double> row) {
-    last.assign(row.begin(), row.end());
-    return true;
-  });
-  const auto& cols = run.sensors().columns();
-  auto at = [&](const std::string& c) {
-    for (size_t i = 0; i < cols.size(); ++i)
-      if (cols[i] == c) return last[i];
-    FAIL("no column " << c);
-    return 0.0;
-  };
-  const double left = at("finger_left_joint"), right = at("finger_right_joint");
+  const auto row = testing::final_row(m);
+  const double left = row.at("finger_left_joint"), right = row.at("finger_right_joint");
   // One coordinate s with both fingers' mass (0.1 kg each) on it: s̈ = F / (2 m) = 5 m/s² from rest,
   // s = ½ s̈ t² = 0.025 m at 0.1 s (no moment on the palm: the fingers move symmetrically).
   CHECK(left == Approx(0.025).epsilon(1e-6));
