@@ -139,6 +139,19 @@ TEST_CASE("MJCF connect and weld equalities become spherical and fixed joints", 
   CHECK(find_joint(m.system, "c_weld"));  // a body without a joint is welded to its parent (the world)
 }
 
+TEST_CASE("MJCF ball and free joints: a spherical joint, a free body", "[import][mjcf]") {
+  const std::string f = write_mjcf("ball.xml", std::string(R"(<body name="a" pos="0 0 1"><joint name="b" type="ball" pos="0 0 0.5"/>)") + kBody +
+                                                   R"(</body>
+<body name="f" pos="2 0 0"><freejoint name="free"/>)" + kBody + "</body>\n");
+  const import::ImportResult r = import::import_file(f);
+  const io::LoadedModel m = io::load_model_text(r.yaml, r.model_name);
+  REQUIRE(m.system.joints().size() == 1);
+  const Joint& b = m.system.joints()[0];
+  CHECK(b.type == JointType::Spherical);
+  CHECK((b.point - Vec3(0, 0, 1.5)).norm() < 1e-15);  // the anchor, in world
+  CHECK((m.system.bodies()[*m.system.find_body("f")].position - Vec3(2, 0, 0)).norm() < 1e-15);
+}
+
 TEST_CASE("MJCF refusals name the element and its line", "[import][mjcf]") {
   SECTION("two joints in one body") {
     const std::string f = write_mjcf("two.xml", std::string(R"(<body name="a"><joint name="x" type="slide" axis="1 0 0"/><joint name="y" type="slide" axis="0 1 0"/>)") + kBody + "</body>\n");

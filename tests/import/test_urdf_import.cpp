@@ -285,6 +285,25 @@ TEST_CASE("URDF refusals and warnings name the element and its line", "[import]"
     CHECK(e.size() == 6);
     CHECK(has(e, 5, "link 'a' <visual>", "(--strict)"));
   }
+  SECTION("limits that are not mapped; a zero axis; a mimic of a missing joint") {
+    const std::string t = urdf("<link name=\"world\"/>\n" + link("a") + link("b") + R"(<joint name="ja" type="revolute"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/>
+<limit lower="0.5" upper="0.5" effort="0" velocity="0"/></joint>
+<joint name="jb" type="continuous"><parent link="world"/><child link="b"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="0" velocity="0"/></joint>
+)");
+    std::vector<io::Diagnostic> w;
+    (void)load(t, &w);
+    CHECK(has(w, 6, "joint 'ja' <limit>", "lower (0.5) is not below upper (0.5)"));
+    CHECK(has(w, 8, "joint 'jb' <limit>", "not used"));
+    const std::string zero = urdf("<link name=\"world\"/>\n" + link("a") + R"(<joint name="j" type="revolute"><parent link="world"/><child link="a"/>
+<axis xyz="0 0 0"/><limit lower="-1" upper="1" effort="0" velocity="0"/></joint>
+)");
+    CHECK(has(errors_of(zero), 5, "joint 'j' <axis>", "zero length"));
+    const std::string missing = urdf("<link name=\"world\"/>\n" + link("a") + R"(<joint name="j" type="continuous"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/>
+<mimic joint="nope"/></joint>
+)");
+    CHECK(has(errors_of(missing), 5, "joint 'j' <mimic>", "joint 'nope' does not exist"));
+  }
   SECTION("a link named ground") {
     const auto e = errors_of(urdf("<link name=\"world\"/>\n" + link("ground") +
                                   "<joint name=\"j\" type=\"continuous\"><parent link=\"world\"/><child link=\"ground\"/></joint>\n"));
