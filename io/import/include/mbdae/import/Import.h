@@ -1,7 +1,8 @@
 #pragma once
 /// @file Import.h
-/// Models from robot description files: URDF (through urdfdom) becomes the same model file a user
-/// writes (docs/model-format.md), which the model loader then reads. What the file holds and the
+/// Models from robot description files: URDF (through urdfdom), MJCF (through MuJoCo's parser) and
+/// SDFormat (through libsdformat) become the same model file a user writes
+/// (docs/model-format.md), which the model loader then reads. What the file holds and the
 /// model file cannot express is an error or a warning naming the element and its line
 /// (docs/import.md); nothing is dropped without a word.
 ///
