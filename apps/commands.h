@@ -100,6 +100,10 @@ void print_problem(const io::LoadedModel& m, const ModelProblem& p, const std::s
 /// Prints what building a run of `m` threw (ModelError: every problem; ItemError: at its item;
 /// anything else: at the file).
 void print_setup_error(const io::LoadedModel& m, const std::exception& e);
+/// Prints what placing the bodies from the joints' initial coordinates did (m.placement), as
+/// lines under the label "placement" on stdout; with `bodies`, also each placed body's pose and
+/// velocity at t0. Nothing if no joint has initial coordinates.
+void print_placement(const io::LoadedModel& m, bool bodies = false);
 /// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
 std::string json_string(const std::string& s);
 

@@ -7,6 +7,8 @@
 
 #include "commands.h"
 
+#include <mbdae/model/math/Rotation.h>
+
 #ifdef MBDAE_WITH_IMPORT
 #include <mbdae/import/Import.h>
 #endif
@@ -84,6 +86,20 @@ void print_setup_error(const io::LoadedModel& m, const std::exception& e) {
     print_problem(m, {ie->what(), ie->item()});
   } else {
     print_problem(m, {e.what(), {}});
+  }
+}
+
+void print_placement(const io::LoadedModel& m, bool bodies) {
+  const std::vector<std::string> lines = describe(m.placement);
+  for (size_t k = 0; k < lines.size(); ++k) fmt::print("{:<13}{}\n", k == 0 ? "placement" : "", lines[k]);
+  if (!bodies) return;
+  for (const PlacedBody& pb : m.placement.bodies) {
+    const RigidBody& b = m.system.bodies()[static_cast<size_t>(pb.body)];
+    const Vec3 r = math::so3_log(b.orientation);
+    fmt::print("{:<13}{}: position [{:.9g}, {:.9g}, {:.9g}] m, rotation vector [{:.9g}, {:.9g}, {:.9g}] rad, "
+               "velocity [{:.6g}, {:.6g}, {:.6g}] m/s, angular velocity [{:.6g}, {:.6g}, {:.6g}] rad/s\n",
+               "", b.name, b.position.x(), b.position.y(), b.position.z(), r.x(), r.y(), r.z(), b.velocity.x(),
+               b.velocity.y(), b.velocity.z(), b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z());
   }
 }
 
