@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <random>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 #include <mujoco/mujoco.h>
@@ -84,7 +85,44 @@ double max_abs(const MatX& a) { return a.cwiseAbs().maxCoeff(); }
 
 struct Figures {
   double fk = 0, M = 0, bias = 0, qacc = 0, violation = 0;
+  double placed_pose = 0, placed_velocity = 0;  ///< mbdae's placement from joint coordinates vs MuJoCo
 };
+
+/// mbdae's own placement of the imported model at (q, q̇) (the joints' `initial:` keys,
+/// solvers/InitialPlacement.h) against MuJoCo's body poses (xpos, xmat) and velocities of the body
+/// frames' origins (mj_objectVelocity, world axes), over the bodies MuJoCo has. Largest differences
+/// in m (and rotation-matrix entries) and m/s (rad/s).
+std::pair<double, double> compare_placement(const std::string& file, MuJoCo& mj, const testing::JointSpace& js,
+                                            const VecX& q, const VecX& qd) {
+  const io::LoadedModel plain = load_tree(file);
+  std::vector<io::Override> ov;
+  for (int k = 0; k < js.nq(); ++k) {
+    const std::string& name = js.coordinate_joints()[static_cast<size_t>(k)];
+    for (size_t i = 0; i < plain.system.joints().size(); ++i) {
+      const Joint& j = plain.system.joints()[i];
+      if (j.name != name) continue;
+      const bool revolute = j.type == JointType::Revolute;
+      char v[200];
+      std::snprintf(v, sizeof v, revolute ? "{angle: %.17g, rate: %.17g}" : "{displacement: %.17g, speed: %.17g}", q[k],
+                    qd[k]);
+      ov.push_back({"joints[" + std::to_string(i) + "].initial", v});
+    }
+  }
+  const io::LoadedModel placed = load_tree(file, ov);
+  double pose = 0, vel = 0;
+  for (const RigidBody& b : placed.system.bodies()) {
+    const int id = mj_name2id(mj.m, mjOBJ_BODY, b.name.c_str());
+    if (id < 0) continue;
+    mjtNum v6[6];
+    mj_objectVelocity(mj.m, mj.d, mjOBJ_XBODY, id, v6, 0);  // [ω; v] at the body frame's origin, world axes
+    for (int r = 0; r < 3; ++r) {
+      pose = std::max(pose, std::abs(b.position[r] - mj.d->xpos[3 * id + r]));
+      for (int c = 0; c < 3; ++c) pose = std::max(pose, std::abs(b.orientation(r, c) - mj.d->xmat[9 * id + 3 * r + c]));
+      vel = std::max({vel, std::abs(b.angular_velocity[r] - v6[r]), std::abs(b.velocity[r] - v6[3 + r])});
+    }
+  }
+  return {pose, vel};
+}
 
 /// Compares mbdae and MuJoCo at (q, q̇) of mbdae's coordinates.
 Figures compare_state(const io::LoadedModel& lm, MuJoCo& mj, const testing::JointSpace& js, const VecX& q,
@@ -178,10 +216,14 @@ void check_file(const std::string& name) {
       q[k] = s == 0 ? 0.0 : (slide ? 0.02 * angle(rng) : angle(rng));
       qd[k] = slide ? 0.1 * rate(rng) : rate(rng);
     }
-    const Figures f = compare_state(lm, mj, js, q, qd);
-    std::printf("%s state %d: FK %.2e m, mass matrix %.2e, bias %.2e, qacc %.2e (relative), joint residual %.2e\n",
-                name.c_str(), s, f.fk, f.M, f.bias, f.qacc, f.violation);
+    Figures f = compare_state(lm, mj, js, q, qd);
+    std::tie(f.placed_pose, f.placed_velocity) = compare_placement(file, mj, js, q, qd);
+    std::printf("%s state %d: FK %.2e m, mass matrix %.2e, bias %.2e, qacc %.2e (relative), joint residual %.2e; "
+                "mbdae's placement from joint coordinates: poses %.2e m, velocities %.2e m/s\n",
+                name.c_str(), s, f.fk, f.M, f.bias, f.qacc, f.violation, f.placed_pose, f.placed_velocity);
     CHECK(f.fk < 1e-12);
+    CHECK(f.placed_pose < 1e-12);
+    CHECK(f.placed_velocity < 1e-12);
     CHECK(f.violation < 1e-12);
     CHECK(f.M < 1e-9);
     CHECK(f.bias < 1e-9);
