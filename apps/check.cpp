@@ -217,6 +217,10 @@ int check_command(const CheckOptions& o) {
   mb->constraints(ws, 0.0, q0, c);
   int worst = 0;
   const double cmax = c.size() ? c.cwiseAbs().maxCoeff(&worst) : 0.0;
+  if (m.placement.placed) {
+    fmt::print("\n");
+    print_placement(m, true);
+  }
   fmt::print("\ninitial      max |C| = {:.3g}{}\n", cmax,
              c.size() && cmax > 0 ? " in " + mb->constraint_label(worst) : std::string());
   int code = kSuccess;

@@ -74,7 +74,22 @@ struct CheckOptions {
 };
 int check_command(const CheckOptions& o);
 
-/// Loads a model with its --set overrides. Prints every problem to stderr, one per line as
+/// True for a robot description that `load_model` imports (.urdf; .xml, .mjcf: MJCF; .sdf: SDFormat; docs/import.md).
+bool is_robot_file(const std::string& file);
+
+struct ImportOptions {
+  std::string input;
+  std::string output;  ///< -o: the model file to write
+  bool strict = false;
+  bool collision = false;
+  double limit_stiffness = 1e5, limit_damping = 0;
+  double end_time = 1.0;
+};
+/// `mbdae import FILE -o model.yaml`: writes the model file equivalent to a URDF or MJCF file.
+int import_command(const ImportOptions& o);
+
+/// Loads a model with its --set overrides. A robot description (.urdf) is imported first; the
+/// elements not mapped are printed as warnings. Prints every problem to stderr, one per line as
 /// FILE:LINE:COL: KEY: message, and returns nullopt if there is any.
 std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets);
 
@@ -85,6 +100,10 @@ void print_problem(const io::LoadedModel& m, const ModelProblem& p, const std::s
 /// Prints what building a run of `m` threw (ModelError: every problem; ItemError: at its item;
 /// anything else: at the file).
 void print_setup_error(const io::LoadedModel& m, const std::exception& e);
+/// Prints what placing the bodies from the joints' initial coordinates did (m.placement), as
+/// lines under the label "placement" on stdout; with `bodies`, also each placed body's pose and
+/// velocity at t0. Nothing if no joint has initial coordinates.
+void print_placement(const io::LoadedModel& m, bool bodies = false);
 /// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
 std::string json_string(const std::string& s);
 

@@ -2,6 +2,7 @@
 //
 //   mbdae run MODEL [--set key=value ...] [-o results.csv] [--plot] [--save-state FILE] [--restart FILE]
 //   mbdae check MODEL [--set key=value ...]
+//   mbdae import ROBOT.urdf -o model.yaml [--strict] [--collision]
 //   mbdae statics MODEL [--load-steps N]        mbdae modes MODEL [--at-equilibrium]
 //   mbdae kinematics MODEL                      mbdae inverse MODEL
 //   mbdae plot RESULTS.csv [-o PREFIX]
@@ -84,6 +85,25 @@ int main(int argc, char** argv) {
   check_cmd->add_option("MODEL", check.model, "Model file")->required();
   check_cmd->add_option("--set", check.sets, "Override a key (as for run)")->type_name("KEY=VALUE");
   check_cmd->footer(kExitCodes);
+
+  ImportOptions import_opt;
+  CLI::App* import_cmd = app.add_subcommand(
+      "import", "Write the model file equivalent to a robot description (URDF, MJCF, SDFormat; docs/import.md)");
+  import_cmd->add_option("FILE", import_opt.input, "Robot description (.urdf; .xml or .mjcf: MJCF; .sdf: SDFormat)")->required();
+  import_cmd->add_option("-o,--output", import_opt.output, "Model file to write (YAML)")->required()->type_name("FILE");
+  import_cmd->add_flag("--strict", import_opt.strict, "Every element that is not mapped is an error, not a warning");
+  import_cmd->add_flag("--collision", import_opt.collision,
+                       "Map <collision> geometry (URDF) or geoms (MJCF) to contact shapes (neighbouring links' shapes then touch where "
+                       "they overlap: mbdae has no pair exclusion)");
+  import_cmd->add_option("--limit-stiffness", import_opt.limit_stiffness,
+                         "Stiffness of the joint_limit stops of <limit>, N m/rad or N/m (default 1e5)")
+      ->check(CLI::PositiveNumber);
+  import_cmd->add_option("--limit-damping", import_opt.limit_damping,
+                         "Damping of the joint_limit stops, N m s/rad or N s/m (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  import_cmd->add_option("--end-time", import_opt.end_time, "solver.end_time of the model (default 1 s)")
+      ->check(CLI::PositiveNumber);
+  import_cmd->footer(kExitCodes);
 
   // The analyses: the same options each, plus their own.
   AnalysisOptions statics, modes, kinem, inverse;
@@ -219,6 +239,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run_command(run);
     if (*check_cmd) return check_command(check);
+    if (*import_cmd) return import_command(import_opt);
     if (*statics_cmd) return statics_command(statics);
     if (*modes_cmd) return modes_command(modes);
     if (*kinematics_cmd) return kinematics_command(kinem);

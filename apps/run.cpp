@@ -353,6 +353,7 @@ int run_command(const RunOptions& o) {
   // Summary on stdout.
   const SolverStats& st = res.stats;
   fmt::print("model        {} ({})\n", m.system.name.empty() ? "(no name)" : m.system.name, m.file);
+  print_placement(m);
   fmt::print("solver       {}\n", run->method_summary());
   fmt::print("status       {} at t = {:g} s of {:g} s\n", to_string(res.status), res.t_reached, ss.t_end);
   if (implicit)

@@ -78,7 +78,8 @@ def _overrides(set_, settings) -> list[tuple[str, str]]:
 
 
 def load(path, set: dict | None = None) -> "Model":
-    """Reads and checks a model file (YAML or JSON, docs/model-format.md).
+    """Reads and checks a model file (YAML or JSON, docs/model-format.md), or imports a robot
+    description (``.urdf``, docs/import.md; the elements it does not map are ``UserWarning``s).
 
     ``set``: overrides as the command's ``--set key=value``, e.g. ``{"solver.type": "ida",
     "bodies[0].mass": 3}`` (values are Python numbers, strings, lists, dicts).

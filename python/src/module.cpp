@@ -14,6 +14,8 @@
 // afterwards and the Python side raises KeyboardInterrupt with the rows computed so far.
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <array>
 #include <atomic>
 #include <csignal>
@@ -32,6 +34,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#ifdef MBDAE_WITH_IMPORT
+#include <mbdae/import/Import.h>
+#endif
 #include <mbdae/io/Analyses.h>
 #include <mbdae/io/Quantities.h>
 #include <mbdae/io/Run.h>
@@ -101,17 +106,34 @@ ModelPtr load(const std::string& path, const std::vector<std::pair<std::string, 
   std::vector<io::Override> overrides;
   for (const auto& [key, value] : sets) overrides.push_back({key, value});
   std::shared_ptr<io::LoadedModel> model;
-  std::vector<io::Diagnostic> diagnostics;
+  std::vector<io::Diagnostic> diagnostics, warnings;
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool robot = text.empty() && (ext == ".urdf" || ext == ".xml" || ext == ".mjcf" || ext == ".sdf");
   {
     py::gil_scoped_release nogil;
     try {
-      model = std::make_shared<io::LoadedModel>(text.empty() ? io::load_model_file(path, overrides)
-                                                             : io::load_model_text(text, path, overrides));
+      if (robot) {
+#ifdef MBDAE_WITH_IMPORT
+        model = std::make_shared<io::LoadedModel>(import::load_imported(path, overrides, warnings));
+#else
+        io::Diagnostic d;
+        d.file = path;
+        d.message = "this mbdae was built without URDF import (it needs liburdfdom-dev and libtinyxml2-dev)";
+        throw io::LoadError({d});
+#endif
+      } else {
+        model = std::make_shared<io::LoadedModel>(text.empty() ? io::load_model_file(path, overrides)
+                                                               : io::load_model_text(text, path, overrides));
+      }
     } catch (const io::LoadError& e) {
       diagnostics = e.diagnostics();
     }
   }
   if (!model) raise_model_error(diagnostics);
+  // The elements of a robot description that are not mapped (docs/import.md), as Python warnings.
+  for (const io::Diagnostic& w : warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, ("import: " + w.to_string()).c_str(), 1) < 0) throw py::error_already_set();
   return model;
 }
 

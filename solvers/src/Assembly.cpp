@@ -52,8 +52,18 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
   while (rep.iterations < opt.max_iterations && inf_norm(c) > opt.tolerance) {
     ++rep.iterations;
     sys.assemble_jacobian(ws, t0, q, K.C);
-    K.fill(1.0);
-    if (!lu.factorize(K.S)) {
+    bool factorized = false;
+    if (opt.mass_weighted_positions) {
+      sys.assemble_mass(ws, q, K.A);
+      K.fill(1.0);
+      factorized = lu.factorize(K.S);
+      if (!factorized) set_identity(K.A);
+    }
+    if (!factorized) {
+      K.fill(1.0);
+      factorized = lu.factorize(K.S);
+    }
+    if (!factorized) {
       rep.message = "assembly: the constraint Jacobian is rank deficient (redundant constraints?)";
       break;
     }

@@ -172,6 +172,9 @@ void Loader::bodies(const YAML::Node& n) {
     if (const Entry* e = b.find("orientation")) {
       if (auto R = orientation(e->value, b.path("orientation"))) body.orientation = *R;
     }
+    body_velocity_.resize(i + 1);
+    for (const char* k : {"velocity", "angular_velocity", "angular_velocity_local"})
+      if (const Entry* e = b.find(k); e && !body_velocity_[i]) body_velocity_[i] = Placed{e->key_node.Mark(), b.path(k)};
     if (const Entry* e = b.find("velocity")) {
       if (auto v = vec3(e->value, b.path("velocity"))) body.velocity = *v;
     }

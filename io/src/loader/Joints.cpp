@@ -4,6 +4,7 @@
 #include "Loader.h"
 
 #include <mbdae/model/JointTypes.h>
+#include <mbdae/solvers/InitialPlacement.h>
 
 #include <algorithm>
 #include <cmath>
@@ -70,6 +71,7 @@ void Loader::joints(const YAML::Node& n) {
   all_keys.push_back("motion");
   all_keys.push_back("speed");
   all_keys.push_back("offsets");
+  all_keys.push_back("initial");
   std::string offsets_text;
   for (const JointTypeInfo& t : joint_types())
     if (t.takes_offsets) offsets_text += std::string(offsets_text.empty() ? "" : " and ") + t.name;
@@ -111,12 +113,14 @@ void Loader::joints(const YAML::Node& n) {
         if (!e) continue;
         const bool applies = k == "motion" || k == "speed" ? info->drivable
                              : k == "offsets"              ? info->takes_offsets
+                             : k == "initial"              ? takes_initial_coordinates(info->type)
                                                            : std::any_of(info->keys.begin(), info->keys.end(),
                                                                          [&](const JointKey& jk) { return k == jk.key; });
         if (!applies)
           error(e->key_node, jm.path(k), "key '" + k + "' does not apply to a " + info->name + " joint" +
                                              (k == "motion" || k == "speed" ? " (only " + drivable_text + " joints can be driven)"
                                               : k == "offsets"              ? " (only " + offsets_text + " joints take offsets)"
+                                              : k == "initial" ? " (revolute, prismatic, cylindrical, spherical and universal joints take initial coordinates)"
                                                                             : ""));
       }
     }
@@ -186,6 +190,8 @@ void Loader::joints(const YAML::Node& n) {
               driven_joints_.push_back({e->key_node.Mark(), jm.path("offsets")});
           }
         }
+      if (takes_initial_coordinates(info->type))
+        if (const Entry* e = jm.find("initial")) joint_initial(e->value, jm.path("initial"), info->type, j);
       // The type's own checks (perpendicular axes, coinciding points, ...), at their keys.
       if (problem_count() == errors_before) {
         std::vector<KeyProblem> p;

@@ -191,6 +191,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   limit_checks();
 
   model_checks();
+  if (problem_count() == 0) placement();
   if (problem_count() > 0) throw LoadError(take_sorted_problems());
   return std::move(m_);
 }

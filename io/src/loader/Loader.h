@@ -12,6 +12,7 @@
 /// | Overrides.cpp | --set key=value                              | the tree, before any check          |
 /// | Bodies.cpp    | bodies                                       | System bodies                       |
 /// | Joints.cpp    | joints (and their motion)                    | System joints                       |
+/// | Placement.cpp | joints' `initial`; bodies placed from them   | System bodies, joints, forces       |
 /// | Shafts.cpp    | shafts, shaft_forces (1-D drivetrains)       | System shafts and shaft forces      |
 /// | Couplings.cpp | couplings (gears, rack and pinion, belt, …)  | System couplings                    |
 /// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
@@ -72,6 +73,11 @@ class Loader : public Reader {
   /// (io::sensor_quantity). `in_states`: for the states section, read before every force element.
   void add_sensor_function(QuantityResolver& resolver, bool in_states) const;
   std::optional<TimeFunction> motion(const YAML::Node& n, const std::string& path);
+  /// A joint's `initial:` (its keys by joint type) into j.initial (Placement.cpp).
+  void joint_initial(const YAML::Node& n, const std::string& path, JointType type, Joint& j);
+  /// The bodies placed from the joints' initial coordinates, after the model checks
+  /// (Placement.cpp): a body velocity given where the walk sets it, a loop that cannot close.
+  void placement();
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
   bool joint_motor(Map& f, ForceElement& fe);
@@ -119,6 +125,8 @@ class Loader : public Reader {
   YAML::Mark end_time_mark_ = YAML::Mark::null_mark();
   bool step_given_ = false, every_given_ = false;
   std::optional<Placed> first_joint_;
+  /// Per body: where its velocity, angular_velocity or angular_velocity_local was given (the first).
+  std::vector<std::optional<Placed>> body_velocity_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_, states_;
   std::vector<Placed> reaction_friction_;  // joint_friction items with `normal: reaction`, at that key
   std::vector<Placed> shafts_;  // shafts and shaft forces

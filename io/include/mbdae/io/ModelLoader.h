@@ -15,6 +15,7 @@
 
 #include <mbdae/io/Diagnostics.h>
 #include <mbdae/model/System.h>
+#include <mbdae/solvers/InitialPlacement.h>
 #include <mbdae/solvers/Simulation.h>
 
 namespace mbdae::io {
@@ -93,6 +94,9 @@ struct LoadedModel {
   OutputSettings output;
   std::vector<SensorSpec> sensors;
   std::string description;
+  /// The bodies placed from the joints' initial coordinates (placed = false if no joint has any):
+  /// `system` is already the placed model.
+  PlacementReport placement;
   /// Locations of bodies[i], joints[i], forces[i], sensors[i] (same order as in the file).
   /// force_locations holds loads and force elements alike.
   std::vector<SourceLocation> body_locations, joint_locations, force_locations, sensor_locations;

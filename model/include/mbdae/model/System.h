@@ -102,6 +102,23 @@ struct TimeFunction {
   double second_derivative(double t) const;
 };
 
+/// The initial value of a joint's relative coordinates (model file `initial:`), measured from the
+/// configuration the model is drawn in (bodies' `position`/`orientation`, joints' `point`/`axis`:
+/// there every joint coordinate is 0). Body b's marker relative to body a's; which fields a joint
+/// type reads: revolute `angle`, `rate`; prismatic `displacement`, `speed`; cylindrical all four;
+/// spherical and universal `rotation`, `angular_velocity`. place_from_joint_coordinates()
+/// (solvers/InitialPlacement.h) moves the bodies to it.
+struct JointInitial {
+  double angle = 0;         ///< rotation of b about `axis`, right-handed, rad
+  double rate = 0;          ///< its rate, rad/s
+  double displacement = 0;  ///< translation of b along `axis`, m
+  double speed = 0;         ///< its rate, m/s
+  /// Rotation of b relative to a (R_ab), in the drawn world axes carried with body a.
+  Mat3 rotation = Mat3::Identity();
+  /// ω_b − ω_a, the same axes, rad/s.
+  Vec3 angular_velocity = Vec3::Zero();
+};
+
 /// A joint between two bodies (either may be "ground"). Constraints act between a marker on body
 /// a and a marker on body b; both markers coincide with the joint point and frame at t0.
 ///
@@ -165,6 +182,9 @@ struct Joint {
   /// axes, Tait–Bryan xyz), i.e. the rotation rows are those of the generic joint with a's frame
   /// A_a Q(t). Each given offset must be on a constrained coordinate and be 0 at t0.
   std::array<TimeFunction, 6> offsets;
+  /// Initial coordinates relative to the drawn configuration (see JointInitial); std::nullopt: the
+  /// joint takes no part in placing the bodies (its bodies are where the model puts them).
+  std::optional<JointInitial> initial;
   /// True if any of `offsets` is set.
   bool has_offsets() const {
     for (const TimeFunction& f : offsets)

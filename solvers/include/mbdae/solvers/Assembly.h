@@ -4,7 +4,8 @@
 /// constraint equations.
 ///
 /// - Positions: q ← q + Δq with the minimum-norm Δq that satisfies C(t0, q) = 0 (Gauss–Newton on
-///   the KKT system [I C_qᵀ; C_q 0][Δq; μ] = [0; −C], repeated to convergence).
+///   the KKT system [W C_qᵀ; C_q 0][Δq; μ] = [0; −C], repeated to convergence; W = I, or the mass
+///   matrix M with AssemblyOptions::mass_weighted_positions).
 /// - Velocities: v ← v + Δv with the minimum-norm Δv that satisfies C_q v + C_t = 0 (one solve).
 /// - Accelerations and multipliers: [M C_qᵀ; C_q 0][a; λ] = [f; γ].
 
@@ -19,6 +20,11 @@ namespace mbdae {
 struct AssemblyOptions {
   double tolerance = 1e-12;  ///< on ‖C‖∞ (and on ‖Ċ‖∞ for velocities)
   int max_iterations = 50;   ///< Gauss–Newton iterations for the positions, at most
+  /// Each position step is the least change in the mass matrix's metric (½ Δqᵀ M Δq, the
+  /// kinetic energy of the change as a velocity) instead of the least ‖Δq‖₂: heavy bodies move
+  /// less than light ones. Where [M C_qᵀ; C_q 0] is singular (a massless direction) that step
+  /// falls back to ‖Δq‖₂.
+  bool mass_weighted_positions = false;
 };
 
 /// Outcome of assemble_initial_state().
