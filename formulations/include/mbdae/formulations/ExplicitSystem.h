@@ -14,7 +14,7 @@
 #include <mbdae/model/Types.h>
 
 namespace mbdae {
-
+/// What rk4 and dopri5 step: an ODE with constraints, one view per integrator (file comment).
 class ExplicitSystem {
  public:
   virtual ~ExplicitSystem() = default;

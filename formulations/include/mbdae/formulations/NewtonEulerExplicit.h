@@ -13,7 +13,7 @@ namespace mbdae {
 /// reference to the system, which must outlive it.
 class NewtonEulerExplicit final : public ExplicitSystem {
  public:
-  explicit NewtonEulerExplicit(const NewtonEulerSystem& sys) : sys_(sys), ws_(sys.make_workspace()) {}
+  explicit NewtonEulerExplicit(const NewtonEulerSystem& sys) : sys_(sys), ws_(sys.make_workspace()) {}  ///< a view of `sys`
 
   int num_q() const override { return sys_.num_q(); }
   int num_v() const override { return sys_.num_v(); }
