@@ -64,7 +64,7 @@ int check_command(const CheckOptions& o) {
   // The joint friction whose normal force is the joint's reaction reads the multipliers (only the
   // time integrators take it): it is not part of the kinematics checked here, whatever the solver.
   System kin_sys = sys;
-  if (m.explicit_settings.kind != io::SolverKind::Implicit) kin_sys.contacts().clear();
+  if (solver_info(m.settings.solver).path != SolverPath::Implicit) kin_sys.contacts().clear();
   std::erase_if(kin_sys.forces(), [](const ForceElement& f) {
     return f.type == ForceType::JointFriction && f.normal_from_reaction;
   });

@@ -140,22 +140,57 @@ TEST_CASE("io: what a solver cannot handle is rejected at the item, not ignored"
   CHECK(problems(spring, {{"solver.type", "dopri5"}}).empty());
 }
 
+TEST_CASE("io: one identifier per solver, its registry name both ways", "[io]") {
+  const std::vector<SolverType> all = {SolverType::GeneralizedAlpha, SolverType::Ida,    SolverType::TrapezoidalIndex2,
+                                       SolverType::RK4,              SolverType::Dopri5, SolverType::LieRK4,
+                                       SolverType::Impulse};
+  CHECK(solvers().size() == all.size() - (unavailable_solver("ida") ? 1 : 0));
+  for (const SolverInfo& info : solvers()) {
+    CHECK(std::count(all.begin(), all.end(), info.type) == 1);
+    CHECK(std::string(to_string(info.type)) == info.name);
+    CHECK(solver_type_from_string(info.name) == info.type);
+    CHECK(&solver_info(info.type) == &info);
+  }
+  CHECK_THROWS_AS(solver_type_from_string("rk5"), SolverSettingsError);
+  // A model file's solver.type is that identifier.
+  for (const SolverInfo& info : solvers()) {
+    if (!info.support.joints) continue;  // the pendulum has a joint
+    const LoadedModel m = load_model_text(kPendulum, "m.yaml", {{"solver.type", info.name}});
+    CHECK(m.settings.solver == info.type);
+  }
+}
+
 TEST_CASE("io: explicit and impulse solvers and their settings", "[io]") {
   LoadedModel m = load_model_text(kPendulum, "m.yaml", {{"solver.type", "dopri5"}, {"solver.tolerance", "{relative: 1e-9, absolute: 1e-12}"}});
-  CHECK(m.explicit_settings.kind == SolverKind::Dopri5);
+  CHECK(m.settings.solver == SolverType::Dopri5);
   CHECK(m.solver_name() == "dopri5");
   CHECK(m.settings.rtol == 1e-9);
   CHECK(m.settings.atol == 1e-12);
+  // The one translation into the family's options (SolverSettings.h).
+  const ExplicitOptions eo = explicit_options(m.settings, true);
+  CHECK(eo.method == ExplicitMethod::Dopri5);
+  CHECK(eo.rtol == 1e-9);
+  CHECK(eo.atol == 1e-12);
+  CHECK(eo.project_positions);
+  CHECK_FALSE(explicit_options(m.settings, false).project_velocities);
+  CHECK_THROWS_AS(impulse_options(m.settings), SolverSettingsError);
+  CHECK_THROWS_AS(lie_group_options(m.settings), SolverSettingsError);
   m = load_model_text(kPendulum, "m.yaml", {{"solver.adaptive", "true"}});
-  CHECK(m.explicit_settings.kind == SolverKind::Implicit);
+  CHECK(m.settings.solver == SolverType::GeneralizedAlpha);
   CHECK(m.settings.adaptive);
+  CHECK_THROWS_AS(explicit_options(m.settings, true), SolverSettingsError);
   m = load_model_text(kPendulum, "m.yaml", {{"solver.type", "ida"}, {"solver.adaptive", "true"}});
   CHECK_FALSE(m.settings.adaptive);  // IDA always adapts
   m = load_model_text(kPendulum, "m.yaml",
                       {{"solver.type", "impulse"}, {"solver.pgs_iterations", "30"}, {"solver.friction_model", "cone"}});
-  CHECK(m.explicit_settings.kind == SolverKind::Impulse);
-  CHECK(m.explicit_settings.pgs_iterations == 30);
-  CHECK(m.explicit_settings.friction_cone);
+  CHECK(m.settings.solver == SolverType::Impulse);
+  CHECK(m.settings.pgs_iterations == 30);
+  CHECK(m.settings.friction_cone);
+  const ImpulseOptions io = impulse_options(m.settings);
+  CHECK(io.pgs_max_iterations == 30);
+  CHECK(io.friction == FrictionModel::Cone);
+  CHECK(io.t_end == m.settings.t_end);
+  CHECK(io.step == m.settings.step);
   const auto d = problems(kPendulum, {{"solver.type", "rk4"}, {"solver.adaptive", "true"}});
   REQUIRE(d.size() == 1);
   CHECK(d[0].key_path == "solver.adaptive");

@@ -18,16 +18,7 @@ namespace mbdae::io {
 
 const char* to_string(SensorOutput o) { return sensor_output_info(o).name; }
 
-std::string LoadedModel::solver_name() const {
-  switch (explicit_settings.kind) {
-    case SolverKind::Implicit: return to_string(settings.solver);
-    case SolverKind::RK4: return "rk4";
-    case SolverKind::Dopri5: return "dopri5";
-    case SolverKind::LieRK4: return "lie_rk4";
-    case SolverKind::Impulse: return "impulse";
-  }
-  return "?";
-}
+std::string LoadedModel::solver_name() const { return to_string(settings.solver); }
 
 const SourceLocation* LoadedModel::find_location(const ItemRef& item) const {
   const std::vector<SourceLocation>* list = nullptr;

@@ -67,19 +67,6 @@ bool needs_dynamics(const LoadedModel& m, const SolverInfo& s) {
   return false;
 }
 
-ExplicitOptions explicit_options(const LoadedModel& m, const NewtonEulerSystem& ne, bool dopri) {
-  const SimulationSettings& ss = m.settings;
-  ExplicitOptions eo;
-  eo.method = dopri ? ExplicitMethod::Dopri5 : ExplicitMethod::RK4;
-  eo.run_settings() = ss;
-  eo.rtol = ss.rtol;
-  eo.atol = ss.atol;
-  const bool project = m.explicit_settings.projection && ne.num_joint_rows() > 0;
-  eo.project_positions = project;
-  eo.project_velocities = project;
-  return eo;
-}
-
 /// Positions and velocities of the Newton–Euler path onto its joints (positions by projection,
 /// velocities by the constraint impulse, M-weighted), as the implicit path's assembly does; the
 /// largest |C| left on the positions. A workspace of its own: the projection factorizes J M⁻¹ Jᵀ
@@ -89,17 +76,6 @@ double project_onto_joints(const NewtonEulerSystem& ne, VecX& q, VecX& v) {
   const double after = ne.project_positions(ws, q, 1e-12, 50);
   ne.project_velocities(ws, q, v);
   return after;
-}
-
-ImpulseOptions impulse_options(const LoadedModel& m) {
-  const SimulationSettings& ss = m.settings;
-  ImpulseOptions io;
-  io.run_settings() = ss;
-  io.pgs_max_iterations = m.explicit_settings.pgs_iterations;
-  io.pgs_tolerance = m.explicit_settings.pgs_tolerance;
-  io.friction = m.explicit_settings.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
-  io.record_per_step = false;
-  return io;
 }
 
 void check_restart(const RunState& r, int n, int m) {
@@ -152,8 +128,7 @@ RunChecks run_checks(const LoadedModel& model) {
 ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
     : model_(model), impl_(std::make_unique<Impl>()) {
   const std::string name = model.solver_name();
-  solver_ = find_solver(name);
-  if (!solver_) throw SolverSettingsError("unknown solver '" + name + "' (expected one of " + solver_names() + ")");
+  solver_ = &solver_info(model.settings.solver);
   if (restart) {
     auto refuse = [&](const std::string& why) {
       throw std::invalid_argument("cannot restart from the state file: " + why);
@@ -239,14 +214,13 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
         if (restart) {
           check_restart(*restart, static_cast<int>(I.q0.size()), 0);
           if (restart->v.size() != I.v0.size()) throw std::invalid_argument("cannot restart: the velocities have the wrong size");
-          integrator_ = make_explicit(*I.ne, restart->t, restart->q, restart->v,
-                                      explicit_options(model, *I.ne, solver_->adaptive));
+          integrator_ = make_integrator(*I.ne, restart->t, restart->q, restart->v, ss);
           integrator_->restore_history(restart->history);
         } else {
-          integrator_ = make_explicit(*I.ne, 0.0, I.q0, I.v0, explicit_options(model, *I.ne, solver_->adaptive));
+          integrator_ = make_integrator(*I.ne, 0.0, I.q0, I.v0, ss);
         }
       } else {
-        auto integ = make_impulse(*I.ne, 0.0, I.q0, I.v0, impulse_options(model));
+        auto integ = make_impulse(*I.ne, 0.0, I.q0, I.v0, impulse_options(ss));
         I.impulse = integ.get();
         integrator_ = std::move(integ);
       }
@@ -256,10 +230,7 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
       I.ne = std::make_unique<NewtonEulerSystem>(I.compiled);
       I.lg = std::make_unique<LieGroupBodies>(I.compiled);
       const LieGroupState s0 = I.lg->initial_state();
-      LieGroupOptions lo;
-      lo.method = LieGroupMethod::RK4;
-      lo.run_settings() = ss;
-      auto integ = make_lie_group(*I.lg, 0.0, s0, lo);
+      auto integ = make_lie_group(*I.lg, 0.0, s0, lie_group_options(ss));
       monitor_ = std::make_unique<LieGroupMonitor>(*I.lg, *integ);
       integrator_ = std::move(integ);
       kinematics_ = std::make_unique<NewtonEulerKinematics>(*I.ne, NewtonEulerKinematics::Layout::LieGroup,
@@ -320,9 +291,9 @@ std::pair<double, double> ModelRun::set_state(const VecX& q_in, const VecX& v_in
                                         after));
     }
     if (solver_->path == SolverPath::NewtonEuler) {
-      next = make_explicit(*I.ne, t, q, v, explicit_options(model_, *I.ne, solver_->adaptive));
+      next = make_integrator(*I.ne, t, q, v, model_.settings);
     } else {
-      auto integ = make_impulse(*I.ne, t, q, v, impulse_options(model_));
+      auto integ = make_impulse(*I.ne, t, q, v, impulse_options(model_.settings));
       I.impulse = integ.get();
       next = std::move(integ);
     }
@@ -399,7 +370,7 @@ std::string ModelRun::method_summary() const {
       if (solver_->adaptive) method += format(", first h = %g s, rtol %g, atol %g", ss.step, ss.rtol, ss.atol);
       else method += format(", h = %g s", ss.step);
       if (impl_->ne->num_joint_rows() > 0)
-        method += model_.explicit_settings.projection ? ", joints projected after every step" : ", joints not projected";
+        method += ss.projection ? ", joints projected after every step" : ", joints not projected";
       break;
     case SolverPath::LieGroup:
     case SolverPath::Impulse: method += format(", h = %g s", ss.step); break;

@@ -535,10 +535,10 @@ void add_modes(py::dict& d, const io::ModesReport& found) {
 /// the equilibrium multipliers) and, with `modes`, the modes about it (io::solve_modes, as `mbdae
 /// modes --at-equilibrium`).
 py::dict statics_and_modes(const ModelPtr& m, bool modes, int load_steps) {
-  if (const SolverInfo* si = find_solver(m->solver_name()); !si || si->path != SolverPath::Implicit)
-    throw py::value_error("statics and modes use the implicit formulation: give an implicit solver "
-                          "(solver='generalized_alpha', 'ida' or 'trapezoidal_index2'), not '" +
-                          m->solver_name() + "'");
+  if (solver_info(m->settings.solver).path != SolverPath::Implicit)
+    throw py::value_error("statics and modes use the implicit formulation: give an implicit solver (solver= one of " +
+                          solver_names_where([](const SolverInfo& s) { return s.path == SolverPath::Implicit; }) +
+                          "), not '" + m->solver_name() + "'");
   if (load_steps < 1) throw py::value_error("load_steps must be at least 1");
   StaticsResult res;
   io::StaticsReport rep;

@@ -42,8 +42,11 @@ def test_modes_of_the_physical_pendulum(arm):
 
 
 def test_statics_needs_the_implicit_formulation(arm):
-    with pytest.raises(ValueError, match="implicit"):
+    with pytest.raises(ValueError, match="implicit") as e:
         arm.statics(solver="rk4")
+    # The implicit solvers named from the registry, the refused one quoted.
+    assert "generalized_alpha" in str(e.value) and "trapezoidal_index2" in str(e.value)
+    assert "rk4'" in str(e.value) and "dopri5" not in str(e.value)
 
 
 def test_statics_with_load_steps_and_rigid_modes(arm):

@@ -53,9 +53,11 @@ struct NonFinite : std::runtime_error {
 /// RK4 / Dormand–Prince on the Newton–Euler state y = [q; v] (Explicit.h).
 class ExplicitIntegrator final : public IntegratorBase {
  public:
-  ExplicitIntegrator(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
-                     const ExplicitOptions& opt)
-      : sys_(sys), ws_(sys.make_workspace()), opt_(opt), nq_(sys.num_q()), nv_(sys.num_v()), joints_(sys.num_joint_rows() > 0),
+  /// `owned`: the view `sys` when the integrator owns it (else null).
+  ExplicitIntegrator(ExplicitSystem& sys, std::unique_ptr<ExplicitSystem> owned, double t0, const VecX& q0,
+                     const VecX& v0, const ExplicitOptions& opt)
+      : owned_(std::move(owned)), sys_(sys), opt_(opt), nq_(sys.num_q()), nv_(sys.num_v()),
+        joints_(sys.num_constraints() > 0),
         t_(t0), h_(opt.step), q_(q0), v_(v0), qd_(nq_), vd_(nv_), rq_(nq_), rv_(nv_),
         y_(static_cast<size_t>(nq_ + nv_)),
         dopri_(odeint::make_controlled(opt.atol, opt.rtol, odeint::runge_kutta_dopri5<std::vector<double>>())) {
@@ -71,7 +73,7 @@ class ExplicitIntegrator final : public IntegratorBase {
       // A NaN force makes a NaN state one stage later, and the next factorization of the joint
       // equations would then report a singular matrix: name the cause where it appears.
       if (!rq_.allFinite() || !rv_.allFinite()) throw NonFinite("the state is not finite (NaN or Inf)");
-      sys_.derivative(ws_, t, rq_, rv_, qd_, vd_);
+      sys_.derivative(t, rq_, rv_, qd_, vd_);
       if (!vd_.allFinite() || !qd_.allFinite())
         throw NonFinite("the accelerations are not finite (NaN or Inf): a force, a load or an expression of t "
                         "gave NaN or Inf");
@@ -114,15 +116,15 @@ class ExplicitIntegrator final : public IntegratorBase {
         from_y();
         bool changed = false;
         if (opt_.renormalize) {
-          sys_.normalize_quaternions(q_);
+          sys_.normalize(q_);
           changed = true;
         }
         if (joints_ && opt_.project_positions) {
-          sys_.project_positions(ws_, t_, q_, opt_.projection_tol);
+          sys_.project_positions(t_, q_, opt_.projection_tol, kProjectionIterations);
           changed = true;
         }
         if (joints_ && opt_.project_velocities) {
-          sys_.project_velocities(ws_, t_, q_, v_);
+          sys_.project_velocities(t_, q_, v_);
           changed = true;
         }
         if (!q_.allFinite() || !v_.allFinite())
@@ -153,8 +155,11 @@ class ExplicitIntegrator final : public IntegratorBase {
     v_ = Eigen::Map<const VecX>(y_.data() + nq_, nv_);
   }
 
-  const NewtonEulerSystem& sys_;
-  NewtonEulerSystem::Workspace ws_;  // derivative() and the projections (which reuse its factorization)
+  /// Gauss–Newton iterations of the position projection after a step.
+  static constexpr int kProjectionIterations = 10;
+
+  std::unique_ptr<ExplicitSystem> owned_;
+  ExplicitSystem& sys_;  // derivative() and the projections (which reuse its factorization)
   ExplicitOptions opt_;
   int nq_, nv_;
   bool joints_;
@@ -168,23 +173,25 @@ class ExplicitIntegrator final : public IntegratorBase {
 
 }  // namespace
 
-NewtonEulerMonitor::NewtonEulerMonitor(const NewtonEulerSystem& sys)
-    : sys_(sys), ws_(sys.make_workspace()), c_(sys.num_joint_rows()), cd_(sys.num_joint_rows()) {}
+ExplicitMonitor::ExplicitMonitor(ExplicitSystem& sys)
+    : sys_(sys), c_(sys.num_constraints()), cd_(sys.num_constraints()) {}
 
-double NewtonEulerMonitor::energy(const StateView& s) { return sys_.energy(ws_, s.q, s.v); }
+double ExplicitMonitor::energy(const StateView& s) { return sys_.energy(s.q, s.v); }
 
-ConstraintViolation NewtonEulerMonitor::constraint_violation(const StateView& s) {
+ConstraintViolation ExplicitMonitor::constraint_violation(const StateView& s) {
   ConstraintViolation out;
-  if (sys_.num_joint_rows() == 0) return out;
-  sys_.joint_violation(ws_, s.t, s.q, c_);
-  sys_.joint_velocity_violation(ws_, s.t, s.q, s.v, cd_);
+  if (sys_.num_constraints() == 0) return out;
+  sys_.constraints(s.t, s.q, c_);
+  sys_.constraint_velocity(s.t, s.q, s.v, cd_);
   out.position = c_.cwiseAbs().maxCoeff();
   out.velocity = cd_.cwiseAbs().maxCoeff();
   return out;
 }
 
-std::unique_ptr<Integrator> make_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0,
-                                          const VecX& v0, const ExplicitOptions& opt) {
+namespace {
+/// The checks of make_explicit(), then the integrator on `sys` (owning `owned` if given).
+std::unique_ptr<Integrator> checked_explicit(ExplicitSystem& sys, std::unique_ptr<ExplicitSystem> owned, double t0,
+                                             const VecX& q0, const VecX& v0, const ExplicitOptions& opt) {
   check_common(t0, opt.t_end, opt.step, opt.output_every);
   if (q0.size() != sys.num_q() || v0.size() != sys.num_v())
     throw SolverSettingsError("solve_explicit: expected q of size " + std::to_string(sys.num_q()) +
@@ -192,7 +199,20 @@ std::unique_ptr<Integrator> make_explicit(const NewtonEulerSystem& sys, double t
                               std::to_string(q0.size()) + " and " + std::to_string(v0.size()));
   if (opt.method == ExplicitMethod::Dopri5 && !(opt.rtol > 0 && opt.atol > 0))
     throw SolverSettingsError("solve_explicit: rtol and atol must be > 0");
-  return std::make_unique<ExplicitIntegrator>(sys, t0, q0, v0, opt);
+  return std::make_unique<ExplicitIntegrator>(sys, std::move(owned), t0, q0, v0, opt);
+}
+}  // namespace
+
+std::unique_ptr<Integrator> make_explicit(ExplicitSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                                          const ExplicitOptions& opt) {
+  return checked_explicit(sys, nullptr, t0, q0, v0, opt);
+}
+
+std::unique_ptr<Integrator> make_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0,
+                                          const VecX& v0, const ExplicitOptions& opt) {
+  auto view = std::make_unique<NewtonEulerExplicit>(sys);
+  ExplicitSystem& ref = *view;
+  return checked_explicit(ref, std::move(view), t0, q0, v0, opt);
 }
 
 SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,

@@ -8,29 +8,8 @@
 
 #include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/solvers/GeneralizedAlpha.h>
-#include <mbdae/solvers/SolverRegistry.h>
-#if MBDAE_WITH_IDA
-#include <mbdae/solvers/Ida.h>
-#endif
 
 namespace mbdae {
-
-const char* to_string(SolverType s) {
-  switch (s) {
-    case SolverType::GeneralizedAlpha: return "generalized_alpha";
-    case SolverType::Ida: return "ida";
-    case SolverType::TrapezoidalIndex2: return "trapezoidal_index2";
-  }
-  return "?";
-}
-
-SolverType solver_type_from_string(const std::string& s) {
-  if (s == "generalized_alpha") return SolverType::GeneralizedAlpha;
-  if (s == "ida") return SolverType::Ida;
-  if (s == "trapezoidal_index2") return SolverType::TrapezoidalIndex2;
-  throw SolverSettingsError("unknown implicit solver '" + s +
-                            "' (expected generalized_alpha, ida or trapezoidal_index2)");
-}
 
 namespace {
 
@@ -170,48 +149,6 @@ PreparedSystem prepare(std::shared_ptr<const CompiledModel> model, double t0, co
     p.warning_items.push_back(first_moved);
   }
   return p;
-}
-
-namespace {
-NewmarkOptions newmark_options(const SimulationSettings& s) {
-  NewmarkOptions o;
-  o.run_settings() = s;
-  o.rho_inf = s.rho_inf;
-  o.formulation = s.formulation;
-  o.newton_rtol = s.newton_tol;
-  o.newton_atol = s.newton_tol;
-  o.modified_newton = s.modified_newton;
-  o.adaptive = s.adaptive;
-  o.rtol = s.rtol;
-  o.atol = s.atol;
-  return o;
-}
-#if MBDAE_WITH_IDA
-IdaOptions ida_options(const SimulationSettings& s) {
-  IdaOptions o;
-  o.run_settings() = s;  // IDA does not use the step
-  o.rtol = s.rtol;
-  o.atol = s.atol;
-  o.linear_solver = s.sparse ? IdaOptions::LinearSolver::Sparse : IdaOptions::LinearSolver::Dense;
-  return o;
-}
-#endif
-}  // namespace
-
-std::unique_ptr<Integrator> make_integrator(const ConstrainedSystem& sys, double t0,
-                                            const VecX& q0, const VecX& v0,
-                                            const SimulationSettings& s) {
-  switch (s.solver) {
-    case SolverType::GeneralizedAlpha: return make_generalized_alpha(sys, t0, q0, v0, newmark_options(s));
-    case SolverType::TrapezoidalIndex2: return make_trapezoidal_index2(sys, t0, q0, v0, newmark_options(s));
-    case SolverType::Ida:
-#if MBDAE_WITH_IDA
-      return make_ida(sys, t0, q0, v0, ida_options(s));
-#else
-      throw SolverSettingsError(std::string("solver 'ida' ") + kIdaUnavailable);
-#endif
-  }
-  throw SolverSettingsError("unknown solver");
 }
 
 SolveResult simulate(const ConstrainedSystem& sys, double t0, const VecX& q0, const VecX& v0,

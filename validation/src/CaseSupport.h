@@ -28,8 +28,8 @@ inline std::string Label(const SimulationSettings& s) {
     case SolverType::GeneralizedAlpha:
       return "generalized_alpha h=" + Num(s.step, 3) + " rho=" + Num(s.rho_inf, 3);
     case SolverType::TrapezoidalIndex2: return "trapezoidal_index2 h=" + Num(s.step, 3);
+    default: return std::string(to_string(s.solver)) + " h=" + Num(s.step, 3);  // no implicit run
   }
-  return "?";
 }
 
 /// Settings of one implicit run.

@@ -18,7 +18,7 @@
 /// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
 /// | Contacts.cpp  | contacts, contact_penalty, contact_material  | System contacts                     |
 /// | Sensors.cpp   | sensors                                      | LoadedModel::sensors                |
-/// | Solver.cpp    | solver; what the chosen solver cannot handle | settings, explicit_settings         |
+/// | Solver.cpp    | solver; what the chosen solver cannot handle | settings                            |
 /// | Output.cpp    | output                                       | LoadedModel::output                 |
 ///
 /// Sections run in the order of that table (solver before sensors, which depend on it), so a

@@ -18,7 +18,6 @@ void Loader::solver(const YAML::Node& n) {
          "pgs_iterations", "pgs_tolerance", "friction_model"});
   if (!s.valid()) return;
   SimulationSettings& st = m_.settings;
-  ExplicitSettings& ex = m_.explicit_settings;
   if (const Entry* e = s.find("type")) {
     std::vector<std::string> names;  // the solvers of this build (SolverRegistry.h)
     for (const SolverInfo& info : solvers()) names.push_back(info.name);
@@ -27,22 +26,18 @@ void Loader::solver(const YAML::Node& n) {
       error(e->value, s.path("type"), "solver '" + e->value.Scalar() + "' " + unavailable);
       solver_ok_ = false;
     } else if (auto t = choice(e->value, s.path("type"), names, {}, "solver")) {
-      ex.kind = *t == "rk4"       ? SolverKind::RK4
-                : *t == "dopri5"  ? SolverKind::Dopri5
-                : *t == "lie_rk4" ? SolverKind::LieRK4
-                : *t == "impulse" ? SolverKind::Impulse
-                                  : SolverKind::Implicit;
-      if (ex.kind == SolverKind::Implicit) st.solver = solver_type_from_string(*t);
+      st.solver = solver_type_from_string(*t);
       solver_type_mark_ = e->value.Mark();
     } else {
       solver_ok_ = false;
     }
   }
   const std::string sname = m_.solver_name();
-  const bool implicit = ex.kind == SolverKind::Implicit;
+  const SolverInfo& info = solver_info(st.solver);
+  const bool implicit = info.path == SolverPath::Implicit;
   if (const Entry* e = s.find("adaptive")) {
     if (auto f = flag(e->value, s.path("adaptive"))) {
-      const bool fixed_step = implicit ? st.solver != SolverType::Ida : ex.kind != SolverKind::Dopri5;
+      const bool fixed_step = !info.adaptive;
       if (*f && fixed_step && !implicit)
         error(e->value, s.path("adaptive"), "solver " + sname + " has a fixed step; adaptive steps are for "
                                             "generalized_alpha and trapezoidal_index2 (ida and dopri5 always adapt)");
@@ -50,19 +45,19 @@ void Loader::solver(const YAML::Node& n) {
     }
   }
   if (const Entry* e = s.find("projection")) {
-    if (auto f = flag(e->value, s.path("projection"))) ex.projection = *f;
+    if (auto f = flag(e->value, s.path("projection"))) st.projection = *f;
   }
   if (const Entry* e = s.find("pgs_iterations")) {
     if (auto x = number(e->value, s.path("pgs_iterations"), {1, 1e6, false, false, "in [1, 1e6]"})) {
       if (*x != std::floor(*x)) error(e->value, s.path("pgs_iterations"), "expected a whole number, got " + fmt_num(*x));
-      else ex.pgs_iterations = static_cast<int>(*x);
+      else st.pgs_iterations = static_cast<int>(*x);
     }
   }
   if (const Entry* e = s.find("pgs_tolerance")) {
-    if (auto x = number(e->value, s.path("pgs_tolerance"), positive())) ex.pgs_tolerance = *x;
+    if (auto x = number(e->value, s.path("pgs_tolerance"), positive())) st.pgs_tolerance = *x;
   }
   if (const Entry* e = s.find("friction_model")) {
-    if (auto x = choice(e->value, s.path("friction_model"), {"pyramid", "cone"})) ex.friction_cone = *x == "cone";
+    if (auto x = choice(e->value, s.path("friction_model"), {"pyramid", "cone"})) st.friction_cone = *x == "cone";
   }
   if (const Entry* e = s.require("end_time", "s")) {
     if (auto x = number(e->value, s.path("end_time"), positive())) {
@@ -88,7 +83,7 @@ void Loader::solver(const YAML::Node& n) {
   }
   if (const Entry* e = s.find("formulation")) {
     if (auto x = choice(e->value, s.path("formulation"), {"index3", "index2_ggl"})) {
-      if (!(implicit && st.solver == SolverType::GeneralizedAlpha))
+      if (st.solver != SolverType::GeneralizedAlpha)
         error(e->value, s.path("formulation"),
               "the constraint formulation is a setting of generalized_alpha; solver " + sname +
                   " has its own (see the solver table of the model format)");

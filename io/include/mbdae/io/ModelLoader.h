@@ -70,26 +70,13 @@ struct SourceLocation {
   int line = 0, column = 0;
 };
 
-/// The solver a model asks for. The implicit solvers are run through SimulationSettings
-/// (settings.solver); the others through ExplicitSettings.
-enum class SolverKind { Implicit, RK4, Dopri5, LieRK4, Impulse };
-
-/// Settings of the explicit and impulse paths (solver.type rk4, dopri5, lie_rk4, impulse).
-struct ExplicitSettings {
-  SolverKind kind = SolverKind::Implicit;
-  /// rk4, dopri5: project positions and velocities onto the joints after every step.
-  bool projection = true;
-  int pgs_iterations = 100;   ///< impulse: projected Gauss-Seidel sweeps per step at most
-  double pgs_tolerance = 1e-9;  ///< impulse, m/s
-  bool friction_cone = false;   ///< impulse: exact cone instead of the 4-sided pyramid
-};
-
 struct LoadedModel {
   std::string file;  ///< as given to the loader
   System system;
-  SimulationSettings settings;  ///< t_end, step, output_every, tolerances for every solver
-  ExplicitSettings explicit_settings;
-  /// "generalized_alpha", ..., "rk4", "dopri5", "lie_rk4", "impulse".
+  /// The solver (settings.solver) and its settings: t_end, step, output_every, tolerances, and
+  /// those of each solver family (SolverSettings.h).
+  SimulationSettings settings;
+  /// "generalized_alpha", ..., "rk4", "dopri5", "lie_rk4", "impulse" (to_string(settings.solver)).
   std::string solver_name() const;
   OutputSettings output;
   std::vector<SensorSpec> sensors;

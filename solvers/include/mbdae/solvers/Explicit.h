@@ -1,11 +1,12 @@
 #pragma once
 /// @file Explicit.h
-/// Explicit time integration of Newton–Euler bodies (NewtonEuler.h) and of bodies on a Lie group
-/// (LieGroupBodies.h).
+/// Explicit time integration of any ExplicitSystem (ExplicitSystem.h; the Newton–Euler bodies of
+/// NewtonEuler.h through NewtonEulerExplicit.h) and of bodies on a Lie group (LieGroupBodies.h).
 ///
 /// - solve_explicit(): classical RK4 (fixed step) or Dormand–Prince 5(4) with step-size control
-///   (both through Boost.Odeint, used only in the .cpp). The ODE state is y = [q; v] (NewtonEuler.h
-///   layout). Joints act at acceleration level with Baumgarte terms (NewtonEulerOptions); after
+///   (both through Boost.Odeint, used only in the .cpp). The ODE state is y = [q; v] (the layout
+///   of the ExplicitSystem; NewtonEuler.h's for the Newton–Euler bodies). The stepper sees only
+///   the ExplicitSystem interface. Joints act at acceleration level with Baumgarte terms (NewtonEulerOptions); after
 ///   each accepted step, optionally, positions and then velocities are projected onto the
 ///   constraint manifold (NewtonEulerSystem::project_positions / project_velocities).
 ///   Quaternion policy: Q is integrated as a plain ODE and rescaled to unit length after every
@@ -28,8 +29,10 @@
 
 #include <memory>
 
+#include <mbdae/formulations/ExplicitSystem.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/formulations/NewtonEuler.h>
+#include <mbdae/formulations/NewtonEulerExplicit.h>
 #include <mbdae/solvers/SolverCommon.h>
 
 namespace mbdae {
@@ -56,7 +59,8 @@ struct ExplicitOptions : RunSettings {
   long max_steps = 100'000'000;  ///< accepted steps at most; then status TooMuchWork
 };
 
-/// Integrates from (q0, v0) at t0 to opt.t_end. Throws SolverSettingsError for bad options.
+/// Integrates from (q0, v0) at t0 to opt.t_end on the Newton–Euler bodies (through a
+/// NewtonEulerExplicit view of `sys`). Throws SolverSettingsError for bad options.
 /// @param sys  the bodies and joints; not modified (but its workspaces are used)
 /// @param t0   start time, s
 /// @param q0   positions, size sys.num_q() = 7n (NewtonEuler.h layout)
@@ -69,25 +73,46 @@ SolveResult solve_explicit(const NewtonEulerSystem& sys, double t0, const VecX& 
                            const ExplicitOptions& opt, const Observer& obs);
 
 /// The stepping form of solve_explicit() (same checks and the same steps): an Integrator whose
-/// state is in the NewtonEuler.h layout (a and lambda empty). Keeps a reference to `sys`.
-/// @throws SolverSettingsError as solve_explicit().
+/// state is in the layout of `sys` (a and lambda empty). Keeps a reference to `sys`, which is
+/// this integrator's own view (ExplicitSystem.h: it holds the scratch of the evaluations) and
+/// must outlive it. @throws SolverSettingsError as solve_explicit().
+std::unique_ptr<Integrator> make_explicit(ExplicitSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                                          const ExplicitOptions& opt);
+/// The same on the Newton–Euler bodies: the integrator owns its NewtonEulerExplicit view of `sys`
+/// (state in the NewtonEuler.h layout) and keeps a reference to `sys`.
 std::unique_ptr<Integrator> make_explicit(const NewtonEulerSystem& sys, double t0, const VecX& q0,
                                           const VecX& v0, const ExplicitOptions& opt);
 
-/// What the explicit and impulse runs measure (run_to_end()): NewtonEulerSystem::energy() and
-/// the joints' ‖C(t, q)‖∞ and ‖Ċ‖∞. Keeps a reference to `sys`.
-class NewtonEulerMonitor final : public StateMonitor {
+/// What an explicit run measures (run_to_end()): ExplicitSystem::energy() and the constraints'
+/// ‖C(t, q)‖∞ and ‖Ċ‖∞. Keeps a reference to `sys` (its own view, not the integrator's).
+class ExplicitMonitor : public StateMonitor {
  public:
-  /// @param sys the system whose states are measured (kept by reference)
-  explicit NewtonEulerMonitor(const NewtonEulerSystem& sys);
+  /// @param sys the view whose states are measured (kept by reference)
+  explicit ExplicitMonitor(ExplicitSystem& sys);
   bool has_energy() const override { return true; }
   double energy(const StateView& s) override;
   ConstraintViolation constraint_violation(const StateView& s) override;
 
  private:
-  const NewtonEulerSystem& sys_;
-  NewtonEulerSystem::Workspace ws_;  // the monitor's own
+  ExplicitSystem& sys_;
   VecX c_, cd_;
+};
+
+namespace detail {
+/// The view a NewtonEulerMonitor measures with (constructed before its ExplicitMonitor base).
+struct NewtonEulerView {
+  explicit NewtonEulerView(const NewtonEulerSystem& sys) : view(sys) {}
+  NewtonEulerExplicit view;
+};
+}  // namespace detail
+
+/// What the explicit and impulse runs on the Newton–Euler bodies measure: ExplicitMonitor over
+/// the monitor's own NewtonEulerExplicit view of `sys` (NewtonEulerSystem::energy(), the joints'
+/// ‖C‖∞ and ‖Ċ‖∞). Keeps a reference to `sys`.
+class NewtonEulerMonitor final : private detail::NewtonEulerView, public ExplicitMonitor {
+ public:
+  /// @param sys the system whose states are measured (kept by reference)
+  explicit NewtonEulerMonitor(const NewtonEulerSystem& sys) : detail::NewtonEulerView(sys), ExplicitMonitor(view) {}
 };
 
 /// Method of solve_lie_group().
