@@ -1989,6 +1989,14 @@ std::string MultibodySystem::constraint_label(int row) const {
   return all_row_label(impl_->active_to_full.at(static_cast<size_t>(row)));
 }
 
+// The guard of the rotation coordinates (Multibody.h): `rxyz` at |cos β| < kRxyzSingularLimit;
+// with a fixed step also at 1/|cos β| > kRxyzMaxAmplification or h |ω| (1/|cos β|³ − 1)^(1/3) >
+// kSingularStepAngle -- the angles' rates are up to |ω|/|cos β| and their local errors grow with
+// its cube; only what the parametrization adds to the Euler parameters' local error (h |ω|)³
+// counts, so a large turn a step far from the singularity (which the Euler parameters would take
+// as well) is not refused. `rotation_vector` likewise with
+// sinc(|θ|/2) in place of |cos β|. The text names the body, the angle (β in degrees and radians;
+// |θ|) and the limit it passed.
 std::string MultibodySystem::coordinate_problem(ConstVecRef q, ConstVecRef v, double h) const {
   for (const BodyData& bd : impl_->bodies) {
     if (bd.param != RotationParametrization::TaitBryan && bd.param != RotationParametrization::RotationVector)
@@ -1997,27 +2005,54 @@ std::string MultibodySystem::coordinate_problem(ConstVecRef q, ConstVecRef v, do
     if (bd.param == RotationParametrization::TaitBryan) {
       const double c = std::abs(std::cos(a[1]));
       const double w = (math::rxyz_G_local(a) * ad).norm();  // |ω|, rad/s
-      if (c < kRxyzSingularLimit || (h > 0 && (c * kRxyzMaxAmplification < 1 || h * w > kSingularStepAngle * c))) {
+      // What the parametrization adds to a step's local error: the angles move up to h |ω| / |cos β|
+      // a step and their local error grows with its cube, (h |ω|)³ / |cos β|³ against the Euler
+      // parameters' (h |ω|)³; the excess, as an angle a step, is h |ω| (1/|cos β|³ − 1)^(1/3)
+      // (nothing at β = 0, where a large turn a step is a matter of the step, not of the angles).
+      const double excess = h * w * std::cbrt(1 / std::max(c * c * c, 1e-300) - 1);
+      const bool hard = c < kRxyzSingularLimit;
+      const bool amplified = h > 0 && c * kRxyzMaxAmplification < 1;
+      const bool step_excess = h > 0 && excess > kSingularStepAngle;
+      if (hard || amplified || step_excess) {
+        const double beta_deg = a[1] * 180 / 3.14159265358979323846;
         std::ostringstream s;
-        s << "body '" << bd.name << "': its rxyz angles are near their singularity (beta = " << a[1]
-          << " rad, |cos beta| = " << c << "; with |omega| = " << w << " rad/s and h = " << h
-          << " s the angles move h |omega| / |cos beta| = " << h * w / std::max(c, 1e-300)
-          << " rad a step; a fixed-step run needs |cos beta| >= " << 1 / kRxyzMaxAmplification << " and at most "
-          << kSingularStepAngle << " rad a step), where they cannot follow the rotation accurately; use "
-             "rotation: euler_parameters";
+        s << "body '" << bd.name << "': its rxyz angles are near their singularity at beta = +-90 deg: beta (the "
+          << "second angle) = " << beta_deg << " deg (" << a[1] << " rad), |cos beta| = " << c
+          << "; ";
+        if (hard)
+          s << "below " << kRxyzSingularLimit << " no solver follows the rotation accurately";
+        else if (amplified)
+          s << "a fixed-step run needs |cos beta| >= " << 1 / kRxyzMaxAmplification
+            << " (the angles' rates are amplified 1/|cos beta| = " << 1 / c << " times)";
+        else
+          s << "with |omega| = " << w << " rad/s and h = " << h
+            << " s the angles' local error exceeds the Euler parameters' as a step of h |omega| (1/|cos beta|^3 - 1)^(1/3) = "
+            << excess << " rad would; a fixed-step run needs at most " << kSingularStepAngle;
+        s << "; use rotation: euler_parameters";
         return s.str();
       }
     } else {
       const double n = a.norm();
       const double sinc = n < 1e-8 ? 1.0 : std::abs(std::sin(0.5 * n) / (0.5 * n));
       const double w = (math::rotvec_G_local(a) * ad).norm();
-      if (n > kRotationVectorLimit || (h > 0 && (sinc * kMaxAmplification < 1 || h * w > kSingularStepAngle * sinc))) {
+      const double excess = h * w * std::cbrt(1 / std::max(sinc * sinc * sinc, 1e-300) - 1);  // as for rxyz
+      const bool hard = n > kRotationVectorLimit;
+      const bool amplified = h > 0 && sinc * kMaxAmplification < 1;
+      const bool step_excess = h > 0 && excess > kSingularStepAngle;
+      if (hard || amplified || step_excess) {
         std::ostringstream s;
-        s << "body '" << bd.name << "': its rotation vector is near its singularity at |theta| = 2 pi (|theta| = "
-          << n << " rad; with |omega| = " << w << " rad/s and h = " << h << " s it moves about "
-          << h * w / std::max(sinc, 1e-300) << " rad a step; a fixed-step run needs sinc(|theta|/2) >= "
-          << 1 / kMaxAmplification << " and at most " << kSingularStepAngle
-          << " rad a step), where it cannot follow the rotation accurately; use rotation: euler_parameters";
+        s << "body '" << bd.name << "': its rotation vector is near its singularity at |theta| = 2 pi: |theta| = " << n
+          << " rad (" << n * 180 / 3.14159265358979323846 << " deg), sinc(|theta|/2) = " << sinc << "; ";
+        if (hard)
+          s << "above " << kRotationVectorLimit << " rad no solver follows the rotation accurately";
+        else if (amplified)
+          s << "a fixed-step run needs sinc(|theta|/2) >= " << 1 / kMaxAmplification
+            << " (its rates are amplified 1/sinc = " << 1 / sinc << " times)";
+        else
+          s << "with |omega| = " << w << " rad/s and h = " << h
+            << " s its local error exceeds the Euler parameters' as a step of h |omega| (1/sinc^3 - 1)^(1/3) = " << excess
+            << " rad would; a fixed-step run needs at most " << kSingularStepAngle;
+        s << "; use rotation: euler_parameters";
         return s.str();
       }
     }

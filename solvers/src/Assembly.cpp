@@ -9,6 +9,7 @@
 #include <Eigen/SparseQR>
 #include <Eigen/OrderingMethods>
 
+#include "ConsistentAccelerations.h"
 #include "Kkt.h"
 #include <mbdae/solvers/SparseLu.h>
 
@@ -131,20 +132,37 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
   return rep;
 }
 
-void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
-                           VecX& a, VecX& lambda) {
-  const int n = sys.num_coordinates(), m = sys.num_constraints();
-  ConstrainedSystem::Workspace ws = sys.make_workspace();
-  detail::Kkt K(sys);
+struct detail::ConsistentAccelerations::Impl {
+  explicit Impl(const ConstrainedSystem& s)
+      : sys(s), ws(s.make_workspace()), K(s), n(s.num_coordinates()), m(s.num_constraints()), rhs(n + m), r(n), g(m),
+        d(n + m) {}
+  const ConstrainedSystem& sys;
+  ConstrainedSystem::Workspace ws;
+  detail::Kkt K;
+  SparseLu lu;
+  int n, m;
+  VecX rhs, r, g, d;
+};
+
+detail::ConsistentAccelerations::ConsistentAccelerations(const ConstrainedSystem& sys)
+    : impl_(std::make_unique<Impl>(sys)) {}
+detail::ConsistentAccelerations::~ConsistentAccelerations() = default;
+
+void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX& v, VecX& a, VecX& lambda) {
+  Impl& I = *impl_;
+  const ConstrainedSystem& sys = I.sys;
+  ConstrainedSystem::Workspace& ws = I.ws;
+  detail::Kkt& K = I.K;
+  SparseLu& lu = I.lu;
+  const int n = I.n, m = I.m;
   sys.assemble_mass(ws, q, K.A);
   sys.assemble_jacobian(ws, t, q, K.C);
   K.fill(1.0);
-  SparseLu lu;
   if (!lu.factorize(K.S))
     throw std::runtime_error(
         "initial accelerations: the KKT matrix [M C_qᵀ; C_q 0] is singular (redundant "
         "constraints, or a body without mass or inertia in a free direction)");
-  VecX rhs(n + m);
+  VecX& rhs = I.rhs;
   sys.forces(ws, t, q, v, rhs.head(n));
   sys.gamma(ws, t, q, v, rhs.tail(m));
   lu.solve(rhs);
@@ -154,7 +172,7 @@ void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q
   // Forces that read λ (joint friction by reaction): the equations M a + C_qᵀ λ = f(λ), C_q a = γ
   // are nonlinear in λ. Newton from the solution without them, with the iteration matrix
   // [M, (∂r/∂λ); C_q, 0], until the correction is at round-off relative to the solution.
-  VecX r(n), g(m), d(n + m);
+  VecX &r = I.r, &g = I.g, &d = I.d;
   sys.gamma(ws, t, q, v, g);
   for (int it = 0; it < 50; ++it) {
     sys.residual(ws, t, q, v, a, lambda, r);
@@ -173,6 +191,11 @@ void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q
   }
   throw std::runtime_error(
       "initial accelerations: the Newton iteration for the friction by reaction did not converge in 50 iterations");
+}
+
+void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
+                           VecX& a, VecX& lambda) {
+  detail::ConsistentAccelerations(sys).solve(t, q, v, a, lambda);
 }
 
 namespace {

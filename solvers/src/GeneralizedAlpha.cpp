@@ -539,6 +539,7 @@ class Newmark {
       lamn_.cwiseAbs().maxCoeff(&i);
       s << "; largest multiplier " << lamn_[i] << " in " << sys_.constraint_label(i);
     }
+    s << stability_hint();
     return s.str();
   }
 
@@ -565,7 +566,18 @@ class Newmark {
           }
       }
     }
+    s << stability_hint();
     return s.str();
+  }
+
+  /// Index 3 without numerical damping is only weakly stable (Arnold & Brüls 2007): its errors can
+  /// grow until Newton fails (a free pendulum after about 8 s at h = 1e-3). Names the settings
+  /// that are stable; empty for the other methods and settings.
+  std::string stability_hint() const {
+    if (level_ == Level::Position && m_ > 0 && opt_.rho_inf >= 1 && std::string(name_) == "generalized-alpha")
+      return "; generalized-alpha on the index-3 form at rho_inf = 1 is only weakly stable: use solver.formulation: "
+             "index2_ggl (stable at rho_inf = 1), a rho_inf below 1, or solver.type: ida";
+    return {};
   }
 
   const ConstrainedSystem& sys_;

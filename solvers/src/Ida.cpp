@@ -8,6 +8,8 @@
 #include <mbdae/formulations/Sparsity.h>
 #include <mbdae/solvers/SparseLu.h>
 
+#include "ConsistentAccelerations.h"
+
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
@@ -511,6 +513,9 @@ SUNLinearSolver make_ggl_linear_solver(GglLinearSolver* L, SUNContext ctx) {
 /// Hairer & Wanner, Solving ODEs II, ch. VII). IDA calls this function before
 /// every step with the step size about to be tried; before the first step h is not yet known
 /// and the index-2 components get weight 0.
+constexpr double kAlgebraicRtol = 1e-10;  ///< tightest relative tolerance of λ and μ in Newton's test
+constexpr double kAlgebraicAtol = 1e-12;  ///< tightest absolute tolerance of λ and μ in Newton's test
+
 extern "C" int ida_error_weights(N_Vector y, N_Vector ewt, void* user_data) {
   auto* P = static_cast<IdaProblem*>(user_data);
   realtype h = 0;
@@ -519,10 +524,17 @@ extern "C" int ida_error_weights(N_Vector y, N_Vector ewt, void* user_data) {
   const double* Y = N_VGetArrayPointer(y);
   double* W = N_VGetArrayPointer(ewt);
   const int nd = 2 * P->n;
+  // The index-2 variables' tolerances stop at kAlgebraicRtol / kAlgebraicAtol: below them Newton
+  // cannot resolve λ and μ for round-off (their corrections come through an iteration matrix of
+  // condition ~1/h²), and a run at rtol 1e-12 failed with IDA_CONV_FAIL on the 64-link chains
+  // while q and v were well within their tolerance. They are out of the error test, so this does
+  // not loosen the accuracy of q and v.
+  const double rtol_alg = std::max(P->rtol, kAlgebraicRtol), atol_alg = std::max(P->atol, kAlgebraicAtol);
   for (int i = 0; i < P->N; ++i) {
-    const double w = 1.0 / (P->rtol * std::abs(Y[i]) + P->atol);
+    const double w = i < nd ? 1.0 / (P->rtol * std::abs(Y[i]) + P->atol)
+                            : s / (rtol_alg * std::abs(Y[i]) + atol_alg);
     if (!std::isfinite(w)) return -1;
-    W[i] = i < nd ? w : s * w;
+    W[i] = w;
   }
   return 0;
 }
@@ -730,12 +742,25 @@ class IdaIntegrator final : public Integrator {
   double time() const override { return t_; }
   StateView state() const override { return StateView{t_, q_, v_, a_, lambda_}; }
 
-  /// q, v, a, λ at time t from IDA's vectors yy, yp.
+  /// q, v at time t from IDA's vector yy; a and λ solved from [M C_qᵀ; C_q 0][a; λ] = [f; γ] at
+  /// (t, q, v). IDA returns at t by interpolating its BDF polynomial (IDAGetSolution), which
+  /// keeps q and v to the tolerance but whose derivative v̇ and algebraic λ at a point that is
+  /// not the end of a corrector step (or the end of a very short one, where v̇ comes from
+  /// differences over it) need not satisfy the equations of motion: an output row then had
+  /// accelerations and multipliers off by 10 % with exact positions. The index-1 solve makes
+  /// them those of the output state. Where the KKT matrix is singular (a mechanism at a
+  /// singular configuration, where λ is not unique) IDA's own values are kept.
   void take_state(double t) {
     t_ = t;
     Eigen::Map<const VecX> Y(N_VGetArrayPointer(yy_.get()), N_), YP(N_VGetArrayPointer(yp_.get()), N_);
     q_ = Y.segment(0, n_);
     v_ = Y.segment(n_, n_);
+    try {
+      output_accelerations_.solve(t, q_, v_, a_, lambda_);
+      if (a_.allFinite() && lambda_.allFinite()) return;
+    } catch (const std::exception&) {
+      // singular KKT matrix: IDA's values below
+    }
     a_ = YP.segment(n_, n_);
     lambda_ = Y.segment(2 * n_, m_);
   }
@@ -830,6 +855,7 @@ class IdaIntegrator final : public Integrator {
   SolveStatus status_ = SolveStatus::Success;
   std::string message_;
   IdaProblem P_;  // user data: declared before (destroyed after) the IDA memory
+  detail::ConsistentAccelerations output_accelerations_{sys_};  // a and λ of the output states (take_state)
   GglLinearSolver ls_content_;  // content of the sparse linear solver (destroyed after it)
   // Destroyed in reverse order: IDA memory first, the context last.
   ContextPtr ctx_;

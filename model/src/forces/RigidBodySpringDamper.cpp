@@ -20,11 +20,12 @@
 // mid-point d/2 back from b's marker, T += ½ d × J g_u).
 //
 // mid_frame is unchanged when a and b are swapped (A ↔ B leaves M, turns d, φ and the velocities
-// into their negatives, so x → −x and V, the forces and the damping are the same): the intrinsic
-// form of the Lie-group literature (relative motion measured by the logarithm of the relative
-// rotation and resolved in the geodesic mid frame, as in Exudyn's ObjectConnectorRigidBodySpringDamper
-// with intrinsicFormulation; the SO(3) Jacobians as in T. D. Barfoot, State Estimation for
-// Robotics, Cambridge 2017, sec. 7.1.3). rotation_vector is symmetric when K and D are
+// into their negatives, so x → −x and V, the forces and the damping are the same): the relative
+// rotation by the SO(3) logarithm, the separation resolved in the geodesic mid frame (the SO(3)
+// Jacobians as in T. D. Barfoot, State Estimation for Robotics, Cambridge 2017, sec. 7.1.3). It is
+// not Exudyn's intrinsicFormulation of ObjectConnectorRigidBodySpringDamper, whose translation is
+// the SE(3) logarithm's, u = J_l(φ)⁻¹ A0ᵀ d, with an extra torque (M(−u/2)) × F on both bodies;
+// the two agree to first order only. rotation_vector is symmetric when K and D are
 // diag(k_t I, k_r I), tait_bryan only to first order.
 #include "Forces.h"
 
