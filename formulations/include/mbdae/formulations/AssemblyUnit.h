@@ -37,8 +37,11 @@ class UnitKinematics;  // every body's kinematics at one state (internal to the 
 /// The arguments of one evaluation: global vectors (size n, or m for lambda), of size 0 where the
 /// evaluation has none (no a in forces(), no v in constraints()).
 struct UnitState {
-  double t;
-  ConstVecRef q, v, a, lambda;
+  double t;           ///< s
+  ConstVecRef q;      ///< coordinates (size n)
+  ConstVecRef v;      ///< velocities (size n, or 0)
+  ConstVecRef a;      ///< accelerations (size n, or 0)
+  ConstVecRef lambda; ///< multipliers (size m, or 0)
   /// Every body's kinematics at (q, v), where the evaluation formed them once for all units; null
   /// in the others (a unit then forms the kinematics it needs).
   const UnitKinematics* kin;
@@ -78,18 +81,20 @@ class UnitLayout {
     rows_ += count;
     return first;
   }
-  int num_coordinates() const { return n_; }
-  int num_rows() const { return rows_; }
+  int num_coordinates() const { return n_; }  ///< coordinates claimed so far
+  int num_rows() const { return rows_; }  ///< full rows claimed so far
 
  private:
   int n_ = 0, rows_ = 0;
 };
 
+/// What one kind of element contributes to the implicit formulation (see the top of this file).
 class AssemblyUnit {
  public:
   virtual ~AssemblyUnit() = default;
   /// Its kind, for messages and tests ("rigid bodies", "joints", …).
   virtual const char* kind() const = 0;
+  /// The derivatives it forms analytically (the others by central differences local to it).
   virtual AvailableJacobians available_jacobians() const = 0;
 
   // ---- set-up (once, in the order of the declarations)
@@ -100,12 +105,15 @@ class AssemblyUnit {
     active_ = std::move(active);
     on_layout();
   }
+  /// Adds its blocks to the tangent pattern (n × n) and the row Jacobian's (m × n).
   virtual void add_pattern(PatternBuilder& tangent, PatternBuilder& jacobian) const = 0;
+  /// Forms its block maps (BlockMap) into the two built patterns.
   virtual void make_maps(const SparseMatrix& tangent, const SparseMatrix& jacobian) = 0;
   /// Its scratch for one workspace (null: it needs none).
   virtual std::unique_ptr<UnitScratch> make_scratch() const { return nullptr; }
 
   // ---- evaluations (s.q, s.v, s.a, s.lambda global; out vectors global)
+  /// Writes the initial values of its own coordinates and velocities.
   virtual void initial_state(VecRef /*q0*/, VecRef /*v0*/) const {}
   /// Its terms of r = M a − f + C_qᵀ λ: assigns the entries of its own coordinates, adds to others.
   virtual void residual(UnitScratch* w, const UnitState& s, VecRef r) const = 0;
@@ -123,6 +131,7 @@ class AssemblyUnit {
   }
   /// Adds its kinetic and its potential energy (J) to E and V (one running sum over the units).
   virtual void add_kinetic_energy(const UnitState& /*s*/, double& /*E*/) const {}
+  /// See add_kinetic_energy().
   virtual void add_potential_energy(UnitScratch* /*w*/, const UnitState& /*s*/, double& /*V*/) const {}
 
   // ---- labels
@@ -130,11 +139,14 @@ class AssemblyUnit {
   virtual std::string coordinate_label(int /*i*/) const { return {}; }
   /// Its full rows' labels, items and levels (local index in [0, number claimed)).
   virtual std::string row_label(int /*local*/) const { return {}; }
+  /// The item (joint, body, coupling) its full row `local` belongs to.
   virtual ItemRef row_item(int /*local*/) const { return {}; }
+  /// True for a velocity-level (nonholonomic) row: no position equation.
   virtual bool row_velocity_level(int /*local*/) const { return false; }
 
   /// Active row of its local row k, -1 if disabled.
   int active_row(int k) const { return active_[static_cast<size_t>(k)]; }
+  /// Number of full rows it claimed.
   int num_full_rows() const { return static_cast<int>(active_.size()); }
 
  protected:
@@ -148,7 +160,7 @@ class AssemblyUnit {
       const std::vector<int>& coords, const UnitState& s, double c_q, double c_v, double c_a, const BlockMap& map,
       const std::function<void(const double*, const double*, const double*, double*)>& f, SparseMatrix& A);
 
-  std::vector<int> active_;
+  std::vector<int> active_;  ///< per full row it claimed: its active row, -1 where disabled
 };
 
 /// Makes an extra unit for a system (MultibodyOptions::extra_units), given the system's model.

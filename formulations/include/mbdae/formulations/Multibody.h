@@ -223,6 +223,7 @@ class MultibodySystem final : public ConstrainedSystem {
   double joint_drive_force(int joint, double t, ConstVecRef q, ConstVecRef lambda) const;
 
   // ---- its assembly units (AssemblyUnit.h), in the order of the unit list
+  /// Number of units (built-in and MultibodyOptions::extra_units).
   int num_units() const;
   /// Unit k. @throws std::out_of_range for a bad index.
   const AssemblyUnit& unit(int k) const;
@@ -232,9 +233,12 @@ class MultibodySystem final : public ConstrainedSystem {
   /// (jacobian_pattern(), zeroed first). @throws std::out_of_range for a bad index.
   void unit_residual(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                      ConstVecRef lambda, VecRef r) const;
+  /// See unit_residual().
   void unit_tangent(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
                     ConstVecRef lambda, double c_q, double c_v, double c_a, SparseMatrix& A) const;
+  /// See unit_residual().
   void unit_rows(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, RowLevel level, VecRef out) const;
+  /// See unit_residual().
   void unit_jacobian(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, RowLevel level,
                      SparseMatrix& J) const;
 
