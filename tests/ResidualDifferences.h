@@ -12,9 +12,9 @@ struct ResidualDifferences {
   MatX tangent(double cq, double cv, double ca) const { return cq * dq + cv * dv + ca * da; }
 };
 
-inline ResidualDifferences residual_differences(const ConstrainedSystem& sys, ConstrainedSystem::Workspace& ws,
-                                                double t, const VecX& q, const VecX& v, const VecX& a,
-                                                const VecX& lambda, double h) {
+/// The differences of a residual function res(q, v, a, r) (r of size n), e.g. one unit's terms.
+template <class Residual>
+ResidualDifferences residual_differences(Residual&& res, const VecX& q, const VecX& v, const VecX& a, double h) {
   const Eigen::Index n = q.size();
   ResidualDifferences d{MatX(n, n), MatX(n, n), MatX(n, n)};
   const VecX* x[3] = {&q, &v, &a};
@@ -25,11 +25,20 @@ inline ResidualDifferences residual_differences(const ConstrainedSystem& sys, Co
       VecX xp = *x[j], xm = *x[j];  // argument j moved by ±h in its entry k
       xp[k] += h;
       xm[k] -= h;
-      sys.residual(ws, t, j == 0 ? xp : q, j == 1 ? xp : v, j == 2 ? xp : a, lambda, rp);
-      sys.residual(ws, t, j == 0 ? xm : q, j == 1 ? xm : v, j == 2 ? xm : a, lambda, rm);
+      res(j == 0 ? xp : q, j == 1 ? xp : v, j == 2 ? xp : a, rp);
+      res(j == 0 ? xm : q, j == 1 ? xm : v, j == 2 ? xm : a, rm);
       dx[j]->col(k) = (rp - rm) / (2 * h);
     }
   return d;
+}
+
+/// The differences of the system's residual at multipliers λ.
+inline ResidualDifferences residual_differences(const ConstrainedSystem& sys, ConstrainedSystem::Workspace& ws,
+                                                double t, const VecX& q, const VecX& v, const VecX& a,
+                                                const VecX& lambda, double h) {
+  return residual_differences(
+      [&](const VecX& qq, const VecX& vv, const VecX& aa, VecX& r) { sys.residual(ws, t, qq, vv, aa, lambda, r); }, q,
+      v, a, h);
 }
 
 }  // namespace mbdae::test

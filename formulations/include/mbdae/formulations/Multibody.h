@@ -74,6 +74,7 @@
 #include <string>
 #include <vector>
 
+#include <mbdae/formulations/AssemblyUnit.h>
 #include <mbdae/formulations/ConstrainedSystem.h>
 #include <mbdae/formulations/Sparsity.h>
 #include <mbdae/model/System.h>
@@ -93,6 +94,9 @@ struct MultibodyOptions {
   /// integrators generalized-α, trapezoidal index 2, IDA); off, the constructor refuses such an
   /// element by name.
   bool reaction_friction = false;
+  /// Units appended to the built-in unit list (AssemblyUnit.h), each made from the model: their
+  /// coordinates come after the built-in ones, their rows after the couplings' rows.
+  std::vector<UnitFactory> extra_units;
 };
 
 /// Wrench that a joint applies to its body b at the joint point.
@@ -173,8 +177,9 @@ class MultibodySystem final : public ConstrainedSystem {
   bool has_energy() const override { return true; }
   /// The first body whose rotation coordinates are near their singularity (see
   /// ConstrainedSystem). `rxyz`: |cos β| < kRxyzSingularLimit; with a fixed step (h > 0) also
-  /// 1/|cos β| > kRxyzMaxAmplification or h |ω|/|cos β| > kSingularStepAngle (the angles' rates are
-  /// |ω|/|cos β| and their local errors grow with its cube). `rotation_vector` likewise with
+  /// 1/|cos β| > kRxyzMaxAmplification or h |ω| (1/|cos β|³ − 1)^(1/3) > kSingularStepAngle (the
+  /// angles' rates are |ω|/|cos β| and their local errors grow with its cube; only the excess over
+  /// the Euler parameters' local error counts). `rotation_vector` likewise with
   /// |θ| > kRotationVectorLimit, kMaxAmplification and sinc(|θ|/2) in place of |cos β| (G⁻¹ grows as
   /// 1/sinc(|θ|/2), infinite at 2π). h = 0: a solver that controls its local error (IDA, the
   /// adaptive Newmark steps) -- only the hard limits apply.
@@ -217,6 +222,26 @@ class MultibodySystem final : public ConstrainedSystem {
   /// body b along/about the joint axis, from the multipliers λ (size m). Its power is the power
   /// the drive puts into the system. @throws std::invalid_argument if the joint is not driven.
   double joint_drive_force(int joint, double t, ConstVecRef q, ConstVecRef lambda) const;
+
+  // ---- its assembly units (AssemblyUnit.h), in the order of the unit list
+  /// Number of units (built-in and MultibodyOptions::extra_units).
+  int num_units() const;
+  /// Unit k. @throws std::out_of_range for a bad index.
+  const AssemblyUnit& unit(int k) const;
+  /// Unit k's terms alone (for tests of one unit): its residual terms into r (size n, zeroed
+  /// first), its tangent into A (tangent_pattern(), zeroed first), its rows at `level` into out
+  /// (size m, zeroed first), C_q (Position) or ∂Ċ/∂q (Velocity) of its rows into J
+  /// (jacobian_pattern(), zeroed first). @throws std::out_of_range for a bad index.
+  void unit_residual(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                     ConstVecRef lambda, VecRef r) const;
+  /// See unit_residual().
+  void unit_tangent(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, ConstVecRef a,
+                    ConstVecRef lambda, double c_q, double c_v, double c_a, SparseMatrix& A) const;
+  /// See unit_residual().
+  void unit_rows(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, RowLevel level, VecRef out) const;
+  /// See unit_residual().
+  void unit_jacobian(Workspace& ws, int k, double t, ConstVecRef q, ConstVecRef v, RowLevel level,
+                     SparseMatrix& J) const;
 
   /// The copy of the model this system was built from.
   const System& model() const;
