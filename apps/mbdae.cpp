@@ -11,11 +11,17 @@
 //   mbdae sweep STUDY [-o table.csv] [-j N] [--resume] [--plot]   (also under mpirun)
 //   mbdae --version
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
 #include <system_error>
 #include <exception>
 
 #include <CLI/CLI.hpp>
+
+#include <mbdae/io/Suggest.h>
 
 #include "commands.h"
 #include "sweep.h"
@@ -33,13 +39,30 @@ const char* kExitCodes =
     "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n"
     "mbdae sweep: 0 when every case has a row in the table, failed cases included (their status\n"
     "  says why); 2 for a bad study file; 130 when interrupted (--resume goes on).\n";
+
+// Where the documentation and the example models are: installed beside the program
+// (PREFIX/share/doc/mbdae, PREFIX/share/mbdae/examples), else in the source tree it was built from.
+std::string documentation_footer() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path prefix = ec ? fs::path() : exe.parent_path().parent_path();
+  auto first = [&](const fs::path& installed, const fs::path& source) {
+    return (!prefix.empty() && fs::is_directory(installed, ec) ? installed : source).string();
+  };
+  const std::string docs = first(prefix / "share" / "doc" / "mbdae", fs::path(MBDAE_SOURCE_DIR) / "docs");
+  const std::string examples = first(prefix / "share" / "mbdae" / "examples", fs::path(MBDAE_SOURCE_DIR) / "examples");
+  return "Documentation: " + docs + " (model-format.md: every key of a model file; analyses.md, viewer.md, " +
+         "sweeps.md, python.md)\nExamples: " + examples + " (models/, studies/, python/; try: mbdae run " + examples +
+         "/models/slider_crank.yaml --plot --animate)\n";
 }
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace mbdae::cli;
   CLI::App app{"mbdae " MBDAE_VERSION " — dynamics of mechanisms of rigid bodies and joints", "mbdae"};
   app.set_version_flag("--version", "mbdae " MBDAE_VERSION);
-  app.footer(kExitCodes);
+  app.footer(documentation_footer() + kExitCodes);
   app.require_subcommand(1);
 
   RunOptions run;
@@ -230,6 +253,20 @@ int main(int argc, char** argv) {
   sweep_cmd->get_option("--force")->excludes("--resume");
   sweep_cmd->footer(kExitCodes);
 
+  // A first word that is no command: name it (CLI11 would say "A subcommand is required" or that
+  // the argument was not expected), with the closest command.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* c : app.get_subcommands({})) names.push_back(c->get_name());
+    const std::string word = argv[1];
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      std::fprintf(stderr, "mbdae: unknown command '%s' (%scommands: %s); mbdae --help lists them\n", word.c_str(),
+                   mbdae::io::did_you_mean(word, names).c_str(), list.c_str());
+      return kBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

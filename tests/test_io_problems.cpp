@@ -15,6 +15,7 @@
 
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/io/ModelLoader.h>
+#include <mbdae/io/Suggest.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/solvers/Simulation.h>
 #include <mbdae/solvers/SolverRegistry.h>
@@ -246,13 +247,13 @@ struct BadModel {
 // (io::ModelRun): then the problem is located by its item, as the command line does.
 const BadModel kBadModels[] = {
     {"adaptive_with_rk4.yaml", 1, 5, 46, "solver.adaptive", "solver rk4 has a fixed step; adaptive steps are for generalized_alpha and trapezoidal_index2 (ida and dopri5 always adapt)"},
-    {"bad_expression.yaml", 1, 8, 72, "forces[0].value[2]", "expected a number or an expression of t and the state, got '0.1*sin(10*t': Missing parenthesis"},
+    {"bad_expression.yaml", 1, 8, 72, "forces[0].value[2]", "expected a number or an expression of t and the state, got '0.1*sin(10*t': a '(' is not closed"},
     {"binary.yaml", 1, 2, 1, "", "not a text file (NUL byte); expected a YAML or JSON model"},
     {"binary_executable.yaml", 1, 1, 9, "", "not a text file (NUL byte); expected a YAML or JSON model"},
     {"both_ends_on_ground.yaml", 1, 6, 43, "joints[0].bodies", "both ends of the joint are on ground"},
     {"contact_box_missing_size.yaml", 1, 6, 5, "contacts[0]", "missing required key 'size' ([lx, ly, lz], full lengths, m)"},
     {"contact_rolling_resistance_without_radius.yaml", 1, 7, 5, "contacts[1]", "contacts 'floor' (plane on ground) and 'wheel' (cylinder on wheel): rolling_resistance 0.02 is given, but the plane-cylinder pair's points have no rolling radius (only a sphere's surface, or a capsule's caps against a plane, carry one), so it would not act; set rolling_resistance to 0 on these shapes"},
-    {"joint_motor_of_sensor_unknown_body.yaml", 1, 6, 44, "joints[0].bodies[0]", "unknown body 'armground' (bodies: ground, arm)"},
+    {"joint_motor_of_sensor_unknown_body.yaml", 1, 6, 44, "joints[0].bodies[0]", "unknown body 'armground' (did you mean 'ground'? bodies: ground, arm)"},
     {"contact_negative_radius.yaml", 1, 7, 39, "contacts[1].radius", "must be > 0, got -0.1"},
     {"contact_penalty_hunt_crossley_without_damping.yaml", 1, 8, 15, "contacts[1].penalty", "law hunt_crossley needs damping_factor (s/m) or impact_velocity (m/s; the damping then follows from the contact's restitution)"},
     {"contact_penalty_key_of_other_law.yaml", 1, 8, 50, "contact_penalty.exponent", "key 'exponent' applies to law hunt_crossley only"},
@@ -264,6 +265,12 @@ const BadModel kBadModels[] = {
     {"contact_restitution_out_of_range.yaml", 1, 6, 110, "contacts[0].restitution", "must be in [0, 1], got 1.5"},
     {"contacts_with_implicit_solver.yaml", 1, 8, 5, "contacts[0]", "with generalized_alpha contacts are penalty forces and need their parameters: a penalty block on this contact, or a model-wide contact_penalty (or a solver without penalty contacts: impulse) (solver.type generalized_alpha)"},
     {"coordinate_unknown_axis.yaml", 1, 6, 86, "joints[0].coordinate", "unknown value 'w' (expected one of: x, y, z)"},
+    {"cascade_joint_of_unknown_body.yaml", 1, 8, 52, "joints[0].bodies[1]", "unknown body 'arm' (bodies: ground, rod)"},
+    {"cascade_sensor_of_bad_force.yaml", 1, 9, 111, "forces[0].stiffness", "must be >= 0, got -100"},
+    {"did_you_mean_expression.yaml", 1, 8, 58, "forces[0].value[2]", "expected a number or an expression of t and the state, got 'sinn(2*t)': unknown name 'sinn' (did you mean 'sin'? an expression knows t, pi and functions such as sin(), sqrt(), abs(), min(), table(), angle(), rate(), displacement(), speed(), x(), y(), z(), vx(), vy(), vz(), wx(), wy(), wz(), state(), sensor())"},
+    {"did_you_mean_joint.yaml", 1, 8, 46, "forces[0].joint", "unknown joint 'pivto' (did you mean 'pivot'?)"},
+    {"did_you_mean_key.yaml", 1, 4, 64, "bodies[0].posiiton", "unknown key 'posiiton' (did you mean 'position'? expected one of: name, mass, density, inertia, shape, com, position, orientation, velocity, angular_velocity, angular_velocity_local, rotation)"},
+    {"did_you_mean_value.yaml", 1, 6, 25, "joints[0].type", "unknown value 'revolut' (did you mean 'revolute'? expected one of: spherical, revolute, prismatic, fixed, generic, distance, cylindrical, universal, planar, rolling_disc, coordinate, inline, inplane, orientation, parallel_axes, perpendicular)"},
     {"coupling_of_spherical_joint.yaml", 1, 9, 46, "couplings[0].joints[1]", "joint 'ball' is spherical; a coupling takes revolute and prismatic joints (one relative coordinate each)"},
     {"decimal_comma_end_time.yaml", 2, 9, 14, "solver.end_time", "expected a number, got '0,1': a list of values where one number is expected (a decimal comma? write '0.1')"},
     {"decimal_comma_mass.yaml", 1, 5, 12, "bodies[0].mass", "expected a number, got '0,5': a list of values where one number is expected (a decimal comma? write '0.5')"},
@@ -281,7 +288,7 @@ const BadModel kBadModels[] = {
     {"joint_motor_angle_of_prismatic.yaml", 1, 8, 65, "forces[0].value", "angle() applies to revolute and cylindrical joints; 'guide' is prismatic in '-100*angle(guide)'"},
     {"lie_rk4_with_joints.yaml", 1, 6, 5, "joints[0]", "lie_rk4 integrates free bodies only; a model with joints needs generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, impulse (solver.type lie_rk4)"},
     {"list_for_a_number.yaml", 1, 4, 25, "bodies[0].mass", "expected a number, got '1, 2': a list of values where one number is expected"},
-    {"load_unknown_state.yaml", 1, 8, 90, "forces[0].value[2]", "unknown controller state 'i_eer' (the states section declares i_err) in '24*(1 - z(drone)) + 16*state(i_eer)'"},
+    {"load_unknown_state.yaml", 1, 8, 90, "forces[0].value[2]", "unknown controller state 'i_eer' (did you mean 'i_err'? the states section declares i_err) in '24*(1 - z(drone)) + 16*state(i_eer)'"},
     {"malformed_yaml.yaml", 1, 6, 90, "", "YAML syntax error: illegal flow end"},
     {"many_problems.yaml", 4, 4, 23, "bodies[0].mass", "must be > 0, got -1"},
     {"missing_end_time.yaml", 1, 9, 9, "solver", "missing required key 'end_time' (s)"},
@@ -289,7 +296,7 @@ const BadModel kBadModels[] = {
     {"motion_missing_value.yaml", 1, 6, 101, "joints[0].motion", "missing required key 'value' (an expression of t, rad or m)"},
     {"motion_not_zero_at_start.yaml", 1, 6, 101, "joints[0].motion", "the motion must be 0 at t = 0 (the joint's coordinate is 0 at the initial configuration), got 1"},
     {"motion_on_spherical.yaml", 1, 6, 77, "joints[0].motion", "key 'motion' does not apply to a spherical joint (only revolute and prismatic joints can be driven)"},
-    {"motion_unknown_variable.yaml", 1, 6, 106, "joints[0].motion", "expected a number or an expression of t, got 'sin(omega*t)': Unexpected token \"omega\" found at position 4."},
+    {"motion_unknown_variable.yaml", 1, 6, 106, "joints[0].motion", "expected a number or an expression of t, got 'sin(omega*t)': unknown name 'omega' (an expression knows t, pi and functions such as sin(), sqrt(), abs(), min(), table())"},
     {"motion_with_impulse.yaml", 1, 7, 6, "joints[0].motion", "driven joints are handled by generalized_alpha, ida, trapezoidal_index2, rk4, dopri5; the impulse stepper's joint equations do not depend on time (solver.type impulse)"},
     {"nan_mass.yaml", 1, 4, 23, "bodies[0].mass", "expected a finite number, got '.nan'"},
     {"negative_inertia.yaml", 1, 4, 38, "bodies[0].inertia[0]", "must be >= 0, got -0.01"},
@@ -310,15 +317,15 @@ const BadModel kBadModels[] = {
     {"sensor_joint_angle_of_prismatic.yaml", 1, 7, 22, "sensors[0].joint", "output joint_angle applies to revolute or cylindrical joints; joint 'guide' is prismatic"},
     {"sensor_named_time.yaml", 1, 8, 12, "sensors[0].name", "the column 'time' of this sensor is already the time column; every column of the results needs its own name"},
     {"sensor_quantity_acceleration.yaml", 1, 8, 66, "forces[0].value[1]", "sensor 'acc' (output acceleration) needs accelerations, which follow from the equations of motion; an expression may read sensors whose value is a function of the bodies' positions and velocities in '-0.1*sensor(acc).y'"},
-    {"sensor_quantity_cycle.yaml", 2, 8, 75, "forces[0].value", "sensor 'motor' reads force element 'motor', the element being defined: its law would read itself (a cycle) in '1 - 0.5*sensor(motor).effort'"},
+    {"sensor_quantity_cycle.yaml", 1, 8, 75, "forces[0].value", "sensor 'motor' reads force element 'motor', the element being defined: its law would read itself (a cycle) in '1 - 0.5*sensor(motor).effort'"},
     {"sensor_quantity_element_after.yaml", 1, 8, 59, "forces[0].value[0]", "sensor 'spring' reads force element 'spring', an element defined after this one in the forces section: an expression may read sensors of the elements before it only (no cycles) in '-sensor(spring).force'"},
     {"sensor_quantity_energy.yaml", 1, 8, 39, "states[0].derivative", "sensor 'energy' (output energy) is a quantity of the whole system; an expression may read sensors whose value is a function of the bodies' positions and velocities in 'sensor(energy) - 1'"},
     {"sensor_quantity_no_component.yaml", 1, 8, 57, "forces[0].value[1]", "sensor 'tip' (output position) has several columns: name one, e.g. sensor(tip).x (components: .x, .y, .z) in '-2*sensor(tip)'"},
     {"sensor_quantity_reaction.yaml", 1, 8, 70, "forces[0].value[2]", "sensor 'pin' (output reaction_force) needs the joints' reactions (Lagrange multipliers); an expression may read sensors whose value is a function of the bodies' positions and velocities in '0.01*sensor(pin).y'"},
-    {"sensor_quantity_unknown.yaml", 1, 8, 64, "forces[0].value[1]", "unknown sensor 'top' (the sensors section declares tip) in '-2*sensor(top).y'"},
+    {"sensor_quantity_unknown.yaml", 1, 8, 64, "forces[0].value[1]", "unknown sensor 'top' (did you mean 'tip'? the sensors section declares tip) in '-2*sensor(top).y'"},
     {"sensor_quantity_unknown_component.yaml", 1, 8, 68, "forces[0].value[1]", "sensor 'tip' (output position) has no component .w (components: .x, .y, .z) in '-2*sensor(tip).w'"},
     {"sensor_unknown_body.yaml", 1, 8, 23, "sensors[0].body", "unknown body 'arm'"},
-    {"sensor_unknown_force.yaml", 1, 9, 22, "sensors[0].force", "unknown force element 'sprung'"},
+    {"sensor_unknown_force.yaml", 1, 9, 22, "sensors[0].force", "unknown force element 'sprung' (did you mean 'spring'?)"},
     {"sensor_unknown_output.yaml", 1, 8, 56, "sensors[0].output", "unknown value 'speed' (expected one of: position, displacement, velocity, velocity_local, rotation_matrix, rotation, angular_velocity, angular_velocity_local, acceleration, acceleration_local, angular_acceleration, angular_acceleration_local, reaction_force, reaction_torque, energy, constraint_violation, joint_angle, joint_displacement, spring_damper, kinetic_energy, potential_energy, linear_momentum, angular_momentum, joint_motor, shaft, joint_friction, controller_state, drive_effort, coupling_effort)"},
     {"spring_damper_with_lie_rk4.yaml", 1, 6, 5, "forces[0]", "force elements are handled by generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, impulse, not by lie_rk4 (solver.type lie_rk4)"},
     {"spring_negative_stiffness.yaml", 1, 6, 93, "forces[0].stiffness", "must be >= 0, got -1000"},
@@ -330,15 +337,15 @@ const BadModel kBadModels[] = {
     {"unclosed_quote_in_flow.yaml", 1, 4, 12, "", "YAML syntax error: the quote \" opened here is never closed"},
     {"universal_axes_parallel.yaml", 1, 6, 98, "joints[0].axis_b", "axis and axis_b are parallel (angle 180 degrees); the two cross arms of a universal joint need an angle between 0.06 and 179.94 degrees (90 for the usual cross)"},
     {"universal_missing_axis_b.yaml", 1, 6, 5, "joints[0]", "missing required key 'axis_b' (the cross arm fixed in the second body, world, t0; any angle to axis but 0 or 180 degrees)"},
-    {"unknown_body_reference.yaml", 1, 6, 52, "joints[0].bodies[1]", "unknown body 'rood' (bodies: ground, rod)"},
+    {"unknown_body_reference.yaml", 1, 6, 52, "joints[0].bodies[1]", "unknown body 'rood' (did you mean 'rod'? bodies: ground, rod)"},
     {"unknown_friction_model.yaml", 1, 5, 56, "solver.friction_model", "unknown value 'round' (expected one of: pyramid, cone)"},
     {"unknown_joint_type.yaml", 1, 6, 25, "joints[0].type", "unknown value 'hinge' (expected one of: spherical, revolute, prismatic, fixed, generic, distance, cylindrical, universal, planar, rolling_disc, coordinate, inline, inplane, orientation, parallel_axes, perpendicular)"},
     {"unknown_sensor_key.yaml", 1, 8, 66, "sensors[0].units", "unknown key 'units' (expected one of: name, body, joint, force, shaft, state, coupling, point, output, frame)"},
     {"unknown_solver.yaml", 1, 9, 16, "solver.type", "unknown value 'runge_kutta' (expected one of: generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, lie_rk4, impulse)"},
-    {"unknown_top_key.yaml", 1, 2, 1, "gravityy", "unknown key 'gravityy' (expected one of: name, description, gravity, bodies, joints, shafts, shaft_forces, couplings, states, forces, contacts, contact_penalty, contact_material, sensors, solver, output)"},
-    {"unknown_variable_in_expression.yaml", 1, 8, 59, "forces[0].value[2]", "expected a number or an expression of t and the state, got 'omega*t': Unexpected token \"omega\" found at position 0."},
+    {"unknown_top_key.yaml", 1, 2, 1, "gravityy", "unknown key 'gravityy' (did you mean 'gravity'? expected one of: name, description, gravity, bodies, joints, shafts, shaft_forces, couplings, states, forces, contacts, contact_penalty, contact_material, sensors, solver, output)"},
+    {"unknown_variable_in_expression.yaml", 1, 8, 59, "forces[0].value[2]", "expected a number or an expression of t and the state, got 'omega*t': unknown name 'omega' (an expression knows t, pi and functions such as sin(), sqrt(), abs(), min(), table(), angle(), rate(), displacement(), speed(), x(), y(), z(), vx(), vy(), vz(), wx(), wy(), wz(), state(), sensor())"},
     {"unsatisfiable_assembly.yaml", 1, 5, 5, "bodies[0]", "initial assembly failed: assembly did not converge: after 50 iterations ‖C‖∞ = 28.3457 in body 'rod' Euler-parameter norm"},
-    {"wrong_type_mass.yaml", 1, 4, 23, "bodies[0].mass", "expected a number, got 'heavy': Unexpected token \"heavy\" found at position 0."},
+    {"wrong_type_mass.yaml", 1, 4, 23, "bodies[0].mass", "expected a number, got 'heavy': unknown name 'heavy' (an expression knows t, pi and functions such as sin(), sqrt(), abs(), min(), table())"},
     {"wrong_vector_length.yaml", 1, 4, 74, "bodies[0].position", "expected a list of 3 numbers, got 2 values"},
     {"zero_axis.yaml", 1, 6, 82, "joints[0].axis", "the axis has zero length"},
     {"zero_step_count.yaml", 2, 9, 58, "solver.step", "end_time / step = 1e+12 steps; at most 1e9 are allowed"},
@@ -392,4 +399,27 @@ TEST_CASE("io: every bad model gives its problem at its key, with its message", 
     CHECK(d[0].key_path == b.key_path);
     CHECK(d[0].message == b.message);
   }
+}
+
+TEST_CASE("io: did you mean: edit distance and the closest name", "[io][problems]") {
+  using mbdae::io::closest_name;
+  using mbdae::io::edit_distance;
+  // Insertions, deletions, substitutions and swaps of neighbours count 1 each (optimal string
+  // alignment); case is ignored.
+  CHECK(edit_distance("gravityy", "gravity") == 1);
+  CHECK(edit_distance("posiiton", "position") == 1);  // a swap
+  CHECK(edit_distance("revolut", "revolute") == 1);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("Rod", "rod") == 0);
+  const std::vector<std::string> outputs = {"position", "velocity", "acceleration", "energy"};
+  CHECK(closest_name("posiiton", outputs) == "position");
+  CHECK(closest_name("velocty", outputs) == "velocity");
+  CHECK_FALSE(closest_name("speed", outputs));     // 5 edits from each: no guess
+  CHECK_FALSE(closest_name("position", outputs));  // itself a candidate
+  CHECK_FALSE(closest_name("w", {"x", "y", "z"}));  // one letter: only a difference of case
+  CHECK(closest_name("X", {"x", "y", "z"}) == "x");
+  CHECK(closest_name("runn", {"run", "check", "statics"}) == "run");
+  CHECK(mbdae::io::did_you_mean("chek", {"run", "check"}) == "did you mean 'check'? ");
+  CHECK(mbdae::io::did_you_mean("zzz", {"run", "check"}).empty());
 }

@@ -12,6 +12,8 @@
 
 #include <muParser.h>
 
+#include <mbdae/io/Suggest.h>
+
 namespace mbdae::io {
 
 // One muParser instance bound to its own variable t. Never copied: a copy of an Expression
@@ -127,6 +129,59 @@ std::string list_message(const std::string& s) {
 namespace {
 bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+// muParser's error, said in the terms of the text the user wrote (muParser's own message names
+// internal variables and a position counted in its rewritten text; the caller adds the place).
+// `at`: 0-based offset in `text`; `functions`: the named quantities this expression may use.
+std::string parser_message(const mu::Parser::exception_type& e, const std::string& text, int at,
+                           const std::vector<std::string>& functions) {
+  const size_t p = static_cast<size_t>(std::clamp(at, 0, static_cast<int>(text.size())));
+  size_t end = p;
+  while (end < text.size() && name_char(text[end])) ++end;
+  const std::string word = text.substr(p, end - p);
+  const std::string here = p < text.size() ? "'" + text.substr(p, std::max<size_t>(end - p, 1)) + "'" : "the end";
+  switch (e.GetCode()) {
+    case mu::ecUNASSIGNABLE_TOKEN:
+      if (!word.empty() && name_start(word[0])) {
+        // The names an expression knows: t, pi, muParser's functions and the named quantities.
+        std::vector<std::string> known = {"t", "pi", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+                                          "tanh", "asinh", "acosh", "atanh", "log2", "log10", "log", "ln", "exp",
+                                          "sqrt", "sign", "rint", "abs", "min", "max", "sum", "avg", "table"};
+        known.insert(known.end(), functions.begin(), functions.end());
+        const std::optional<std::string> close = closest_name(word, known);
+        std::string functions_text;
+        for (const std::string& f : functions) functions_text += ", " + f + "()";
+        return "unknown name '" + word + "' (" + (close ? "did you mean '" + *close + "'? " : "") +
+               "an expression knows t, pi and functions such as sin(), sqrt(), abs(), min(), table()" +
+               functions_text + ")";
+      }
+      return "unexpected character " + here;
+    case mu::ecMISSING_PARENS: return "a '(' is not closed";
+    case mu::ecUNEXPECTED_PARENS: return "unexpected parenthesis " + here;
+    case mu::ecUNEXPECTED_EOF: return "the expression ends before it is complete";
+    case mu::ecUNEXPECTED_OPERATOR: return "unexpected operator " + here;
+    case mu::ecUNEXPECTED_ARG_SEP: return "unexpected comma";
+    case mu::ecUNEXPECTED_VAL:
+    case mu::ecUNEXPECTED_VAR:
+    case mu::ecUNEXPECTED_FUN:
+    case mu::ecUNEXPECTED_ARG:
+      return "unexpected " + here + " (an operator such as '*' missing before it?)";
+    case mu::ecTOO_MANY_PARAMS: return "too many arguments for the function " + here;
+    case mu::ecTOO_FEW_PARAMS: return "too few arguments for the function " + here;
+    case mu::ecEMPTY_EXPRESSION: return "the expression is empty";
+    case mu::ecUNEXPECTED_CONDITIONAL:
+    case mu::ecMISSING_ELSE_CLAUSE:
+    case mu::ecMISPLACED_COLON: return "an incomplete condition 'a ? b : c' at " + here;
+    case mu::ecINVALID_CHARACTERS_FOUND: return "characters an expression cannot hold";
+    default: break;
+  }
+  // Other codes: muParser's text without its position (the place is given by the caller).
+  std::string m = e.GetMsg();
+  if (const size_t k = m.find(" at position "); k != std::string::npos) m.erase(k);
+  while (!m.empty() && (m.back() == '.' || m.back() == ' ')) m.pop_back();
+  if (!m.empty()) m[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[0])));
+  return m;
+}
 }  // namespace
 
 Expression::Expression(const std::string& text) : Expression(text, {}) {}
@@ -276,7 +331,8 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
       parser_.reset();
     }
   } catch (const mu::Parser::exception_type& e) {
-    throw ExpressionError(e.GetMsg(), at(static_cast<int>(e.GetPos())));
+    const int position = at(static_cast<int>(e.GetPos()));
+    throw ExpressionError(parser_message(e, text, position, functions), position);
   }
 }
 

@@ -19,14 +19,28 @@ import warnings as _warnings
 
 from . import _mbdae
 from ._errors import ModelError, SolverError
-from ._result import Result
+from ._result import Result, overlay
 from ._version import __version__
 
 for _cls in (ModelError, SolverError, Result):
     _cls.__module__ = __name__
 
 __all__ = ["load", "new_model", "Model", "ModelBuilder", "Result", "Integrator", "ModelError", "SolverError",
-           "__version__"]
+           "Inertia", "inertia_keys", "overlay", "__version__"]
+
+#: A body's mass, COM and inertia (C++ ``RigidBodyInertia``): ``Inertia.box(mass, lx, ly, lz)``,
+#: ``Inertia.cylinder(mass, radius, length, axis)``, ``Inertia.sphere(mass, radius)``,
+#: ``Inertia.point_mass(mass, position)``; ``a + b`` combines two bodies given in the same frame,
+#: ``translated(d)`` and ``rotated(R)`` move one. ``mass`` (kg), ``com`` (m), ``inertia``
+#: ([Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] about the reference point, kg m^2, the model format's
+#: ``inertia``), ``inertia_com``; ``add_body(name=..., **inertia_keys(i))`` uses it.
+Inertia = _mbdae.Inertia
+Inertia.__module__ = __name__
+
+
+def inertia_keys(inertia) -> dict:
+    """The body keys ``mass``, ``inertia`` and ``com`` of an :class:`Inertia`, for ``add_body``."""
+    return {"mass": inertia.mass, "inertia": list(inertia.inertia), "com": list(inertia.com)}
 
 # Keywords of Model.run() and Model.integrator() and the model-file keys they set.
 _SETTINGS = {
@@ -119,7 +133,8 @@ class ModelBuilder:
     of the item in the model's JSON text (:meth:`text`).
     """
 
-    _SECTIONS = ("bodies", "joints", "forces", "contacts", "sensors")
+    _SECTIONS = ("bodies", "joints", "shafts", "shaft_forces", "couplings", "states", "forces", "contacts",
+                 "sensors")
 
     def __init__(self, **top):
         self._doc = {k: _plain(v) for k, v in top.items()}
@@ -148,6 +163,24 @@ class ModelBuilder:
     def add_sensor(self, **keys) -> int:
         """A sensor: ``name``, ``output`` and its ``body``, ``joint`` or none."""
         return self._add("sensors", keys)
+
+    def add_coupling(self, **keys) -> int:
+        """A coupling of joints or shafts (``type``: ``gear``, ``rack_pinion``, ``belt``, ...;
+        ``joints``, ``ratio``): see the model format's ``couplings``."""
+        return self._add("couplings", keys)
+
+    def add_state(self, **keys) -> int:
+        """A controller state: ``name``, ``derivative`` (an expression of t and the state),
+        ``initial``: see the model format's ``states``."""
+        return self._add("states", keys)
+
+    def add_shaft(self, **keys) -> int:
+        """A 1-D rotor: ``name``, ``inertia`` (kg m^2), ``angle``, ``speed``: see ``shafts``."""
+        return self._add("shafts", keys)
+
+    def add_shaft_force(self, **keys) -> int:
+        """A spring-damper or load between shafts: see the model format's ``shaft_forces``."""
+        return self._add("shaft_forces", keys)
 
     def set_solver(self, **keys) -> None:
         """The ``solver`` section's keys (``type``, ``end_time`` s, ``step`` s, ...), merged."""
@@ -370,10 +403,12 @@ class Model:
                    **settings) -> "Integrator":
         """An integrator at t = 0 (consistent initial state) to step from a host loop.
 
-        ``inputs``: forces or torques of the model whose value the host sets between steps with
-        :meth:`Integrator.set_input` (a controller's output): a list of names (each starts at its
-        value at t = 0) or a dict ``{name: [x, y, z]}`` of initial values (N or N m, the load's
-        frame; the consistent initial state is computed with them). Other keywords as :meth:`run`. Raises :class:`ModelError` if the run
+        ``inputs``: forces, torques or ``joint_motor`` elements of the model whose value the host
+        sets between steps with :meth:`Integrator.set_input` (a controller's output): a list of
+        names (a force or torque starts at its value at t = 0, a motor at 0) or a dict
+        ``{name: [x, y, z]}`` (a motor: ``{name: effort}``) of initial values (N or N m, the load's
+        frame; the consistent initial state is computed with them). A motor input replaces the
+        motor's ``value``: its effort is what the host sets (N m or N, along the joint's axis). Other keywords as :meth:`run`. Raises :class:`ModelError` if the run
         cannot be built, KeyError for an unknown load name.
         """
         if not isinstance(inputs, dict):
@@ -427,9 +462,13 @@ class Integrator:
         return dq, dv
 
     def set_input(self, name: str, value) -> None:
-        """Sets input ``name`` (see :meth:`Model.integrator`) to ``value``: 3 numbers, N or N m in
-        the load's frame, held until the next call."""
-        self._s.set_input(name, [float(x) for x in value])
+        """Sets input ``name`` (see :meth:`Model.integrator`) to ``value``, held until the next
+        call: 3 numbers for a force or torque (N or N m in the load's frame), one number for a
+        ``joint_motor`` (its effort, N m or N)."""
+        if isinstance(value, (int, float)):
+            self._s.set_input(name, float(value))
+        else:
+            self._s.set_input(name, [float(x) for x in value])
 
     def sensors(self) -> dict:
         """The sensor values at the current state: {column: value} (SI units)."""

@@ -72,6 +72,13 @@ class Result:
         """Unit of a column ("" where mixed or dimensionless)."""
         return self.units[self._index[column]]
 
+    def save(self, path) -> None:
+        """Writes the rows to ``path`` as CSV, byte for byte as ``mbdae run -o`` writes the same
+        rows (header of column names, numbers in the shortest form that reads back exactly).
+        Raises RuntimeError naming the file if it cannot be written."""
+        from . import _mbdae
+        _mbdae.write_csv(str(path), self.columns, self.data)
+
     def to_pandas(self):
         """The rows as a pandas DataFrame indexed by time (requires pandas)."""
         try:
@@ -108,3 +115,48 @@ class Result:
     def __repr__(self) -> str:
         return (f"<mbdae.Result {self.status} at t = {self.t_reached:g} s, {len(self)} rows, "
                 f"{len(self.columns)} columns>")
+
+
+def overlay(results, names, labels=None, axes=None):
+    """Plots the same columns or sensors of several results over time, one axes per unit (a
+    column in m and one in N do not share a y axis); returns the list of axes.
+
+    ``results``: a list of :class:`Result` (e.g. runs with different settings); ``names``: column
+    or sensor names present in every result; ``labels``: one legend label per result (default
+    "run 1", "run 2", ...); ``axes``: existing matplotlib axes, one per unit, in the order the
+    units first appear. Raises KeyError for a name missing from a result.
+    """
+    import matplotlib.pyplot as plt
+    if isinstance(names, str):
+        names = [names]
+    results = list(results)
+    labels = list(labels) if labels is not None else [f"run {k + 1}" for k in range(len(results))]
+    if len(labels) != len(results):
+        raise ValueError(f"{len(labels)} labels for {len(results)} results")
+    # The columns of each name (from the first result) and their units, in order.
+    columns = []
+    for name in names:
+        r0 = results[0]
+        idx = [r0._index[name]] if name in r0._index else r0._sensor_columns(name)
+        if not idx:
+            raise KeyError(f"no column or sensor {name!r}")
+        columns += [r0.columns[i] for i in idx]
+    units = []
+    for c in columns:
+        u = results[0].unit(c)
+        if u not in units:
+            units.append(u)
+    if axes is None:
+        _, axes = plt.subplots(len(units), 1, sharex=True, squeeze=False)
+        axes = list(axes[:, 0])
+    for c in columns:
+        ax = axes[units.index(results[0].unit(c))]
+        for r, label in zip(results, labels):
+            if c not in r._index:
+                raise KeyError(f"no column {c!r} in {label}")
+            ax.plot(r.time, r[c], label=f"{c} ({label})")
+    for u, ax in zip(units, axes):
+        ax.set_ylabel(f"[{u}]" if u else "")
+        ax.legend()
+    axes[-1].set_xlabel("time [s]")
+    return axes

@@ -23,6 +23,7 @@
 #include <memory>
 #include <map>
 #include <mutex>
+#include <set>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -38,6 +39,7 @@
 #include <mbdae/import/Import.h>
 #endif
 #include <mbdae/io/Analyses.h>
+#include <mbdae/io/CsvWriter.h>
 #include <mbdae/io/Quantities.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/io/Sensors.h>
@@ -692,12 +694,14 @@ class Stepper {
   Stepper(const ModelPtr& m, const py::dict& callables, const py::dict& inputs)
       : model_(with_inputs(with_callable_loads(m, callables), inputs)), run_(make_run(model_)) {}
 
-  /// Sets input `name` to `value` (N or N m, the load's frame) until the next call.
-  void set_input(const std::string& name, const std::array<double, 3>& value) {
+  /// Sets input `name` to `value` until the next call: 3 numbers for a load (N or N m, the load's
+  /// frame), one number for a joint_motor (its effort, N m or N).
+  void set_input(const std::string& name, const py::object& value) {
     auto it = inputs_.find(name);
     if (it == inputs_.end()) throw py::key_error("'" + name + "' is not an input of this integrator");
+    const Vec3 v = input_value(name, value);
     const auto guard = lock();
-    *it->second = Vec3(value[0], value[1], value[2]);
+    *it->second = v;
   }
 
   /// Integrates to t (s, ≥ time). Returns false on failure (status(), message()).
@@ -753,11 +757,38 @@ class Stepper {
   std::string solver() { return run_->method_summary(); }
 
  private:
+  /// A value of input `name`: one number for a joint_motor (kept in x), 3 numbers for a load.
+  Vec3 input_value(const std::string& name, const py::object& value) const {
+    if (motor_inputs_.count(name)) {
+      try {
+        return Vec3(value.cast<double>(), 0, 0);
+      } catch (const py::cast_error&) {
+        throw py::type_error("input '" + name + "' is a joint_motor: its value is one number (N m or N)");
+      }
+    }
+    try {
+      const auto v = value.cast<std::array<double, 3>>();
+      return Vec3(v[0], v[1], v[2]);
+    } catch (const py::cast_error&) {
+      throw py::type_error("input '" + name + "' is a force or torque: its value is 3 numbers (N or N m)");
+    }
+  }
+
   ModelPtr with_inputs(const ModelPtr& m, const py::dict& inputs) {
     if (inputs.empty()) return m;
     auto copy = std::make_shared<io::LoadedModel>(*m);
     for (const auto& [key, initial] : inputs) {
       const std::string name = py::str(key);
+      if (ForceElement* motor = find_motor(*copy, name)) {
+        // The motor's effort (N m or N) is what the host sets: 0 until set, or the initial value.
+        motor_inputs_.insert(name);
+        auto cell = std::make_shared<Vec3>(Vec3::Zero());
+        if (!initial.is_none()) *cell = input_value(name, py::reinterpret_borrow<py::object>(initial));
+        motor->effort = [cell](double, const JointCoordinates&) { return (*cell)[0]; };
+        motor->effort_uses_angle = false;
+        inputs_[name] = cell;
+        continue;
+      }
       Load& load = find_load(*copy, name);
       auto cell = std::make_shared<Vec3>(load.value_of_t ? load.value_of_t(0.0) : load.value);
       if (!initial.is_none()) {
@@ -776,6 +807,7 @@ class Stepper {
   }
 
   std::map<std::string, std::shared_ptr<Vec3>> inputs_;  // before model_: filled by its initializer
+  std::set<std::string> motor_inputs_;                    // the inputs that are joint motors
   ModelPtr model_;  // the run keeps a reference to it
   std::unique_ptr<io::ModelRun> run_;
   std::mutex mutex_;
@@ -849,6 +881,65 @@ PYBIND11_MODULE(_mbdae, mod) {
   mod.def(
       "motion", [](const std::shared_ptr<io::LoadedModel>& m, bool inverse) { return motion_model(m, inverse); },
       py::arg("model"), py::arg("inverse"));
+
+  // A result's rows as the `mbdae` command writes them (io::CsvWriter: the same digits).
+  mod.def(
+      "write_csv",
+      [](const std::string& path, const std::vector<std::string>& columns,
+         const py::array_t<double, py::array::c_style | py::array::forcecast>& data) {
+        if (data.ndim() != 2 || static_cast<size_t>(data.shape(1)) != columns.size())
+          throw py::value_error("write_csv: expected a (rows, " + std::to_string(columns.size()) + ") array");
+        const double* p = data.data();
+        const size_t rows = static_cast<size_t>(data.shape(0)), cols = columns.size();
+        py::gil_scoped_release nogil;
+        io::CsvWriter w(path, columns);
+        for (size_t r = 0; r < rows; ++r) w.write_row(std::span<const double>(p + r * cols, cols));
+      },
+      py::arg("path"), py::arg("columns"), py::arg("data"));
+
+  // The inertia helpers of model/Inertia.h (RigidBodyInertia): a body's mass, COM and inertia
+  // from shapes, combined and moved, as the model format's body keys (Python: mbdae.Inertia).
+  using V3 = std::array<double, 3>;
+  auto vec3 = [](const V3& a) { return Vec3(a[0], a[1], a[2]); };
+  auto list3 = [](const Vec3& v) { return V3{v[0], v[1], v[2]}; };
+  py::class_<RigidBodyInertia>(mod, "Inertia")
+      .def(py::init<>())
+      .def_static("box", [](double mass, double lx, double ly, double lz) { return RigidBodyInertia::box(mass, lx, ly, lz); },
+                  py::arg("mass"), py::arg("lx"), py::arg("ly"), py::arg("lz"))
+      .def_static(
+          "cylinder",
+          [vec3](double mass, double radius, double length, const V3& axis) {
+            return RigidBodyInertia::cylinder(mass, radius, length, vec3(axis));
+          },
+          py::arg("mass"), py::arg("radius"), py::arg("length"), py::arg("axis"))
+      .def_static("sphere", [](double mass, double radius) { return RigidBodyInertia::sphere(mass, radius); },
+                  py::arg("mass"), py::arg("radius"))
+      .def_static(
+          "point_mass", [vec3](double mass, const V3& p) { return RigidBodyInertia::point_mass(mass, vec3(p)); },
+          py::arg("mass"), py::arg("position"))
+      .def_property_readonly("mass", &RigidBodyInertia::mass)
+      .def_property_readonly("com", [list3](const RigidBodyInertia& i) { return list3(i.com()); })
+      .def_property_readonly("inertia",
+                             [](const RigidBodyInertia& i) {
+                               const Vec6 j = i.inertia6_about_reference();
+                               return std::array<double, 6>{j[0], j[1], j[2], j[3], j[4], j[5]};
+                             })
+      .def_property_readonly("inertia_com",
+                             [](const RigidBodyInertia& i) {
+                               const Vec6 j = i.inertia6_com();
+                               return std::array<double, 6>{j[0], j[1], j[2], j[3], j[4], j[5]};
+                             })
+      .def("translated", [vec3](const RigidBodyInertia& i, const V3& d) { return i.translated(vec3(d)); }, py::arg("d"))
+      .def(
+          "rotated",
+          [](const RigidBodyInertia& i, const std::array<std::array<double, 3>, 3>& r) {
+            Mat3 R;
+            for (int a = 0; a < 3; ++a)
+              for (int b = 0; b < 3; ++b) R(a, b) = r[static_cast<size_t>(a)][static_cast<size_t>(b)];
+            return i.rotated(R);
+          },
+          py::arg("R"))
+      .def("__add__", [](const RigidBodyInertia& a, const RigidBodyInertia& b) { return a + b; });
 
   py::class_<Stepper>(mod, "Stepper")
       .def(py::init([](const std::shared_ptr<io::LoadedModel>& m, const py::dict& loads,

@@ -64,3 +64,33 @@ def test_builder_mistakes_name_their_key():
         item = d[3].split(".")[0]
         assert item.split("[")[0] in ("bodies", "joints")
         assert lines[d[1] - 1].strip().startswith("{")
+
+
+@pytest.mark.parametrize("model", ["drivetrain.yaml", "gear_train.yaml", "hover_pid.yaml"])
+def test_builder_couplings_states_shafts_equal_the_model_file(source_dir, model):
+    # Models with couplings, controller states, shafts and shaft forces written again in Python
+    # with add_coupling, add_state, add_shaft and add_shaft_force: the same rows to the last bit.
+    import yaml
+    path = source_dir / "examples/models" / model
+    doc = yaml.safe_load(path.read_text())
+    add = {"bodies": "add_body", "joints": "add_joint", "shafts": "add_shaft", "shaft_forces": "add_shaft_force",
+           "couplings": "add_coupling", "states": "add_state", "forces": "add_force", "contacts": "add_contact",
+           "sensors": "add_sensor"}
+    m = mbdae.new_model(**{k: v for k, v in doc.items() if k not in add and k not in ("solver", "output")})
+    for section, method in add.items():
+        for item in doc.get(section) or []:
+            getattr(m, method)(**item)
+    assert any(section in doc for section in ("shafts", "couplings", "states"))
+    m.set_solver(**doc["solver"])
+    if "output" in doc:
+        m.set_output(**doc["output"])
+    # Tables are read relative to the model file: run both from the file's folder.
+    import os
+    cwd = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        a, b = mbdae.load(path).run(end_time=0.2), m.run(end_time=0.2)
+    finally:
+        os.chdir(cwd)
+    assert a.columns == b.columns
+    assert np.array_equal(a.data, b.data)

@@ -53,3 +53,12 @@ def test_overrides_identical_to_command(source_dir, mbdae_exe, tmp_path):
     r = mbdae.load(model).run(solver="ida", end_time=0.75, output_every=0.005)
     assert r.time[-1] == 0.75
     assert_identical(header, expected, r)
+
+
+@pytest.mark.parametrize("model", ["slider_crank.yaml", "pd_controlled_arm.yaml"])
+def test_saved_csv_is_byte_identical_to_the_command(model, source_dir, mbdae_exe, tmp_path):
+    path = source_dir / "examples/models" / model
+    subprocess.run([str(mbdae_exe), "run", str(path), "-q", "--no-poses", "-o", str(tmp_path / "cli.csv")],
+                   check=True, capture_output=True)
+    mbdae.load(path).run().save(tmp_path / "py.csv")
+    assert (tmp_path / "py.csv").read_bytes() == (tmp_path / "cli.csv").read_bytes()

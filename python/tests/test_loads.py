@@ -133,3 +133,31 @@ def test_callable_of_quantities_refuses_bad_names(slider_crank):
         slider_crank.run(loads={"motor": (f, "rate(main_bearing)")})
     with pytest.raises(mbdae.SolverError, match="3 numbers"):
         slider_crank.run(end_time=0.1, loads={"motor": (lambda t, w: (0, w), ["rate(main_bearing)"])})
+
+
+def test_joint_motor_as_a_host_loop_input(source_dir):
+    # The PD arm's motor driven by the host at a constant 0.5 N m from rest gives the rows of the
+    # file's motor value set to 0.5, and the angle of a constant torque on J = 0.1670833 kg m^2
+    # (gravity acts along the hinge): theta = u t^2 / (2 J).
+    arm = mbdae.load(source_dir / "examples/models/pd_controlled_arm.yaml")
+    expected = arm.run(end_time=0.5, set={"forces[0].value": 0.5})
+    sim = arm.integrator(end_time=0.5, inputs={"motor": 0.5})
+    for k in range(1, len(expected)):
+        sim.advance_to(expected.time[k])
+        assert np.array_equal(sim.sensor_values(), expected.data[k, 1:], equal_nan=True), k
+    J = 2.0 * (0.5**2 + 0.05**2) / 12 + 2.0 * 0.25**2
+    assert sim.sensors()["angle"] == pytest.approx(0.5 * 0.5**2 / (2 * J), rel=1e-6)
+    with pytest.raises(TypeError, match="one number"):
+        sim.set_input("motor", [0, 0, 1])
+    # A list of names: the motor starts at 0 N m (the arm stays at rest) until the host sets it.
+    sim = arm.integrator(end_time=0.5, inputs=["motor"])
+    sim.advance_to(0.1)
+    assert sim.sensors()["angle"] == 0.0
+    sim.set_input("motor", -1.0)
+    sim.advance_to(0.2)
+    s = sim.sensors()
+    assert s["motor.effort"] == -1.0
+    # The work of the motor is the arm's kinetic energy (no other force does work about the hinge);
+    # 1e-6: generalized-alpha on the index-3 form holds the velocity constraints to O(h^2) only.
+    assert s["energy"] == pytest.approx(0.5 * J * s["angle.rate"] ** 2, rel=1e-6)
+    assert s["angle"] < 0 and s["angle.rate"] < 0

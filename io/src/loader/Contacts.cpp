@@ -64,7 +64,7 @@ void Loader::contacts(const YAML::Node& n) {
     } else if (const Entry* e = c.require("body")) {
       if (auto s = string(e->value, c.path("body"))) {
         if (*s != "ground" && !body_names_.count(*s)) {
-          error(e->value, c.path("body"), "unknown body '" + *s + "'");
+          error(e->value, c.path("body"), unknown_name("body", *s, body_list()));
           ok = false;
         }
         k.body = *s;

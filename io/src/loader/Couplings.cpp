@@ -103,9 +103,10 @@ void Loader::couplings(const YAML::Node& n) {
             for (const Joint& j : m_.system.joints())
               if (j.type == JointType::Revolute || j.type == JointType::Prismatic) usable.push_back(j.name);
             for (const Shaft& sh : m_.system.shafts()) usable.push_back(sh.name);
-            error(jn, kp, "unknown joint or shaft '" + *s + "'" +
-                              (usable.empty() ? std::string(" (the model has no revolute or prismatic joint and no shaft)")
-                                              : " (revolute and prismatic joints, shafts: " + join(usable) + ")"));
+            error(jn, kp, unknown_name("joint or shaft", *s, usable,
+                                       usable.empty() ? "the model has no revolute or prismatic joint and no shaft"
+                                                      : "revolute and prismatic joints, shafts:",
+                                       usable));
             continue;
           }
           if (!seen.insert(*s).second) {

@@ -23,7 +23,7 @@ bool Loader::pair_bodies(const Entry* e, const std::string& bp, std::vector<std:
     if (!s) {
       ok = false;
     } else if (*s != "ground" && !body_names_.count(*s)) {
-      error(e->value[k], index(bp, k), "unknown body '" + *s + "'");
+      error(e->value[k], index(bp, k), unknown_name("body", *s, body_list()));
       ok = false;
     } else {
       out.push_back(*s);
@@ -72,7 +72,10 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
     key_problems(f, p);
     ok = p.empty();
   }
-  if (!ok) return;
+  if (!ok) {
+    forces_with_problems_.insert(fe.name);
+    return;
+  }
   if (fe.type == ForceType::JointFriction && fe.normal_from_reaction)
     if (const Entry* e = f.find("normal")) reaction_friction_.push_back({e->value.Mark(), f.path("normal")});
   add_item(ItemRef::Kind::Force, m_.force_locations.back(), false);
@@ -97,7 +100,13 @@ const Joint* Loader::element_joint(Map& f, ForceElement& fe, bool cylindrical) {
     if (j.name == *jname) joint = &j;
   if (!joint) {
     // A joint of the file with problems of its own is not in the System: already reported.
-    if (!joint_names_.count(*jname)) error(je->value, f.path("joint"), "unknown joint '" + *jname + "'");
+    if (!joint_names_.count(*jname)) error(je->value, f.path("joint"), unknown_name("joint", *jname, joint_list()));
+    return nullptr;
+  }
+  // A joint with problems of its own (an unknown body, ...): reported at the joint.
+  if (const auto j = joint_names_.find(*jname);
+      j != joint_names_.end() && items_with_problems_.count({ItemRef::Kind::Joint, static_cast<int>(j->second)})) {
+    follow_on();
     return nullptr;
   }
   const JointType jt = joint->type;
@@ -283,9 +292,12 @@ QuantityRules Loader::state_rules(const QuantityResolver& resolver, const std::s
   rules.check = [this, &resolver](const ExpressionQuantity& q) -> std::optional<std::pair<int, std::string>> {
     QuantityProblem p;
     if (resolver.resolve(q, p)) return std::nullopt;
-    // A joint of the file with problems of its own is not in the System: say so, not "unknown".
-    if (joint_names_.count(q.argument) && p.message.rfind("unknown joint", 0) == 0)
-      return std::pair{q.argument_position, "joint '" + q.argument + "' has problems of its own (above)"};
+    // A joint of the file with problems of its own (reported at the joint): a follow-on.
+    if (const auto j = joint_names_.find(q.argument);
+        j != joint_names_.end() && items_with_problems_.count({ItemRef::Kind::Joint, static_cast<int>(j->second)}))
+      return std::pair{-1, std::string()};
+    if (p.message.rfind("unknown joint", 0) == 0) return std::pair{p.position, unknown_name("joint", q.argument, joint_list())};
+    if (p.message.rfind("unknown body", 0) == 0) return std::pair{p.position, unknown_name("body", q.argument, body_list())};
     return std::pair{p.position, p.message};
   };
   return rules;
@@ -365,7 +377,7 @@ void Loader::forces(const YAML::Node& n) {
     if (const Entry* e = f.require("body")) {
       if (auto s = string(e->value, f.path("body"))) {
         if (*s == "ground") error(e->value, f.path("body"), "a load cannot act on ground");
-        else if (!body_names_.count(*s)) error(e->value, f.path("body"), "unknown body '" + *s + "'");
+        else if (!body_names_.count(*s)) error(e->value, f.path("body"), unknown_name("body", *s, body_list()));
         l.body = *s;
       }
     }

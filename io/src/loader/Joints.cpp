@@ -131,12 +131,7 @@ void Loader::joints(const YAML::Node& n) {
           const YAML::Node& bn = e->value[k];
           if (auto s = string(bn, index(bp, k))) {
             if (*s != "ground" && !body_names_.count(*s))
-              error(bn, index(bp, k), "unknown body '" + *s + "'" +
-                                          (body_names_.empty() ? std::string() : " (bodies: ground, " + [&] {
-                                            std::vector<std::string> names;
-                                            for (const auto& [nm, idx] : body_names_) names.push_back(nm);
-                                            return join(names);
-                                          }() + ")"));
+              error(bn, index(bp, k), unknown_name("body", *s, body_list(), body_names_.empty() ? "" : "bodies:", body_list()));
             else j.bodies[k] = *s;
           }
         }

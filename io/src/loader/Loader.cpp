@@ -191,6 +191,10 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   limit_checks();
 
   model_checks();
+  // A follow-on is never the only sign of a problem: its cause was reported (an internal check).
+  if (problem_count() > 0 && reported_count() == 0)
+    error(root, "", "internal error: " + std::to_string(problem_count()) +
+                        " item(s) refer to items with problems, but no problem was reported");
   if (problem_count() == 0) placement();
   if (problem_count() > 0) throw LoadError(take_sorted_problems());
   return std::move(m_);
@@ -225,6 +229,38 @@ void Loader::add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_
   }
   if (had_problems) items_with_problems_.insert({kind, static_cast<int>(list->size())});
   list->push_back(where);
+}
+
+std::vector<std::string> Loader::body_list() const {
+  std::vector<std::string> v{"ground"};
+  for (const auto& [name, index] : body_names_) v.push_back(name);
+  return v;
+}
+
+std::vector<std::string> Loader::joint_list() const {
+  std::vector<std::string> v;
+  for (const auto& [name, index] : joint_names_) v.push_back(name);
+  return v;
+}
+
+std::vector<std::string> Loader::force_list() const { return {force_names_.begin(), force_names_.end()}; }
+
+std::vector<std::string> Loader::shaft_list() const {
+  std::vector<std::string> v;
+  for (const Shaft& s : m_.system.shafts()) v.push_back(s.name);
+  return v;
+}
+
+std::vector<std::string> Loader::coupling_list() const {
+  std::vector<std::string> v;
+  for (const Coupling& c : m_.system.couplings()) v.push_back(c.name);
+  return v;
+}
+
+std::vector<std::string> Loader::state_list() const {
+  std::vector<std::string> v;
+  for (const ControllerState& z : m_.system.controller_states()) v.push_back(z.name);
+  return v;
 }
 
 }  // namespace mbdae::io::loader

@@ -114,11 +114,21 @@ class Loader : public Reader {
   /// whether its section found problems in it (then model_checks() does not repeat them).
   void add_item(ItemRef::Kind kind, const SourceLocation& where, bool had_problems);
 
+  /// The names a body, joint, force element, shaft, coupling or controller state reference may
+  /// take (ground first among the bodies), for "did you mean" (Suggest.h).
+  std::vector<std::string> body_list() const;
+  std::vector<std::string> joint_list() const;
+  std::vector<std::string> force_list() const;
+  std::vector<std::string> shaft_list() const;
+  std::vector<std::string> coupling_list() const;
+  std::vector<std::string> state_list() const;
+
   std::map<std::string, size_t> body_names_;   // name -> index in bodies
   std::map<std::string, size_t> joint_names_;  // name -> index in joints
   std::map<std::string, std::pair<YAML::Node, std::string>> sensor_items_;  // name -> (item, path), first of a name
   std::set<std::string> force_names_;   // every name of the forces section
   std::set<std::string> forces_done_;   // the names of the forces section read so far
+  std::set<std::string> forces_with_problems_;  // force elements not built for their reported problems
   std::string defining_force_;          // the force item being read (its name)
   std::set<ItemRef> items_with_problems_;
   bool have_end_time_ = false;

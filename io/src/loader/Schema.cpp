@@ -4,6 +4,7 @@
 #include "Schema.h"
 
 #include <mbdae/io/Quantities.h>
+#include <mbdae/io/Suggest.h>
 
 #include <algorithm>
 #include <charconv>
@@ -21,6 +22,14 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
   return s;
+}
+
+std::string unknown_name(const std::string& what, const std::string& given, const std::vector<std::string>& known,
+                         const std::string& label, const std::vector<std::string>& listed) {
+  std::string inside = did_you_mean(given, known);
+  if (!label.empty()) inside += label + (listed.empty() ? std::string() : " " + join(listed));
+  while (!inside.empty() && inside.back() == ' ') inside.pop_back();
+  return "unknown " + what + " '" + given + "'" + (inside.empty() ? std::string() : " (" + inside + ")");
 }
 
 std::string fmt_num(double x) {
@@ -136,7 +145,7 @@ Map::Map(Reader& r, const YAML::Node& node, std::string path, std::vector<std::s
       continue;
     }
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      r.error(k, kp, "unknown key '" + key + "' (expected one of: " + join(allowed) + ")");
+      r.error(k, kp, unknown_name("key", key, allowed, "expected one of:", allowed));
       continue;
     }
     entries_.push_back({key, k, it->second});
@@ -246,6 +255,11 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
     if (rules)
       for (const ExpressionQuantity& q : ex.quantities())
         if (auto problem = rules->check(q)) {
+          ok = false;
+          if (problem->first < 0) {
+            follow_on();
+            continue;
+          }
           YAML::Mark m = n.Mark();
           if (!m.is_null()) m.column += quote_offset(n, path) + problem->first;
           error(m, path, problem->second + " in '" + s + "'");
@@ -303,7 +317,7 @@ std::optional<std::string> Reader::choice(const YAML::Node& n, const std::string
                        " is not supported yet (supported: " + join(choices) + ")");
     return std::nullopt;
   }
-  error(n, path, "unknown value '" + *s + "' (expected one of: " + join(choices) + ")");
+  error(n, path, unknown_name("value", *s, choices, "expected one of:", choices));
   return std::nullopt;
 }
 

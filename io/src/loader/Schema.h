@@ -25,6 +25,11 @@ namespace mbdae::io::loader {
 std::string join(const std::vector<std::string>& v, const char* sep = ", ");
 /// A number as messages write it (6 significant digits).
 std::string fmt_num(double x);
+/// "unknown body 'rood' (did you mean 'rod'? bodies: ground, rod)": `what` and the name, the
+/// closest of `known` if one is a likely typo (Suggest.h), then `label` ("bodies:") and the names
+/// `listed` after it; the parenthesis is left out when it would be empty.
+std::string unknown_name(const std::string& what, const std::string& given, const std::vector<std::string>& known,
+                         const std::string& label = "", const std::vector<std::string>& listed = {});
 /// "a scalar", "a list", "a mapping", "nothing (null)".
 const char* kind_of(const YAML::Node& n);
 /// "solver" + "step" -> "solver.step"; "" + "name" -> "name".
@@ -65,6 +70,8 @@ struct Entry;
 /// message, or std::nullopt.
 struct QuantityRules {
   std::vector<std::string> functions;
+  /// A problem of the quantity (its column and message); a negative column: a follow-on of a
+  /// problem already reported at the item the quantity reads (no message, Reader::follow_on()).
   std::function<std::optional<std::pair<int, std::string>>(const ExpressionQuantity&)> check;
   std::string what;  ///< "an expression of t and the joint's coordinates", for messages
 };
@@ -92,8 +99,14 @@ class Reader {
   SourceLocation location(const YAML::Node& n, const std::string& path, const std::string& name) const;
   const std::string& file() const { return file_; }
   const std::string& text() const { return text_; }
-  /// Problems so far (sections compare counts to know whether an item had any).
-  size_t problem_count() const { return diags_.size(); }
+  /// Problems and follow-ons so far (sections compare counts to know whether an item had any).
+  size_t problem_count() const { return diags_.size() + follow_ons_; }
+  /// An item that fails only because it references an item whose problems are already reported
+  /// (a joint with an unknown body, a force element with a bad key): counted by problem_count(),
+  /// but no message of its own, so that one mistake gives one message.
+  void follow_on() { ++follow_ons_; }
+  /// The problems with a message (problem_count() less the follow-ons).
+  size_t reported_count() const { return diags_.size(); }
 
   // ---- typed reads ----------------------------------------------------------------------------
   /// A finite number in `r`; strings that are not plain numbers are read as constant expressions.
@@ -152,6 +165,7 @@ class Reader {
 
   std::string file_, text_;
   std::vector<Diagnostic> diags_;
+  size_t follow_ons_ = 0;
   std::vector<OverrideInfo> overrides_;
 };
 

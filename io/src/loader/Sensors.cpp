@@ -29,10 +29,10 @@ void Loader::add_sensor_function(QuantityResolver& resolver, bool in_states) con
         }
         const auto it = sensor_items_.find(q.argument);
         if (it == sensor_items_.end()) {
-          std::string known;
-          for (const auto& [nm, item] : sensor_items_) known += (known.empty() ? "" : ", ") + nm;
-          p = {q.argument_position, "unknown sensor '" + q.argument + "' (the sensors section declares " +
-                                        (known.empty() ? std::string("none") : known) + ")"};
+          std::vector<std::string> known;
+          for (const auto& [nm, item] : sensor_items_) known.push_back(nm);
+          p = {q.argument_position, unknown_name("sensor", q.argument, known, "the sensors section declares",
+                                                 known.empty() ? std::vector<std::string>{"none"} : known)};
           return std::nullopt;
         }
         // The sensor as the sensors section reads it (its own problems are reported there, later;
@@ -188,7 +188,7 @@ void Loader::sensors(const YAML::Node& n) {
           error(e->value, s.path("body"), "ground does not move; name a body");
           ok = false;
         } else if (!body_names_.count(*b)) {
-          error(e->value, s.path("body"), "unknown body '" + *b + "'");
+          error(e->value, s.path("body"), unknown_name("body", *b, body_list()));
           ok = false;
         }
         sp.body = *b;
@@ -203,7 +203,7 @@ void Loader::sensors(const YAML::Node& n) {
           if (auto x = string(e->value, s.path("coupling"))) {
             if (std::none_of(m_.system.couplings().begin(), m_.system.couplings().end(),
                              [&](const Coupling& c) { return c.name == *x; })) {
-              error(e->value, s.path("coupling"), "unknown coupling '" + *x + "'");
+              error(e->value, s.path("coupling"), unknown_name("coupling", *x, coupling_list()));
               ok = false;
             }
             sp.coupling = *x;
@@ -218,7 +218,7 @@ void Loader::sensors(const YAML::Node& n) {
         if (const Entry* e = s.require("shaft")) {
           if (auto x = string(e->value, s.path("shaft"))) {
             if (m_.system.shaft_index(*x) < 0) {
-              error(e->value, s.path("shaft"), "unknown shaft '" + *x + "'");
+              error(e->value, s.path("shaft"), unknown_name("shaft", *x, shaft_list()));
               ok = false;
             }
             sp.shaft = *x;
@@ -244,7 +244,7 @@ void Loader::sensors(const YAML::Node& n) {
         if (const Entry* e = s.require("joint")) {
           if (auto j = string(e->value, s.path("joint"))) {
             if (!joint_names_.count(*j)) {
-              error(e->value, s.path("joint"), "unknown joint '" + *j + "'");
+              error(e->value, s.path("joint"), unknown_name("joint", *j, joint_list()));
               ok = false;
             } else if (info.accepts_joint) {
               for (const Joint& jt : m_.system.joints())
@@ -278,7 +278,8 @@ void Loader::sensors(const YAML::Node& n) {
             for (const ForceElement& x : m_.system.forces())
               if (x.name == *f) fe = &x;
             if (!fe) {
-              error(e->value, s.path("force"), "unknown force element '" + *f + "'");
+              if (forces_with_problems_.count(*f)) follow_on();  // reported at the force element
+              else error(e->value, s.path("force"), unknown_name("force element", *f, force_list()));
               ok = false;
             } else if (info.accepts_force && !info.accepts_force(fe->type)) {
               error(e->value, s.path("force"),
@@ -298,7 +299,7 @@ void Loader::sensors(const YAML::Node& n) {
         if (const Entry* e = s.require("state")) {
           if (auto z = string(e->value, s.path("state"))) {
             if (m_.system.find_controller_state(*z) < 0) {
-              error(e->value, s.path("state"), "unknown controller state '" + *z + "'");
+              error(e->value, s.path("state"), unknown_name("controller state", *z, state_list()));
               ok = false;
             }
             sp.state = *z;

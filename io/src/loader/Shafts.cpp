@@ -110,10 +110,8 @@ void Loader::shaft_forces(const YAML::Node& n) {
       if (!s) return std::nullopt;
       if (*s == "ground" && ground_ok) return s;
       if (m_.system.shaft_index(*s) < 0) {
-        std::string known;
-        for (const Shaft& sh : m_.system.shafts()) known += (known.empty() ? "" : ", ") + sh.name;
-        error(v, p, "unknown shaft '" + *s + "'" +
-                        (known.empty() ? std::string(" (the model has no shafts)") : " (shafts: " + known + ")"));
+        const std::vector<std::string> known = shaft_list();
+        error(v, p, unknown_name("shaft", *s, known, known.empty() ? "the model has no shafts" : "shafts:", known));
         return std::nullopt;
       }
       return s;

@@ -22,10 +22,9 @@ void Loader::add_state_function(QuantityResolver& resolver) const {
           return std::nullopt;
         }
         if (!names.count(q.argument)) {
-          std::string known;
-          for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-          p = {q.argument_position, "unknown controller state '" + q.argument + "' (the states section declares " +
-                                        (known.empty() ? std::string("none") : known) + ")"};
+          std::vector<std::string> known(names.begin(), names.end());
+          p = {q.argument_position, unknown_name("controller state", q.argument, known, "the states section declares",
+                                                 known.empty() ? std::vector<std::string>{"none"} : known)};
           return std::nullopt;
         }
         Quantity out;
