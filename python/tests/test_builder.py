@@ -94,3 +94,26 @@ def test_builder_couplings_states_shafts_equal_the_model_file(source_dir, model)
         os.chdir(cwd)
     assert a.columns == b.columns
     assert np.array_equal(a.data, b.data)
+
+
+def test_initial_joint_coordinates_from_the_builder_and_set(source_dir):
+    # A 1 m rod (COM at its middle) on a pivot, drawn along +x, started at 0.4 rad and 2 rad/s:
+    # its COM at 0.5 (cos 0.4, sin 0.4), moving at 2 * 0.5 (-sin 0.4, cos 0.4).
+    m = mbdae.new_model(name="rod", gravity=[0, -9.81, 0])
+    m.add_body(name="rod", mass=1.0, shape={"box": [1.0, 0.04, 0.04]}, position=[0.5, 0, 0])
+    m.add_joint(name="pivot", type="revolute", bodies=["ground", "rod"], point=[0, 0, 0], axis=[0, 0, 1],
+                initial={"angle": 0.4, "rate": 2.0})
+    m.add_sensor(name="com", body="rod", output="position")
+    m.add_sensor(name="v", body="rod", output="velocity")
+    m.set_solver(end_time=0.01, step=1e-3)
+    r = m.run()
+    assert abs(r["com.x"][0] - 0.5 * math.cos(0.4)) < 1e-12
+    assert abs(r["com.y"][0] - 0.5 * math.sin(0.4)) < 1e-12
+    assert abs(r["v.x"][0] + math.sin(0.4)) < 1e-12
+    assert abs(r["v.y"][0] - math.cos(0.4)) < 1e-12
+    # The double pendulum's file, both rods turned by 0.3 rad from the shoulder: the tip of the
+    # lower rod at 2 (cos 0.3, sin 0.3).
+    d = mbdae.load(source_dir / "examples/models/double_pendulum.yaml", set={"joints[0].initial.angle": 0.3})
+    t = d.run(end_time=0.01)
+    assert abs(t["tip.x"][0] - 2 * math.cos(0.3)) < 1e-12
+    assert abs(t["tip.y"][0] - 2 * math.sin(0.3)) < 1e-12

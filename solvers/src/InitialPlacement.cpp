@@ -381,13 +381,24 @@ PlacementReport place_from_joint_coordinates(System& sys, const PlacementOptions
       const AssemblyReport ar = assemble_initial_state(sysA, tau, q, v_any, step);
       rep.iterations += ar.iterations;
       rep.position_residual_after = ar.position_violation_after;
-      if (ar.position_violation_after > step.tolerance)
-        fail(worst_joint(ar),
+      if (ar.position_violation_after > step.tolerance) {
+        // Name the worst joint equation (a failed Newton also leaves the Euler-parameter norms off).
+        VecX c(sysA.num_constraints());
+        MultibodySystem::Workspace ws = sysA.make_workspace();
+        sysA.constraints(ws, tau, q, c);
+        int row = ar.worst_row;
+        for (int r = 0; r < c.size(); ++r)
+          if (sysA.constraint_item(r).kind == ItemRef::Kind::Joint &&
+              (row < 0 || sysA.constraint_item(row).kind != ItemRef::Kind::Joint || std::abs(c[r]) > std::abs(c[row])))
+            row = r;
+        const ItemRef it = row >= 0 ? sysA.constraint_item(row) : ItemRef{};
+        fail(it.kind == ItemRef::Kind::Joint ? it.index : -1,
              "the joint equations keep a residual ‖C‖∞ = " + num(ar.position_violation_after) + " (m, rad) after " +
                  std::to_string(ar.iterations) + " Newton iterations" +
                  (steps > 1 ? " at " + num(100.0 * tau) + " % of the way from the drawn configuration to the given coordinates" : std::string()) +
-                 ", worst in " + (ar.worst_row >= 0 ? sysA.constraint_label(ar.worst_row) : std::string("?")) +
+                 (row >= 0 ? ", worst joint equation " + sysA.constraint_label(row) + " = " + num(c[row]) : std::string()) +
                  " (coordinates inconsistent with each other, or outside the mechanism's reach)");
+      }
     }
     // Velocities: the walk's velocity fields at the closed poses, then the least kinetic-energy
     // change that satisfies the velocity equations with the given rates.
