@@ -1,11 +1,15 @@
 // `mbdae check`: everything that can be known about a model without simulating it.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/core.h>
@@ -137,17 +141,31 @@ int check_command(const CheckOptions& o) {
       fmt::print("  contact_penalty {}, stiffness {:g}\n", to_string(sys.contact_penalty->law),
                  sys.contact_penalty->stiffness);
     // The pair kinds of the model (shapes on different bodies), from the registry of pair kinds.
-    std::map<std::string, std::pair<int, const ContactPairKind*>> kinds;
-    const auto& cs = sys.contacts();
-    for (size_t j = 0; j < cs.size(); ++j)
-      for (size_t i = 0; i < j; ++i) {
-        if (sys.find_body(cs[i].body) == sys.find_body(cs[j].body)) continue;
-        bool swapped;
-        const ContactPairKind& k = contact_pair_kind(cs[i].shape, cs[j].shape, swapped);
-        auto& e = kinds[k.name];
-        ++e.first;
-        e.second = &k;
+    // Counted by shape type, not pair by pair (linear in the contacts): of the shapes of types a
+    // and b, c_a c_b pairs in all, less those on one body, Σ_body c_a,body c_b,body (for a = b,
+    // c (c − 1) / 2 less Σ c_body (c_body − 1) / 2).
+    std::map<std::string, std::pair<long long, const ContactPairKind*>> kinds;
+    {
+      constexpr int S = kShapeTypeCount;
+      std::array<long long, S> all{};
+      std::unordered_map<std::string, std::array<long long, S>> per_body;
+      for (const Contact& c : sys.contacts()) {
+        ++all[static_cast<size_t>(c.shape)];
+        ++per_body[c.body][static_cast<size_t>(c.shape)];
       }
+      for (int a = 0; a < S; ++a)
+        for (int b = a; b < S; ++b) {
+          const auto A = static_cast<size_t>(a), B = static_cast<size_t>(b);
+          long long pairs = a == b ? all[A] * (all[A] - 1) / 2 : all[A] * all[B];
+          for (const auto& [body, c] : per_body) pairs -= a == b ? c[A] * (c[A] - 1) / 2 : c[A] * c[B];
+          if (pairs <= 0) continue;
+          bool swapped;
+          const ContactPairKind& k = contact_pair_kind(static_cast<ShapeType>(a), static_cast<ShapeType>(b), swapped);
+          auto& e = kinds[k.name];
+          e.first += pairs;
+          e.second = &k;
+        }
+    }
     for (const auto& [name, e] : kinds) {
       const ContactPairKind& k = *e.second;
       std::string paths;
@@ -256,6 +274,11 @@ int check_command(const CheckOptions& o) {
     for (const std::string& s : notes) fmt::print("  - {}\n", s);
   }
   fmt::print("\n{}\n", code == kSuccess ? "check: OK" : "check: FAILED");
+  // A report that could not be written (a closed pipe, a full disk) is a failed check.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "mbdae check: cannot write the report to standard output: %s\n", std::strerror(errno));
+    return kOtherError;
+  }
   return code;
 }
 

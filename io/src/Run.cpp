@@ -115,8 +115,12 @@ void check_restart(const RunState& r, int n, int m) {
 
 bool has_energy_source(const System& system) {
   if (!system.loads().empty()) return true;
+  // Joints whose equations depend on time (a motion, a speed, moving offsets) do work through
+  // their multipliers; a load on a shaft does work u q̇.
   for (const Joint& j : system.joints())
-    if (j.motion.value || j.speed.value) return true;
+    if (j.time_dependent()) return true;
+  for (const ShaftForce& f : system.shaft_forces())
+    if (f.kind == ShaftForce::Kind::Load) return true;
   for (const ForceElement& f : system.forces())
     if (!force_type_info(f.type).pairwise || f.type == ForceType::JointMotor) return true;
   return false;

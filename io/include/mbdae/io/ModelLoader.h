@@ -93,6 +93,9 @@ struct LoadedModel {
   OutputSettings output;
   std::vector<SensorSpec> sensors;
   std::string description;
+  /// The model file and every file its items read (table files, meshes), as opened: no output
+  /// of a command may replace one of them (FilePolicy.h).
+  std::vector<std::string> input_files;
   /// Locations of bodies[i], joints[i], forces[i], sensors[i] (same order as in the file).
   /// force_locations holds loads and force elements alike.
   std::vector<SourceLocation> body_locations, joint_locations, force_locations, sensor_locations;

@@ -42,11 +42,13 @@ using RowObserver = std::function<bool(const StateView& state, std::span<const d
 /// velocities and v = sqrt(2 g L) + sqrt(2 T0 / M):
 /// - the state, its energy and its constraint violations finite;
 /// - ‖C‖∞ ≤ 0.05 ℓ and ‖C_q v + C_t‖∞ ≤ v;
-/// - without a source of energy (driven joints, applied loads, user forces, joint motors), an energy growth of at
+/// - without a source of energy (driven or speed-driven joints and moving joint offsets, applied
+///   loads, loads on shafts, user forces, joint motors and what a controller state drives through
+///   them), an energy growth of at
 ///   most M g L + T0 + |E(t0)|, i.e. more than doubling the energy on the model's scale.
 RunChecks run_checks(const LoadedModel& model);
-/// True if the model has a source of energy: a driven joint, an applied load, a user force or a
-/// joint motor.
+/// True if the model has a source of energy: a joint whose equations depend on time (motion,
+/// speed, moving offsets), an applied load, a load on a shaft, a user force or a joint motor.
 bool has_energy_source(const System& system);
 
 /// One run of a loaded model with the solver its settings name (file comment). Not copyable;
