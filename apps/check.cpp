@@ -14,6 +14,8 @@
 
 #include <fmt/core.h>
 
+#include <mbdae/io/Run.h>
+
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/model/Inertia.h>
@@ -73,6 +75,10 @@ int check_command(const CheckOptions& o) {
     return f.type == ForceType::JointFriction && f.normal_from_reaction;
   });
   std::unique_ptr<MultibodySystem> mb;
+  if (std::string why = io::penalty_contacts_refusal(kin_sys); !why.empty()) {
+    print_problem(m, {why, {}});
+    return kBadInput;
+  }
   try {
     mb = std::make_unique<MultibodySystem>(kin_sys);
   } catch (const ModelError& e) {

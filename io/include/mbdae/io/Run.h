@@ -47,6 +47,17 @@ using RowObserver = std::function<bool(const StateView& state, std::span<const d
 ///   them), an energy growth of at
 ///   most M g L + T0 + |E(t0)|, i.e. more than doubling the energy on the model's scale.
 RunChecks run_checks(const LoadedModel& model);
+
+/// The penalty contacts of the implicit solvers keep every pair of shapes on different bodies
+/// whose kind their path takes (memory and work grow with the square of the shapes). Measured:
+/// about 12 kB a pair (a pile of 100, 200 and 400 spheres on a plane: 66, 245 and 900 MB).
+inline constexpr long long max_penalty_contact_pairs = 50000;
+inline constexpr double penalty_contact_pair_bytes = 12e3;
+/// Those pairs, counted by shape type (linear in the contacts).
+long long penalty_contact_pairs(const System& system);
+/// Why the model's penalty contacts are refused (more than max_penalty_contact_pairs pairs, with
+/// the memory they would take), or "" if they are not.
+std::string penalty_contacts_refusal(const System& system);
 /// True if the model has a source of energy: a joint whose equations depend on time (motion,
 /// speed, moving offsets), an applied load, a load on a shaft, a user force or a joint motor.
 bool has_energy_source(const System& system);
