@@ -1,7 +1,6 @@
 // `mbdae check`: everything that can be known about a model without simulating it.
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cerrno>
 #include <cstdio>
@@ -9,7 +8,6 @@
 #include <map>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <fmt/core.h>
@@ -147,31 +145,8 @@ int check_command(const CheckOptions& o) {
       fmt::print("  contact_penalty {}, stiffness {:g}\n", to_string(sys.contact_penalty->law),
                  sys.contact_penalty->stiffness);
     // The pair kinds of the model (shapes on different bodies), from the registry of pair kinds.
-    // Counted by shape type, not pair by pair (linear in the contacts): of the shapes of types a
-    // and b, c_a c_b pairs in all, less those on one body, Σ_body c_a,body c_b,body (for a = b,
-    // c (c − 1) / 2 less Σ c_body (c_body − 1) / 2).
-    std::map<std::string, std::pair<long long, const ContactPairKind*>> kinds;
-    {
-      constexpr int S = kShapeTypeCount;
-      std::array<long long, S> all{};
-      std::unordered_map<std::string, std::array<long long, S>> per_body;
-      for (const Contact& c : sys.contacts()) {
-        ++all[static_cast<size_t>(c.shape)];
-        ++per_body[c.body][static_cast<size_t>(c.shape)];
-      }
-      for (int a = 0; a < S; ++a)
-        for (int b = a; b < S; ++b) {
-          const auto A = static_cast<size_t>(a), B = static_cast<size_t>(b);
-          long long pairs = a == b ? all[A] * (all[A] - 1) / 2 : all[A] * all[B];
-          for (const auto& [body, c] : per_body) pairs -= a == b ? c[A] * (c[A] - 1) / 2 : c[A] * c[B];
-          if (pairs <= 0) continue;
-          bool swapped;
-          const ContactPairKind& k = contact_pair_kind(static_cast<ShapeType>(a), static_cast<ShapeType>(b), swapped);
-          auto& e = kinds[k.name];
-          e.first += pairs;
-          e.second = &k;
-        }
-    }
+    // Counted by shape type, not pair by pair (linear in the contacts).
+    const auto kinds = io::contact_pair_counts(sys);
     for (const auto& [name, e] : kinds) {
       const ContactPairKind& k = *e.second;
       std::string paths;

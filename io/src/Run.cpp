@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <cmath>
@@ -130,7 +131,7 @@ bool has_energy_source(const System& system) {
   return false;
 }
 
-long long penalty_contact_pairs(const System& system) {
+std::map<std::string, std::pair<long long, const ContactPairKind*>> contact_pair_counts(const System& system) {
   // By shape type, linear in the contacts: of the shapes of types a and b, c_a c_b pairs in all,
   // less those on one body (for a = b: c (c − 1) / 2 less those on one body).
   constexpr size_t S = kShapeTypeCount;
@@ -140,16 +141,25 @@ long long penalty_contact_pairs(const System& system) {
     ++all[static_cast<size_t>(c.shape)];
     ++per_body[c.body][static_cast<size_t>(c.shape)];
   }
-  long long total = 0;
+  std::map<std::string, std::pair<long long, const ContactPairKind*>> kinds;
   for (size_t a = 0; a < S; ++a)
     for (size_t b = a; b < S; ++b) {
-      bool swapped;
-      if (!contact_pair_kind(static_cast<ShapeType>(a), static_cast<ShapeType>(b), swapped).on(ContactPath::Penalty))
-        continue;
       long long pairs = a == b ? all[a] * (all[a] - 1) / 2 : all[a] * all[b];
       for (const auto& [body, c] : per_body) pairs -= a == b ? c[a] * (c[a] - 1) / 2 : c[a] * c[b];
-      total += pairs;
+      if (pairs <= 0) continue;
+      bool swapped;
+      const ContactPairKind& k = contact_pair_kind(static_cast<ShapeType>(a), static_cast<ShapeType>(b), swapped);
+      auto& e = kinds[k.name];
+      e.first += pairs;
+      e.second = &k;
     }
+  return kinds;
+}
+
+long long penalty_contact_pairs(const System& system) {
+  long long total = 0;
+  for (const auto& [name, e] : contact_pair_counts(system))
+    if (e.second->on(ContactPath::Penalty)) total += e.first;
   return total;
 }
 

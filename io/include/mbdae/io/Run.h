@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include <mbdae/formulations/BodyKinematics.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Sensors.h>
 #include <mbdae/io/StateFile.h>
@@ -53,7 +55,10 @@ RunChecks run_checks(const LoadedModel& model);
 /// about 12 kB a pair (a pile of 100, 200 and 400 spheres on a plane: 66, 245 and 900 MB).
 inline constexpr long long max_penalty_contact_pairs = 50000;
 inline constexpr double penalty_contact_pair_bytes = 12e3;
-/// Those pairs, counted by shape type (linear in the contacts).
+/// The pairs of shapes on different bodies by pair kind (its name: the count and the kind),
+/// counted by shape type (linear in the contacts, no pair is made).
+std::map<std::string, std::pair<long long, const ContactPairKind*>> contact_pair_counts(const System& system);
+/// Those pairs that the penalty contacts take.
 long long penalty_contact_pairs(const System& system);
 /// Why the model's penalty contacts are refused (more than max_penalty_contact_pairs pairs, with
 /// the memory they would take), or "" if they are not.
