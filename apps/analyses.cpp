@@ -16,6 +16,7 @@
 
 #include <mbdae/io/Analyses.h>
 #include <mbdae/io/CsvWriter.h>
+#include <mbdae/io/FilePolicy.h>
 #include <mbdae/io/PoseRecorder.h>
 #include <mbdae/io/Scene.h>
 #include <mbdae/model/math/Rotation.h>
@@ -80,6 +81,7 @@ struct Common {
   std::optional<io::LoadedModel> model;
   std::unique_ptr<io::ModelAnalysis> analysis;
   std::string csv_path;
+  std::vector<std::string> inputs;  ///< the files the analysis reads (no output may replace one)
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
   /// Loads and prepares; returns an exit code (kSuccess to go on).
@@ -96,6 +98,25 @@ struct Common {
       for (size_t i = 0; i < analysis->warnings().size(); ++i)
         print_problem(*model, {analysis->warnings()[i], analysis->warning_items()[i]}, "warning: ");
     csv_path = o.output.empty() ? default_output(*model, name) : o.output;
+    // Every file this analysis may write, checked by the one output policy before any is made
+    // (the mode shapes' files, whose count is known later, are checked as they are made).
+    auto ext = [&](const std::string& path, const char* e) { return fs::path(path).replace_extension(e).string(); };
+    std::vector<std::string> outputs{csv_path, ext(csv_path, ".meta.json")};
+    if (o.plot) outputs.insert(outputs.end(), {ext(csv_path, ".png"), ext(csv_path, ".svg")});
+    if (o.poses) {
+      const std::string state = ext(csv_path, ".state.csv");
+      outputs.insert(outputs.end(), {io::pose_path_for(csv_path), io::scene_path_for(csv_path), ext(csv_path, ".html"),
+                                     state, ext(state, ".meta.json"), io::pose_path_for(state),
+                                     io::scene_path_for(state), ext(state, ".html")});
+    }
+    inputs = model->input_files;
+    inputs.push_back(o.three_js);
+    try {
+      io::require_outputs(outputs, inputs);
+    } catch (const io::OutputRefused& e) {
+      std::fprintf(stderr, "mbdae: %s\n", e.what());
+      return kBadInput;
+    }
     return kSuccess;
   }
   void print_model() const {
@@ -372,6 +393,7 @@ int modes_command(const AnalysisOptions& o) {
         if (!(A < 1e300)) A = 0;
         fs::path pf(c.csv_path);
         pf.replace_extension(fmt::format(".mode{}.poses", k + 1));
+        io::require_outputs({pf.string()}, c.inputs);
         io::PoseWriter w(pf.string(), static_cast<std::uint32_t>(nb), io::PoseKind::ModeShape,
                          fmt::format("mode {}, {:.4g} Hz", k + 1, md.frequency_hz), md.frequency_hz);
         std::vector<float> frame(static_cast<size_t>(7 * nb));
@@ -393,6 +415,9 @@ int modes_command(const AnalysisOptions& o) {
       }
     }
     rows = csv->rows();
+  } catch (const io::OutputRefused& e) {
+    std::fprintf(stderr, "mbdae: %s\n", e.what());
+    return kBadInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: %s\n", e.what());
     return kOtherError;

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
+
+#include <mbdae/io/Run.h>
 
 #include <mbdae/formulations/ContactGeometry.h>
 #include <mbdae/formulations/ContactPairs.h>
@@ -69,6 +73,10 @@ int check_command(const CheckOptions& o) {
     return f.type == ForceType::JointFriction && f.normal_from_reaction;
   });
   std::unique_ptr<MultibodySystem> mb;
+  if (std::string why = io::penalty_contacts_refusal(kin_sys); !why.empty()) {
+    print_problem(m, {why, {}});
+    return kBadInput;
+  }
   try {
     mb = std::make_unique<MultibodySystem>(kin_sys);
   } catch (const ModelError& e) {
@@ -137,17 +145,8 @@ int check_command(const CheckOptions& o) {
       fmt::print("  contact_penalty {}, stiffness {:g}\n", to_string(sys.contact_penalty->law),
                  sys.contact_penalty->stiffness);
     // The pair kinds of the model (shapes on different bodies), from the registry of pair kinds.
-    std::map<std::string, std::pair<int, const ContactPairKind*>> kinds;
-    const auto& cs = sys.contacts();
-    for (size_t j = 0; j < cs.size(); ++j)
-      for (size_t i = 0; i < j; ++i) {
-        if (sys.find_body(cs[i].body) == sys.find_body(cs[j].body)) continue;
-        bool swapped;
-        const ContactPairKind& k = contact_pair_kind(cs[i].shape, cs[j].shape, swapped);
-        auto& e = kinds[k.name];
-        ++e.first;
-        e.second = &k;
-      }
+    // Counted by shape type, not pair by pair (linear in the contacts).
+    const auto kinds = io::contact_pair_counts(sys);
     for (const auto& [name, e] : kinds) {
       const ContactPairKind& k = *e.second;
       std::string paths;
@@ -260,6 +259,11 @@ int check_command(const CheckOptions& o) {
     for (const std::string& s : notes) fmt::print("  - {}\n", s);
   }
   fmt::print("\n{}\n", code == kSuccess ? "check: OK" : "check: FAILED");
+  // A report that could not be written (a closed pipe, a full disk) is a failed check.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "mbdae check: cannot write the report to standard output: %s\n", std::strerror(errno));
+    return kOtherError;
+  }
   return code;
 }
 

@@ -32,11 +32,13 @@ const char* kExitCodes =
     "  0    success\n"
     "  1    results, plots or the 3D page could not be written, or an internal error\n"
     "  2    bad input: command line, model file (each problem as FILE:LINE:COL: KEY: message),\n"
-    "       or an initial configuration that cannot satisfy the joints\n"
+    "       or an initial configuration that cannot satisfy the joints, or an output that is\n"
+    "       not a regular file, is a symbolic link or is one of the inputs (nothing is written)\n"
     "  3    solver failure: the message names the time and the cause; the results up to that\n"
     "       time are in the CSV file (and the body poses in the .poses file)\n"
     "  4    mbdae validate: at least one row of the validation table failed\n"
-    "  130  interrupted (Ctrl-C); the results up to that time are in the CSV file\n"
+    "  128+n stopped by signal n: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, 141 SIGPIPE,\n"
+    "       138 SIGUSR1; the results up to that time are in the CSV file\n"
     "mbdae sweep: 0 when every case has a row in the table, failed cases included (their status\n"
     "  says why); 2 for a bad study file; 130 when interrupted (--resume goes on).\n";
 

@@ -1,6 +1,9 @@
 // `mbdae run`: load, prepare, simulate; stream the sensors to CSV; print a summary.
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -16,12 +19,14 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <fmt/core.h>
 
 #include <mbdae/io/CsvWriter.h>
+#include <mbdae/io/FilePolicy.h>
 #include <mbdae/io/PoseRecorder.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/io/StateFile.h>
@@ -34,8 +39,66 @@ namespace {
 
 // Lock-free, so a signal handler may set it; the integrators read it between their steps.
 std::atomic<bool> g_interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-extern "C" void on_sigint(int) { g_interrupted = true; }  // SIGINT and SIGTERM
+std::atomic<int> g_signal{0};  // the first signal that stopped the run
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+extern "C" void on_stop_signal(int sig) {
+  int none = 0;
+  g_signal.compare_exchange_strong(none, sig);
+  g_interrupted = true;
+}
+
+/// The signals that stop a run with its results committed under their names: Ctrl-C, SIGTERM
+/// (a batch system's time limit), SIGHUP (the terminal closed), SIGQUIT, SIGPIPE (a reader of
+/// standard output gone; the summary's write then fails and says so) and SIGUSR1. The exit code
+/// is 128 + the signal's number. Installed for the run, the previous handlers restored after.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_interrupted = false;
+    g_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &previous_[i]);
+  }
+  ~StopSignals() { restore(); }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  void restore() {
+    if (restored_) return;
+    restored_ = true;
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+  }
+  static constexpr std::array<int, 6> kSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1};
+
+ private:
+  std::array<struct sigaction, kSignals.size()> previous_{};
+  bool restored_ = false;
+};
+
+/// The temporary files of runs that did not finish (killed, the machine stopped) beside `csv`:
+/// ".STEM-partialPID.EXT" whose process is gone.
+std::vector<std::string> abandoned_partials(const std::string& csv) {
+  namespace fs = std::filesystem;
+  const fs::path p(csv);
+  const std::string prefix = "." + p.stem().string() + "-partial", ext = p.extension().string();
+  std::vector<std::string> found;
+  std::error_code ec;
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() + ext.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - ext.size(), ext.size(), ext) != 0)
+      continue;
+    const std::string pid = name.substr(prefix.size(), name.size() - prefix.size() - ext.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long n = std::strtol(pid.c_str(), nullptr, 10);
+    if (n == ::getpid() || (::kill(static_cast<pid_t>(n), 0) == 0 || errno == EPERM)) continue;  // still running
+    found.push_back(it->path().string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
 
 /// Beside results.csv: results.meta.json with the units of every column, for the plots.
 void write_meta(const std::string& csv, const io::LoadedModel& m, const io::SensorSet& sensors) {
@@ -94,13 +157,6 @@ std::string default_output(const io::LoadedModel& m) {
 
 namespace fs = std::filesystem;
 
-/// True if a and b name the same file (both exist) or the same normalized path.
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec1, ec2;
-  if (fs::exists(a, ec1) && fs::exists(b, ec2)) return fs::equivalent(a, b, ec1);
-  return fs::weakly_canonical(fs::absolute(a), ec1) == fs::weakly_canonical(fs::absolute(b), ec2);
-}
-
 /// True if the path p lies in the folder dir (or below it); both made absolute and normalized.
 bool inside(const fs::path& p, const fs::path& dir) {
   std::error_code ec;
@@ -126,7 +182,7 @@ class ResultFiles {
 
   /// Takes the lock; false (and `why`) if another run holds it or it cannot be made.
   bool lock(std::string& why) {
-    lock_fd_ = ::open(lock_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    lock_fd_ = ::open(lock_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (lock_fd_ < 0) {
       why = "cannot create the lock file '" + lock_ + "': " + std::strerror(errno);
       return false;
@@ -228,25 +284,21 @@ int run_command(const RunOptions& o) {
                  m.file.c_str(), csv_path.c_str());
     return kBadInput;
   }
-  // No result file may replace an input: the model, three.js.
+  // Every file written is checked by the one output policy (FilePolicy.h) before any is made.
   {
     auto ext = [&](const char* e) { return fs::path(csv_path).replace_extension(e).string(); };
     std::vector<std::string> outputs{csv_path, ext(".meta.json")};
     if (o.poses) outputs.insert(outputs.end(), {io::pose_path_for(csv_path), io::scene_path_for(csv_path)});
     if (o.animate) outputs.push_back(ext(".html"));
     if (o.plot) outputs.insert(outputs.end(), {ext(".png"), ext(".svg")});
-    std::vector<std::string> inputs{o.model};
-    if (!o.three_js.empty()) inputs.push_back(o.three_js);
-    for (const std::string& out : outputs)
-      for (const std::string& in : inputs)
-        if (same_file(out, in)) {
-          std::fprintf(stderr, "mbdae: the output '%s' would replace the input '%s'; choose another -o\n", out.c_str(),
-                       in.c_str());
-          return kBadInput;
-        }
-    std::error_code ec;
-    if (fs::is_directory(csv_path, ec)) {
-      std::fprintf(stderr, "mbdae: the output '%s' is a directory; give a file name\n", csv_path.c_str());
+    outputs.push_back(o.save_state);
+    std::vector<std::string> inputs = m.input_files;
+    inputs.push_back(o.restart);
+    inputs.push_back(o.three_js);
+    try {
+      io::require_outputs(outputs, inputs);
+    } catch (const io::OutputRefused& e) {
+      std::fprintf(stderr, "mbdae: %s\n", e.what());
       return kBadInput;
     }
   }
@@ -260,6 +312,11 @@ int run_command(const RunOptions& o) {
       std::fprintf(stderr, "mbdae: %s\n", why.c_str());
       return kOtherError;
     }
+    // A run killed before it could commit (SIGKILL, a crash of the machine) left its rows under a
+    // temporary name: say where, and leave them (they are the only copy).
+    for (const std::string& p : abandoned_partials(csv_path))
+      std::fprintf(stderr, "mbdae: note: %s holds the rows of an earlier run on %s that did not finish (killed?); "
+                   "it is left as it is\n", p.c_str(), csv_path.c_str());
     std::vector<std::string> header{"time"};
     header.insert(header.end(), columns.begin(), columns.end());
     csv = std::make_unique<io::CsvWriter>(files.temporary_csv(), header);
@@ -294,9 +351,7 @@ int run_command(const RunOptions& o) {
     }
   };
   const double save_at = o.save_at - 1e-9 * std::abs(m.settings.output_every);
-  g_interrupted = false;
-  auto previous_handler = std::signal(SIGINT, on_sigint);
-  auto previous_term_handler = std::signal(SIGTERM, on_sigint);
+  StopSignals stop_signals;
   const io::RowObserver observer = [&](const StateView& s, std::span<const double> values) {
     row[0] = s.t;
     std::copy(values.begin(), values.end(), row.begin() + 1);
@@ -320,8 +375,7 @@ int run_command(const RunOptions& o) {
   try {
     res = run->run(observer, &g_interrupted);
   } catch (const std::exception& e) {
-    std::signal(SIGINT, previous_handler);
-    std::signal(SIGTERM, previous_term_handler);
+    stop_signals.restore();
     progress.finish();
     csv.reset();
     if (poses) {
@@ -334,8 +388,6 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "mbdae: solver failure: %s\n", e.what());
     return kSolverFailure;
   }
-  std::signal(SIGINT, previous_handler);
-  std::signal(SIGTERM, previous_term_handler);
   progress.finish();
   if (!o.save_state.empty() && saved.empty() && write_error.empty()) save();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -411,9 +463,10 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "mbdae: %s\n", write_error.c_str());
     code = kOtherError;
   } else if (res.status == SolveStatus::Interrupted) {
-    std::fprintf(stderr, "mbdae: interrupted at t = %g s; results up to then are in %s\n", res.t_reached,
-                 csv_path.c_str());
-    code = kInterrupted;
+    const int sig = g_signal.load() > 0 ? g_signal.load() : SIGINT;
+    std::fprintf(stderr, "mbdae: interrupted (%s) at t = %g s; results up to then are in %s\n", strsignal(sig),
+                 res.t_reached, csv_path.c_str());
+    code = 128 + sig;
   } else if (!res.ok()) {
     // Not located in the file: a joint named in a Newton failure is rarely its cause.
     std::fprintf(stderr, "%s: solver failure (%s): %s\n", m.file.c_str(), to_string(res.status),
@@ -421,14 +474,14 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "mbdae: results up to t = %g s are in %s\n", res.t_reached, csv_path.c_str());
     code = kSolverFailure;
   }
-  if (o.animate && rows > 0 && code != kInterrupted && poses) {
+  if (o.animate && rows > 0 && res.status != SolveStatus::Interrupted && poses) {
     ViewOptions vo;
     vo.results = csv_path;
     vo.three_js = o.three_js;
     const int vc = view_command(vo);
     if (vc != kSuccess && code == kSuccess) code = vc;
   }
-  if (o.plot && rows > 0 && code != kInterrupted) {
+  if (o.plot && rows > 0 && res.status != SolveStatus::Interrupted) {
     std::filesystem::path prefix(csv_path);
     prefix.replace_extension();
     const int pc = plot_command(csv_path, prefix.string(), true);

@@ -18,6 +18,7 @@
 
 #include <fmt/core.h>
 
+#include <mbdae/io/FilePolicy.h>
 #include <mbdae/study/ResultTable.h>
 
 #include "commands.h"
@@ -312,6 +313,28 @@ int sweep_command(const SweepOptions& o) {
     return kSuccess;
   }
   const std::string table = o.table.empty() ? st.default_table() : o.table;
+  {
+    // The table (and its plots) by the one output policy: never the study, the model or a file
+    // the model reads, never a FIFO, device or link.
+    std::vector<std::string> inputs{o.study, st.model_file};
+    try {
+      const io::LoadedModel m = io::load_model_file(st.model_file);
+      inputs.insert(inputs.end(), m.input_files.begin(), m.input_files.end());
+    } catch (const std::exception&) {
+      // A model that does not load fails in every case, which reports it; its file is still an input.
+    }
+    std::vector<std::string> outputs{table, table + ".tmp"};
+    if (o.plot) {
+      const std::string prefix = fs::path(table).replace_extension().string();
+      outputs.insert(outputs.end(), {prefix + ".png", prefix + ".svg"});
+    }
+    try {
+      io::require_outputs(outputs, inputs);
+    } catch (const io::OutputRefused& e) {
+      if (launcher_rank() == 0) std::fprintf(stderr, "mbdae sweep: %s\n", e.what());
+      return kBadInput;
+    }
+  }
   std::string series_dir;
   if (o.series || st.series) {
     series_dir = fs::path(table).replace_extension(".series").string();

@@ -22,6 +22,8 @@
 #include <mbdae/io/PoseRecorder.h>
 
 #include "commands.h"
+#include <mbdae/io/FilePolicy.h>
+
 #include "viewer_assets.h"
 
 namespace mbdae::cli {
@@ -32,13 +34,13 @@ namespace fs = std::filesystem;
 
 constexpr const char* kDefaultThree = "/usr/share/javascript/three/three.min.js";
 
-/// The whole file, or nullopt if it cannot be read.
+/// The whole file (a regular file of at most 1 GB), or nullopt if it cannot be read.
 std::optional<std::string> slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  try {
+    return io::read_bounded(path, std::size_t{1} << 30, path);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
 }
 
 std::string base64(std::string_view bytes) {
@@ -176,6 +178,18 @@ int view_command(const ViewOptions& o) {
     return kBadInput;
   }
 
+  const std::string out_path = o.output.empty() ? fs::path(csv_path).replace_extension(".html").string() : o.output;
+  {
+    std::vector<std::string> inputs{csv_path, poses_path, scene_path, meta_path, three_path};
+    inputs.insert(inputs.end(), o.extra_poses.begin(), o.extra_poses.end());
+    try {
+      io::require_outputs({out_path}, inputs);
+    } catch (const io::OutputRefused& e) {
+      std::fprintf(stderr, "%s: %s\n", who.c_str(), e.what());
+      return kBadInput;
+    }
+  }
+
   std::string page(reinterpret_cast<const char*>(kViewerHtml), sizeof kViewerHtml);
   try {
     const auto csv = slurp(csv_path);
@@ -215,7 +229,6 @@ int view_command(const ViewOptions& o) {
       title += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
     fill(page, "MBDAE:TITLE", title);
 
-    const std::string out_path = o.output.empty() ? fs::path(csv_path).replace_extension(".html").string() : o.output;
     std::ofstream out(out_path, std::ios::binary);
     if (!out || !out.write(page.data(), static_cast<std::streamsize>(page.size())) || !out.flush()) {
       std::fprintf(stderr, "%s: cannot write '%s'\n", who.c_str(), out_path.c_str());

@@ -391,6 +391,15 @@ TEST_CASE("io: --set overrides any key before the checks", "[io]") {
   CHECK_THROWS_AS(parse_override("novalue"), LoadError);
 }
 
+TEST_CASE("io: a --set value is one YAML document", "[io]") {
+  // "0.2\n---\n0.5" used to set the first document (0.2) and drop the second.
+  const auto d = problems(kPendulum, {parse_override("solver.end_time=0.2\n---\n0.5")});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].message.find("more than one YAML document in the value") != std::string::npos);
+  CHECK(problems(kPendulum, {parse_override("solver.end_time=0.2\n")}).empty());
+  CHECK(problems(kPendulum, {parse_override("solver.end_time=---\n0.2")}).empty());  // one document after its marker
+}
+
 TEST_CASE("io: --set adds the mappings a key path needs, not list items", "[io]") {
   // kPendulum's solver has no tolerance, and a file without `output` has no output mapping.
   const std::string no_output = replace(kPendulum, "output: {every: 1.0e-2}\n", "");

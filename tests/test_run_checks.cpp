@@ -131,6 +131,69 @@ solver: {type: generalized_alpha, end_time: 0.1, step: 1.0e-3}
   CHECK(cs.max_energy_growth == Approx(2 * 9.81 * 1.0));
 }
 
+TEST_CASE("run checks: every kind of energy source is one, springs and dampers are not", "[run][checks]") {
+  // A pendulum and a free rotor; each section below adds one element to it.
+  const std::string base = R"(gravity: [0, -9.81, 0]
+bodies:
+  - {name: rod, mass: 1.0, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0, -0.5, 0]}
+  - {name: slider, mass: 1.0, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [1, 0, 0]}
+shafts:
+  - {name: rotor, type: rotor, inertia: 0.1}
+solver: {type: generalized_alpha, end_time: 0.1, step: 1.0e-3}
+)";
+  const std::string pivot = "  - {name: pivot, type: revolute, bodies: [ground, rod], point: [0, 0, 0], axis: [0, 0, 1]";
+  const std::string rail = "  - {name: rail, type: prismatic, bodies: [ground, slider], point: [1, 0, 0], axis: [1, 0, 0]";
+  auto source = [&](const std::string& extra) {
+    return io::has_energy_source(io::load_model_text(base + extra, "m.yaml").system);
+  };
+  const std::string joints = "joints:\n" + pivot + "}\n" + rail + "}\n";
+  // None: a pendulum, a slider, a spring-damper on the shaft.
+  CHECK_FALSE(source(joints));
+  CHECK_FALSE(source(joints + "shaft_forces:\n  - {name: s, type: spring_damper, shafts: [ground, rotor], stiffness: 5, damping: 1}\n"));
+  CHECK_FALSE(source(joints + "forces:\n  - {name: d, type: joint_friction, joint: rail, friction: 0.1, normal_force: 10}\n"));
+  // Each source of energy:
+  CHECK(source(joints + "shaft_forces:\n  - {name: drive, type: load, shaft: rotor, value: 2}\n"));  // a load on a shaft
+  CHECK(source(joints + "shaft_forces:\n  - {name: drive, type: load, shaft: rotor, value: \"sin(t)\"}\n"));
+  CHECK(source(joints + "forces:\n  - {name: push, type: force, body: rod, value: [1, 0, 0]}\n"));  // an applied load
+  CHECK(source(joints + "forces:\n  - {name: m, type: joint_motor, joint: pivot, value: 1}\n"));  // a motor
+  CHECK(source("joints:\n" + pivot + ", motion: \"0.5*t\"}\n" + rail + "}\n"));  // a driven joint
+  CHECK(source("joints:\n" + pivot + ", speed: 0.5}\n" + rail + "}\n"));  // a speed-driven joint
+  // A controller state that drives a motor.
+  CHECK(source(joints + "states:\n  - {name: z, initial: 0, derivative: \"1\"}\nforces:\n  - {name: m, type: joint_motor, joint: pivot, "
+                        "value: \"state(z)\"}\n"));
+}
+
+TEST_CASE("penalty contacts: their pairs are counted, and too many are refused before the run", "[run][contacts]") {
+  // n spheres on a plane (ground), each on its own body, and a second sphere on the first body.
+  auto pile = [](int n) {
+    std::string t = "gravity: [0, 0, -9.81]\nbodies:\n";
+    for (int i = 0; i < n; ++i)
+      t += "  - {name: s" + std::to_string(i) + ", mass: 1.0, shape: {sphere: 0.1}, position: [" +
+           std::to_string(0.25 * (i % 40)) + ", " + std::to_string(0.25 * (i / 40)) + ", 0.2]}\n";
+    t += "contacts:\n  - {name: floor, type: plane, normal: [0, 0, 1]}\n";
+    for (int i = 0; i < n; ++i)
+      t += "  - {name: c" + std::to_string(i) + ", type: sphere, body: s" + std::to_string(i) + ", radius: 0.1}\n";
+    t += "  - {name: extra, type: sphere, body: s0, radius: 0.05}\n";
+    t += "contact_penalty: {law: linear, stiffness: 1.0e5, damping: 300, friction_velocity: 1.0e-3}\n"
+         "solver: {type: generalized_alpha, end_time: 0.002, step: 1.0e-3}\n";
+    return io::load_model_text(t, "pile.yaml");
+  };
+  // n + 1 spheres: C(n + 1, 2) pairs less the one pair on body s0, plus n + 1 sphere-plane pairs.
+  const io::LoadedModel small = pile(10);
+  CHECK(io::penalty_contact_pairs(small.system) == 11 * 10 / 2 - 1 + 11);
+  CHECK(io::penalty_contacts_refusal(small.system).empty());
+  // 314 + 1 spheres: 49,454 pairs, taken; 315 + 1: 50,085, refused with the estimate.
+  CHECK(io::penalty_contact_pairs(pile(314).system) == 315 * 314 / 2 - 1 + 315);
+  CHECK(io::penalty_contacts_refusal(pile(314).system).empty());
+  const io::LoadedModel big = pile(315);
+  CHECK(io::penalty_contact_pairs(big.system) == 316 * 315 / 2 - 1 + 316);
+  const std::string why = io::penalty_contacts_refusal(big.system);
+  CHECK(why.find("50085 pairs, about 0.601 GB") != std::string::npos);
+  CHECK(why.find("solver.type: impulse") != std::string::npos);
+  // A run is refused before a pair is made (it used to build them all: about 12 kB each).
+  CHECK_THROWS_WITH(io::ModelRun(big), Catch::Contains("50085 pairs"));
+}
+
 TEST_CASE("numbers: a direction is scaled before it is normalized", "[io][numbers]") {
   // [1e200, 1e200, 0] has a length that overflows; it is the diagonal of x and y, not a zero axis.
   const io::LoadedModel m = io::load_model_text(R"(gravity: [0, -9.81, 0]

@@ -16,6 +16,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include "RunTrace.h"
@@ -574,4 +577,59 @@ TEST_CASE("quantities: a prismatic joint_motor naming a body's position equals i
   INFO("motor vs two loads, worst difference " << worst << " m; largest |s| " << swing);
   CHECK(swing > 0.05);
   CHECK(worst < 1e-12);
+}
+
+TEST_CASE("expressions: an assignment is refused, comparisons are not", "[io][expression]") {
+  auto position = [](const std::string& text) {
+    try {
+      Expression e(text, {});
+    } catch (const ExpressionError& e) {
+      return e.position();
+    }
+    return -1;
+  };
+  // "(t=0.5)*0+t" was 0.5 at every t: muParser's '=' assigned t.
+  CHECK(position("(t=0.5)*0+t") == 2);
+  CHECK(position("t += 1") == 2);
+  CHECK(position("1 + (t *= 2)") == 7);
+  CHECK(position("t = 1") == 2);
+  // The comparisons stay expressions of t.
+  for (const char* ok : {"t == 0.5 ? 1 : 0", "t >= 1", "t <= 1", "t != 2", "(t>=1)*(t<=2)"}) {
+    INFO(ok);
+    CHECK(position(ok) == -1);
+  }
+  CHECK(Expression("t >= 1 ? 2 : 3", {})(1.5) == 2);
+  CHECK(Expression("t >= 1 ? 2 : 3", {})(0.5) == 3);
+}
+
+TEST_CASE("table files: only in the model's folder, and a bad row is not shown", "[io][expression]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mbdae_table_files_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "model");
+  std::ofstream(dir / "model" / "ok.csv") << "x, y\n0, 1\n1, 2\n";
+  std::ofstream(dir / "secret.csv") << "x, y\n0, 1\n1, 2\n";
+  std::ofstream(dir / "model" / "bad.csv") << "x, y\n0, 1\nroot:x:0:0:secret\n";
+  const std::string model = (dir / "model").string();
+  auto message = [&](const std::string& text) -> std::string {
+    try {
+      Expression e(text, {}, model);
+    } catch (const ExpressionError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(message("table(t, ok.csv)").empty());
+  CHECK(Expression("table(t, ok.csv)", {}, model).table_files() == std::vector<std::string>{(dir / "model" / "ok.csv").string()});
+  // Outside the model's folder: refused, whether by '..' or by an absolute path.
+  CHECK(message("table(t, ../secret.csv)").find("outside the model's folder") != std::string::npos);
+  CHECK(message("table(t, " + (dir / "secret.csv").string() + ")").find("outside the model's folder") != std::string::npos);
+  // A row that is not numbers is named by its number, its text is not shown.
+  const std::string bad = message("table(t, bad.csv)");
+  CHECK(bad.find("row 3") != std::string::npos);
+  CHECK(bad.find("secret") == std::string::npos);
+  // A FIFO is not read (it would block, or never end).
+  REQUIRE(::mkfifo((dir / "model" / "fifo.csv").c_str(), 0600) == 0);
+  CHECK(message("table(t, fifo.csv)").find("a FIFO") != std::string::npos);
+  fs::remove_all(dir);
 }

@@ -1,4 +1,5 @@
 #include <mbdae/io/Expression.h>
+#include <mbdae/io/FilePolicy.h>
 
 #include <algorithm>
 #include <cctype>
@@ -90,7 +91,8 @@ void parse_rows(const std::string& body, char row_sep, std::vector<double>& x, s
         header_skipped = true;  // a header line of column names
         continue;
       }
-      throw std::string(what + ": row " + std::to_string(row) + " is not two finite numbers: '" + line + "'");
+      // Not the row itself: the file may be one the model should not show (its contents stay out).
+      throw std::string(what + ": row " + std::to_string(row) + " is not two finite numbers");
     }
     if (v.size() != 2)
       throw std::string(what + ": row " + std::to_string(row) + " has " + std::to_string(v.size()) +
@@ -186,6 +188,13 @@ std::string parser_message(const mu::Parser::exception_type& e, const std::strin
 
 Expression::Expression(const std::string& text) : Expression(text, {}) {}
 
+std::vector<std::string> Expression::table_files() const {
+  std::vector<std::string> files;
+  for (const auto& t : tables_)
+    if (!t->path.empty()) files.push_back(t->path);
+  return files;
+}
+
 Expression::Expression(const std::string& text, const std::vector<std::string>& functions)
     : Expression(text, functions, "") {}
 
@@ -245,19 +254,19 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
             const std::filesystem::path file = table_directory.empty()
                                                    ? std::filesystem::path(source)
                                                    : std::filesystem::path(table_directory) / source;
-            std::error_code ec;
-            if (!std::filesystem::is_regular_file(file, ec))
-              throw std::string("table file '" + source + "': " +
-                                (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
-            constexpr std::uintmax_t kMaxBytes = 64u << 20;  // as a model file
-            if (const std::uintmax_t bytes = std::filesystem::file_size(file, ec); ec || bytes > kMaxBytes)
-              throw std::string("table file '" + source + "': larger than 64 MB");
-            std::ifstream in(file);
-            if (!in) throw std::string("table file '" + source + "': cannot be read");
-            std::ostringstream all;
-            all << in.rdbuf();
-            parse_rows(all.str(), '\n', tb->x, tb->y, "table file '" + source + "'");
+            if (!table_directory.empty())
+              if (std::string why = input_refusal(file.string(), table_directory, source); !why.empty())
+                throw std::string("table file " + why);
+            constexpr std::size_t kMaxBytes = std::size_t{64} << 20;  // as a model file
+            std::string contents;
+            try {
+              contents = read_bounded(file.string(), kMaxBytes, "table file '" + source + "'");
+            } catch (const std::runtime_error& e) {
+              throw std::string(e.what());
+            }
+            parse_rows(contents, '\n', tb->x, tb->y, "table file '" + source + "'");
             tb->source = source;
+            tb->path = file.string();
           }
         } catch (const std::string& message) {
           throw ExpressionError(message, static_cast<int>(sb));
@@ -318,6 +327,22 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
     if (static_cast<size_t>(pos) < origin.size()) return origin[static_cast<size_t>(pos)];
     return static_cast<int>(text.size() + (static_cast<size_t>(pos) - origin.size()));  // past the end, as muParser says
   };
+  // muParser takes "=" (and "+=", "-=", "*=", "/=") as an assignment to a variable: "(t=0.5)*0+t"
+  // would set t at every evaluation. An expression is a value, not a statement: only the
+  // comparisons "==", "!=", "<=", ">=" may hold an '='.
+  for (size_t k = 0; k < parsed_.size(); ++k) {
+    if (parsed_[k] != '=') continue;
+    if (k + 1 < parsed_.size() && parsed_[k + 1] == '=') {
+      ++k;
+      continue;
+    }
+    const char before = k > 0 ? parsed_[k - 1] : ' ';
+    if (before == '<' || before == '>' || before == '!') continue;
+    const bool compound = before == '+' || before == '-' || before == '*' || before == '/';
+    throw ExpressionError("'" + std::string(compound ? std::string(1, before) + "=" : "=") +
+                              "' is an assignment, which an expression may not contain (compare with '==')",
+                          at(static_cast<int>(compound ? k - 1 : k)));
+  }
   try {
     parser_ = std::make_unique<Parser>(parsed_, quantities_.size(), tables_);
     parser_->parser.Eval();  // parses; throws on every syntax error

@@ -1,4 +1,5 @@
 #include <mbdae/io/PoseFile.h>
+#include <mbdae/io/FilePolicy.h>
 
 #include <algorithm>
 #include <bit>
@@ -98,9 +99,9 @@ void PoseWriter::close() {
 }
 
 PoseData read_pose_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read '" + path + "': " + std::strerror(errno));
-  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Bounded: a FIFO or a device is refused, a file larger than the bound is not read.
+  const std::string text = read_bounded(path, kMaxPoseFileBytes, "'" + path + "'");
+  const std::span<const unsigned char> bytes(reinterpret_cast<const unsigned char*>(text.data()), text.size());
   auto bad = [&](const std::string& what) { return std::runtime_error("'" + path + "': " + what); };
   if (bytes.size() < 48 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     throw bad("not a pose file (it does not start with MBDAEPOS)");

@@ -1,6 +1,10 @@
 #include <mbdae/io/Run.h>
 
 #include <algorithm>
+#include <array>
+#include <map>
+#include <string>
+#include <unordered_map>
 #include <cmath>
 #include <stdexcept>
 
@@ -8,6 +12,7 @@
 #include <cstdio>
 
 #include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/model/ForceTypes.h>
@@ -91,11 +96,61 @@ void check_restart(const RunState& r, int n, int m) {
 
 bool has_energy_source(const System& system) {
   if (!system.loads().empty()) return true;
+  // Joints whose equations depend on time (a motion, a speed, moving offsets) do work through
+  // their multipliers; a load on a shaft does work u q̇.
   for (const Joint& j : system.joints())
-    if (j.motion.value || j.speed.value) return true;
+    if (j.time_dependent()) return true;
+  for (const ShaftForce& f : system.shaft_forces())
+    if (f.kind == ShaftForce::Kind::Load) return true;
   for (const ForceElement& f : system.forces())
     if (!force_type_info(f.type).pairwise || f.type == ForceType::JointMotor) return true;
   return false;
+}
+
+std::map<std::string, std::pair<long long, const ContactPairKind*>> contact_pair_counts(const System& system) {
+  // By shape type, linear in the contacts: of the shapes of types a and b, c_a c_b pairs in all,
+  // less those on one body (for a = b: c (c − 1) / 2 less those on one body).
+  constexpr size_t S = kShapeTypeCount;
+  std::array<long long, S> all{};
+  std::unordered_map<std::string, std::array<long long, S>> per_body;
+  for (const Contact& c : system.contacts()) {
+    ++all[static_cast<size_t>(c.shape)];
+    ++per_body[c.body][static_cast<size_t>(c.shape)];
+  }
+  std::map<std::string, std::pair<long long, const ContactPairKind*>> kinds;
+  for (size_t a = 0; a < S; ++a)
+    for (size_t b = a; b < S; ++b) {
+      long long pairs = a == b ? all[a] * (all[a] - 1) / 2 : all[a] * all[b];
+      for (const auto& [body, c] : per_body) pairs -= a == b ? c[a] * (c[a] - 1) / 2 : c[a] * c[b];
+      if (pairs <= 0) continue;
+      bool swapped;
+      const ContactPairKind& k = contact_pair_kind(static_cast<ShapeType>(a), static_cast<ShapeType>(b), swapped);
+      auto& e = kinds[k.name];
+      e.first += pairs;
+      e.second = &k;
+    }
+  return kinds;
+}
+
+long long penalty_contact_pairs(const System& system) {
+  long long total = 0;
+  for (const auto& [name, e] : contact_pair_counts(system))
+    if (e.second->on(ContactPath::Penalty)) total += e.first;
+  return total;
+}
+
+std::string penalty_contacts_refusal(const System& system) {
+  const long long pairs = penalty_contact_pairs(system);
+  if (pairs <= max_penalty_contact_pairs) return "";
+  char text[600];
+  std::snprintf(text, sizeof text,
+                "the penalty contacts of the implicit solvers keep every pair of shapes on different bodies: "
+                "%zu shapes make %lld pairs, about %.3g GB (%.0f kB a pair) and a matching share of every step's "
+                "work; at most %lld pairs are taken. Use solver.type: impulse (it finds the touching pairs "
+                "with a broad phase), or fewer shapes",
+                system.contacts().size(), pairs, static_cast<double>(pairs) * penalty_contact_pair_bytes / 1e9,
+                penalty_contact_pair_bytes / 1e3, max_penalty_contact_pairs);
+  return text;
 }
 
 RunChecks run_checks(const LoadedModel& model) {
@@ -160,6 +215,8 @@ ModelRun::ModelRun(const LoadedModel& model, const RunState* restart)
   I.compiled = compile(model.system);
   switch (solver_->path) {
     case SolverPath::Implicit: {
+      // Refused before any pair is made (their memory grows with the square of the shapes).
+      if (std::string why = penalty_contacts_refusal(model.system); !why.empty()) throw std::invalid_argument(why);
       MultibodyOptions mo;
       mo.reaction_friction = solver_->support.reaction_friction;  // the solvers that form ∂r/∂λ
       I.prepared = prepare(I.compiled, 0.0, {}, mo);

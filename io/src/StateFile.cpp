@@ -1,6 +1,7 @@
 // Restart files; the format is in StateFile.h and docs/results-format.md.
 
 #include <mbdae/io/StateFile.h>
+#include <mbdae/io/FilePolicy.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -60,8 +61,8 @@ void write_state_file(const std::string& path, const RunState& s) {
 }
 
 RunState read_state_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read the state file " + path);
+  // Bounded: a FIFO or device (/dev/zero) is refused, a file larger than the bound is not read.
+  std::istringstream in(read_bounded(path, kMaxStateFileBytes, "the state file " + path));
   RunState s;
   std::string line;
   int lineno = 0;
@@ -72,7 +73,7 @@ RunState read_state_file(const std::string& path) {
   auto number = [&](const std::string& tok) {
     char* end = nullptr;
     const double x = std::strtod(tok.c_str(), &end);
-    if (end == tok.c_str() || *end) fail("not a number: '" + tok + "'");
+    if (end == tok.c_str() || *end) fail("a value that is not a number");
     return x;
   };
   while (std::getline(in, line)) {
@@ -117,6 +118,10 @@ RunState read_state_file(const std::string& path) {
       std::string name;
       long count = -1;
       if (!(ls >> name >> count) || count < 0) fail("expected 'array NAME COUNT VALUES…'");
+      // Each value takes at least two characters of its line: a larger count is wrong, not reserved.
+      if (static_cast<unsigned long>(count) > line.size() / 2)
+        fail("array " + name + ": a count of " + std::to_string(count) + " values on a line of " +
+             std::to_string(line.size()) + " characters");
       std::vector<double> x;
       x.reserve(static_cast<std::size_t>(count));
       std::string tok;
@@ -134,7 +139,7 @@ RunState read_state_file(const std::string& path) {
       ended = true;
       break;
     } else {
-      fail("unknown item '" + key + "'");
+      fail("unknown item (expected model, solver, coordinates, time, array or end)");
     }
   }
   if (!header) throw std::runtime_error(path + ": empty, not an mbdae state file");

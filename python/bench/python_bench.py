@@ -14,6 +14,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 import mbdae
@@ -34,8 +35,11 @@ def best(f):
 
 
 def command_solver_time():
-    out = subprocess.run([exe, "run", str(model_path), "-q", "-o", "/dev/null"], check=True,
-                         capture_output=True, text=True).stdout
+    # Results into a scratch folder: an output is never a device (a rename onto /dev/null as root
+    # would replace the machine's /dev/null).
+    with tempfile.TemporaryDirectory() as scratch:
+        out = subprocess.run([exe, "run", str(model_path), "-q", "-o", str(pathlib.Path(scratch) / "slider_crank.csv")],
+                             check=True, capture_output=True, text=True).stdout
     return float(re.search(r"\(solver ([0-9.]+) s\)", out).group(1))
 
 

@@ -433,9 +433,14 @@ class Integrator:
         """Integrates to time ``t`` (s, ≥ :attr:`time`), landing on it exactly.
 
         Raises :class:`SolverError` if the solver fails; the state stays at the last accepted
-        step.
+        step. Ctrl-C (from the main thread, with Python's default SIGINT handler) stops it
+        between two steps and raises KeyboardInterrupt; the integrator cannot go on after it.
         """
-        if not self._s.advance_to(float(t)):
+        handle_sigint = (_threading.current_thread() is _threading.main_thread()
+                         and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
+        if not self._s.advance_to(float(t), handle_sigint):
+            if self._s.status == "interrupted":
+                raise KeyboardInterrupt(f"advance_to interrupted at t = {self._s.time:g} s")
             raise SolverError(f"solver failure ({self._s.status}) at t = {self._s.time:g} s: "
                               f"{self._s.message}")
 

@@ -21,6 +21,7 @@
 #include <csignal>
 #include <cstddef>
 #include <memory>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -167,6 +168,40 @@ Load& find_load(io::LoadedModel& m, const std::string& name) {
   throw py::key_error("no force, torque or joint_motor named '" + name + "' (loads: " + names + ")");
 }
 
+// ------------------------------------------------------------------------------------- Ctrl-C
+
+// Lock-free, so that the signal handler may set it.
+std::atomic<bool> g_sigint{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void on_sigint(int) { g_sigint.store(true); }
+
+/// Installs on_sigint for its lifetime (when `active`), then restores the previous handler.
+class SigintGuard {
+ public:
+  explicit SigintGuard(bool active) : active_(active) {
+    if (!active_) return;
+    g_sigint.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, &previous_) != 0) active_ = false;
+  }
+  ~SigintGuard() {
+    if (!active_) return;
+    sigaction(SIGINT, &previous_, nullptr);
+    g_sigint.store(false);  // the Python loads read it: only while a run is guarded
+  }
+  SigintGuard(const SigintGuard&) = delete;
+  SigintGuard& operator=(const SigintGuard&) = delete;
+  /// The flag the integrator reads (nullptr when not active).
+  const std::atomic<bool>* flag() const { return active_ ? &g_sigint : nullptr; }
+  bool raised() const { return active_ && g_sigint.load(); }
+
+ private:
+  bool active_;
+  struct sigaction previous_ {};
+};
+
 /// A Python object that may be released from any thread (it takes the GIL to drop its reference).
 std::shared_ptr<py::object> shared_object(const py::handle& h) {
   return std::shared_ptr<py::object>(new py::object(py::reinterpret_borrow<py::object>(h)), [](py::object* o) {
@@ -208,6 +243,7 @@ void add_state_callable(io::LoadedModel& m, const std::string& name, const py::t
   }
   auto f = shared_object(spec[0]);
   ForceElement fe = io::state_load(load, std::move(quantities), [f, name](double t, std::span<const double> q) -> Vec3 {
+    if (g_sigint.load()) return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());  // Ctrl-C: no more calls
     py::gil_scoped_acquire gil;
     try {
       py::tuple args(q.size() + 1);
@@ -269,6 +305,7 @@ void set_motor_callable(ForceElement& motor, const py::handle& spec) {
   }
   motor.effort_uses_angle = std::find(slots.begin(), slots.end(), 0) != slots.end();
   motor.effort = [f = shared_object(fn), name, slots](double t, const JointCoordinates& c) -> double {
+    if (g_sigint.load()) return std::numeric_limits<double>::quiet_NaN();  // Ctrl-C: no more calls
     const std::array<double, 4> all{c.angle, c.rate, c.displacement, c.speed};
     py::gil_scoped_acquire gil;
     try {
@@ -304,6 +341,10 @@ ModelPtr with_callable_loads(const ModelPtr& m, const py::dict& callables) {
     if (!PyCallable_Check(fn.ptr())) throw py::type_error("load '" + name + "': not callable");
     Load& load = find_load(*copy, name);
     load.value_of_t = [f = shared_object(fn), name](double t) -> Vec3 {
+      // After Ctrl-C the Python function is not called again (a slow one would hold the run for
+      // as many calls as the step's iterations need): NaN fails the step, and the integrator,
+      // which reads the interrupt flag between steps, stops.
+      if (g_sigint.load()) return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
       py::gil_scoped_acquire gil;
       try {
         const auto v = (*f)(t).cast<std::array<double, 3>>();
@@ -317,38 +358,6 @@ ModelPtr with_callable_loads(const ModelPtr& m, const py::dict& callables) {
   }
   return copy;
 }
-
-// ------------------------------------------------------------------------------------- Ctrl-C
-
-// Lock-free, so that the signal handler may set it.
-std::atomic<bool> g_sigint{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-extern "C" void on_sigint(int) { g_sigint.store(true); }
-
-/// Installs on_sigint for its lifetime (when `active`), then restores the previous handler.
-class SigintGuard {
- public:
-  explicit SigintGuard(bool active) : active_(active) {
-    if (!active_) return;
-    g_sigint.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGINT, &sa, &previous_) != 0) active_ = false;
-  }
-  ~SigintGuard() {
-    if (active_) sigaction(SIGINT, &previous_, nullptr);
-  }
-  SigintGuard(const SigintGuard&) = delete;
-  SigintGuard& operator=(const SigintGuard&) = delete;
-  /// The flag the integrator reads (nullptr when not active).
-  const std::atomic<bool>* flag() const { return active_ ? &g_sigint : nullptr; }
-  bool raised() const { return active_ && g_sigint.load(); }
-
- private:
-  bool active_;
-  struct sigaction previous_ {};
-};
 
 // ------------------------------------------------------------------------------------- results
 
@@ -455,6 +464,12 @@ py::dict run_model(const ModelPtr& m, bool handle_sigint) {
       res.t_reached = buffer.size() >= cols ? buffer[buffer.size() - cols] : 0.0;
     }
     interrupted = sigint.raised() || res.status == SolveStatus::Interrupted;
+    // Ctrl-C during a step: the Python loads return NaN from then on, so the step may fail
+    // before the integrator reads the flag; the run was interrupted all the same.
+    if (interrupted && res.status != SolveStatus::Success) {
+      res.status = SolveStatus::Interrupted;
+      res.message = "interrupted";
+    }
   }
 
   std::vector<std::string> columns{"time"};
@@ -704,11 +719,18 @@ class Stepper {
     *it->second = v;
   }
 
-  /// Integrates to t (s, ≥ time). Returns false on failure (status(), message()).
-  bool advance_to(double t) {
+  /// Integrates to t (s, ≥ time). Returns false on failure (status(), message()). With
+  /// `handle_sigint`, Ctrl-C stops it between steps (status "interrupted"), as in run().
+  bool advance_to(double t, bool handle_sigint) {
     py::gil_scoped_release nogil;
     std::lock_guard guard(mutex_);
-    return run_->integrator().advance_to(t);
+    SigintGuard sigint(handle_sigint);
+    Integrator& integ = run_->integrator();
+    integ.set_interrupt_flag(sigint.flag());
+    const bool ok = integ.advance_to(t);
+    integ.set_interrupt_flag(nullptr);
+    if (!ok && sigint.raised()) interrupted_ = true;  // a step failed on the NaN of a skipped Python load
+    return ok;
   }
   double time() {
     const auto guard = lock();
@@ -744,7 +766,7 @@ class Stepper {
   py::list units() { return string_list(run_->sensors().units()); }
   std::string status() {
     const auto guard = lock();
-    return status_name(run_->integrator().status());
+    return interrupted_ ? "interrupted" : status_name(run_->integrator().status());
   }
   std::string message() {
     const auto guard = lock();
@@ -811,6 +833,7 @@ class Stepper {
   ModelPtr model_;  // the run keeps a reference to it
   std::unique_ptr<io::ModelRun> run_;
   std::mutex mutex_;
+  bool interrupted_ = false;  // Ctrl-C stopped advance_to (its step may have failed on a skipped Python load)
 };
 
 }  // namespace
@@ -946,7 +969,7 @@ PYBIND11_MODULE(_mbdae, mod) {
                        const py::dict& inputs) { return std::make_unique<Stepper>(m, loads, inputs); }),
            py::arg("model"), py::arg("loads"), py::arg("inputs"))
       .def("set_input", &Stepper::set_input, py::arg("name"), py::arg("value"))
-      .def("advance_to", &Stepper::advance_to, py::arg("t"))
+      .def("advance_to", &Stepper::advance_to, py::arg("t"), py::arg("handle_sigint") = false)
       .def("set_state", &Stepper::set_state, py::arg("q"), py::arg("v"))
       .def_property_readonly("time", &Stepper::time)
       .def_property_readonly("q", &Stepper::q)

@@ -91,6 +91,41 @@ def test_ctrl_c_stops_the_run_and_keeps_its_rows(slider_crank):
             math.sqrt(2.0)
 
 
+def test_ctrl_c_stops_advance_to(slider_crank):
+    # advance_to far ahead; SIGINT after 1 s stops it between steps (it used to run on for 20 s).
+    sim = slider_crank.integrator(end_time=1e5)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sim.advance_to(1e5)
+    finally:
+        timer.cancel()
+    assert sim.status == "interrupted"
+    assert 0 < sim.time < 1e5
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_skips_a_slow_python_load(slider_crank):
+    # A Python load is not called again once Ctrl-C is pressed (a slow one held the run for every
+    # call the step still made). The load presses Ctrl-C itself on its 50th call, in the middle of
+    # a step's Newton iterations; the calls after it are counted.
+    calls = {"before": 0, "after": 0}
+    pressed = []
+
+    def torque(t):
+        calls["after" if pressed else "before"] += 1
+        if calls["before"] == 50 and not pressed:
+            os.kill(os.getpid(), signal.SIGINT)
+            pressed.append(t)
+        return (0.0, 0.0, 1.0)
+
+    with pytest.raises(KeyboardInterrupt):
+        slider_crank.run(end_time=10.0, output_every=1.0, loads={"motor": torque})
+    assert calls["before"] == 50
+    assert calls["after"] == 0
+
+
 def test_host_loop_reproduces_the_run(slider_crank):
     # Stepping to the output times from Python is the run loop's own sequence of advance_to calls:
     # the sensor values must equal the run's rows exactly.

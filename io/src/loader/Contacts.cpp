@@ -4,6 +4,8 @@
 
 #include "Loader.h"
 
+#include <mbdae/io/FilePolicy.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -240,8 +242,14 @@ std::shared_ptr<const ConvexHull> Loader::convex_mesh(Map& m) {
   std::snprintf(key, sizeof key, " %.17g %.17g %.17g %d", scale.x(), scale.y(), scale.z(), take_hull ? 1 : 0);
   const std::string cache_key = p.lexically_normal().string() + key;
   if (auto it = meshes_.find(cache_key); it != meshes_.end()) return it->second;
+  if (std::string why = input_refusal(p.string(), fs::path(file()).parent_path().empty() ? "." : fs::path(file()).parent_path().string(), *name);
+      !why.empty()) {
+    error(fe->value, m.path("file"), "mesh file " + why);
+    return nullptr;
+  }
   MeshData mesh;
   try {
+    note_file_read(p.string());
     mesh = read_mesh_file(p.string());
   } catch (const std::exception& ex) {
     error(fe->value, m.path("file"), ex.what());

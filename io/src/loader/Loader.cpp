@@ -66,6 +66,15 @@ struct QuoteChecker final : YAML::EventHandler {
 
 }  // namespace
 
+std::optional<YAML::Mark> second_document(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentCounter skip, second;
+  parser.HandleNextDocument(skip);
+  if (parser.HandleNextDocument(second)) return second.start;
+  return std::nullopt;
+}
+
 // ---- the document -------------------------------------------------------------------------------
 YAML::Node Loader::read_document() const {
   auto fail_file = [&](int line, int column, const std::string& msg) {
@@ -119,12 +128,8 @@ YAML::Node Loader::read_document() const {
     // a document without being consumed (yaml-cpp 0.7). So: the first document with Load, then
     // at most one more step of the parser to find anything after it.
     root = YAML::Load(text);
-    std::istringstream in(text);
-    YAML::Parser parser(in);
-    DocumentCounter skip, second;
-    parser.HandleNextDocument(skip);
-    if (parser.HandleNextDocument(second)) {
-      const YAML::Mark m = second.start;
+    if (const std::optional<YAML::Mark> second = second_document(text)) {
+      const YAML::Mark m = *second;
       fail_file(m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
                 "more than one YAML document in the file (a '---', or a stray ',' or bracket after "
                 "the model); a model is one document");
@@ -197,6 +202,8 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
                         " item(s) refer to items with problems, but no problem was reported");
   if (problem_count() == 0) placement();
   if (problem_count() > 0) throw LoadError(take_sorted_problems());
+  m_.input_files.push_back(file());
+  m_.input_files.insert(m_.input_files.end(), files_read().begin(), files_read().end());
   return std::move(m_);
 }
 

@@ -46,6 +46,10 @@ struct Placed {
   std::string path;
 };
 
+/// Where a second YAML document starts in `text` (after a '---', or a stray token after the
+/// first), nullopt if there is none. @throws YAML::Exception for a syntax error.
+std::optional<YAML::Mark> second_document(const std::string& text);
+
 class Loader : public Reader {
  public:
   using Reader::Reader;

@@ -2,6 +2,9 @@
 
 #include "MeshFile.h"
 
+#include <mbdae/io/FilePolicy.h>
+#include <mbdae/io/ModelLoader.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -34,7 +37,7 @@ double parse_number(const std::string& tok, const std::string& where) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != tok.size() || !std::isfinite(x)) throw std::runtime_error(where + ": '" + tok + "' is not a finite number");
+  if (used != tok.size() || !std::isfinite(x)) throw std::runtime_error(where + ": a coordinate is not a finite number");
   return x;
 }
 
@@ -64,7 +67,7 @@ MeshData read_obj(const std::string& path, std::istream& in) {
           used = 0;
         }
         if (used == 0 || used != first.size() || k == 0)
-          throw std::runtime_error(where + ": '" + tok + "' is not a vertex index");
+          throw std::runtime_error(where + ": a face names something that is not a vertex index");
         const long n = static_cast<long>(m.vertices.size());
         const long i = k > 0 ? k - 1 : n + k;  // negative: relative to the vertices so far
         if (i < 0 || i >= n)
@@ -140,12 +143,13 @@ MeshData read_mesh_file(const std::string& path) {
   const std::string ext = lower(path);
   const bool obj = ends_with(ext, ".obj"), stl = ends_with(ext, ".stl");
   if (!obj && !stl) throw std::runtime_error("'" + path + "': a mesh file is .obj (Wavefront) or .stl");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read the mesh file '" + path + "'");
-  if (obj) return read_obj(path, in);
-  std::ostringstream all;
-  all << in.rdbuf();
-  return read_stl(path, all.str());
+  // Bounded as a model file: a FIFO or device is refused, a larger file is not read.
+  const std::string text = read_bounded(path, max_model_file_bytes, "the mesh file '" + path + "'");
+  if (obj) {
+    std::istringstream in(text);
+    return read_obj(path, in);
+  }
+  return read_stl(path, text);
 }
 
 }  // namespace mbdae::io::loader

@@ -56,6 +56,12 @@ void Loader::apply_overrides(YAML::Node& root, const std::vector<Override>& over
     YAML::Node value;
     try {
       value = YAML::Load(o.value);
+      // A value is one document: "1\n---\n2" would otherwise give its first and drop the rest.
+      if (const std::optional<YAML::Mark> second = second_document(o.value)) {
+        override_error(o, second->is_null() ? 0 : second->column + 1,
+                       "more than one YAML document in the value (a '---'); a value is one document");
+        continue;
+      }
     } catch (const YAML::Exception& e) {
       override_error(o, e.mark.is_null() ? 0 : e.mark.column + 1, "YAML syntax error in the value: " + e.msg);
       continue;

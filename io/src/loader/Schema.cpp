@@ -242,7 +242,8 @@ std::optional<Expression> Reader::expression(const YAML::Node& n, const std::str
   try {
     // Table files are named relative to the model file.
     const std::string dir = std::filesystem::path(file_).parent_path().string();
-    Expression ex(s, rules ? rules->functions : std::vector<std::string>{}, dir);
+    Expression ex(s, rules ? rules->functions : std::vector<std::string>{}, dir.empty() ? "." : dir);
+    for (std::string& f : ex.table_files()) files_read_.push_back(std::move(f));
     if (ex.depends_on_time() && !allow_t) {
       error(n, path, "expected a constant, got an expression of t: '" + s + "'");
       return std::nullopt;

@@ -98,6 +98,9 @@ class Reader {
   /// Where the item at `n` is, for LoadedModel's location tables.
   SourceLocation location(const YAML::Node& n, const std::string& path, const std::string& name) const;
   const std::string& file() const { return file_; }
+  /// Every file the model's items read (tables, meshes), as opened.
+  const std::vector<std::string>& files_read() const { return files_read_; }
+  void note_file_read(const std::string& path) { files_read_.push_back(path); }
   const std::string& text() const { return text_; }
   /// Problems and follow-ons so far (sections compare counts to know whether an item had any).
   size_t problem_count() const { return diags_.size() + follow_ons_; }
@@ -164,6 +167,7 @@ class Reader {
   int quote_offset(const YAML::Node& n, const std::string& path) const;
 
   std::string file_, text_;
+  std::vector<std::string> files_read_;
   std::vector<Diagnostic> diags_;
   size_t follow_ons_ = 0;
   std::vector<OverrideInfo> overrides_;

@@ -3,6 +3,8 @@
 
 #include "Loader.h"
 
+#include <array>
+
 #include <cmath>
 
 #include <mbdae/formulations/ContactGeometry.h>
@@ -155,15 +157,31 @@ void Loader::solver_checks() {
     const ContactPath path = can.contact_penalty ? ContactPath::Penalty : ContactPath::Impulse;
     const auto& cs = m_.system.contacts();
     std::set<const ContactPairKind*> reported;
-    for (size_t j = 0; j < cs.size() && j < contact_items_.size(); ++j)
-      for (size_t i = 0; i < j; ++i) {
+    // Linear in the contacts, not pair by pair: for each shape type, the first contact of that
+    // type before j and the first one on another body than it; the first contact of a type on
+    // another body than j's is one of the two.
+    constexpr size_t T = kShapeTypeCount;
+    std::array<long, T> first, other;
+    first.fill(-1);
+    other.fill(-1);
+    for (size_t j = 0; j < cs.size() && j < contact_items_.size(); ++j) {
+      for (size_t t = 0; t < T; ++t) {
+        long i = -1;
+        if (first[t] >= 0 && cs[static_cast<size_t>(first[t])].body != cs[j].body) i = first[t];
+        else if (other[t] >= 0 && cs[static_cast<size_t>(other[t])].body != cs[j].body) i = other[t];
+        if (i < 0) continue;
+        const Contact& a = cs[static_cast<size_t>(i)];
         bool swapped;
-        const ContactPairKind& kind = contact_pair_kind(cs[i].shape, cs[j].shape, swapped);
-        if (cs[i].body == cs[j].body || !kind.collide || kind.on(path) || !reported.insert(&kind).second) continue;
+        const ContactPairKind& kind = contact_pair_kind(a.shape, cs[j].shape, swapped);
+        if (!kind.collide || kind.on(path) || !reported.insert(&kind).second) continue;
         error(contact_items_[j].mark, contact_items_[j].path,
-              "contacts '" + cs[i].name + "' and '" + cs[j].name + "': the " + to_string(path) +
+              "contacts '" + a.name + "' and '" + cs[j].name + "': the " + to_string(path) +
                   " contacts of " + sname + " do not take the pair " + kind.name + why);
       }
+      const size_t s = static_cast<size_t>(cs[j].shape);
+      if (first[s] < 0) first[s] = static_cast<long>(j);
+      else if (other[s] < 0 && cs[j].body != cs[static_cast<size_t>(first[s])].body) other[s] = static_cast<long>(j);
+    }
   }
   // Rolling resistance and torsional friction: refused by key where the solver's contacts do not
   // model them (a sphere_plane item is two shapes: reported once).

@@ -79,12 +79,15 @@ class Expression {
   /// True if the text uses the variable t.
   bool depends_on_time() const { return depends_on_time_; }
   const std::string& text() const { return text_; }
+  /// The table files the text reads, as opened (for the output checks: no output replaces them).
+  std::vector<std::string> table_files() const;
 
  private:
   struct Parser;
   struct Table {  // read-only once built: shared by copies
     std::vector<double> x, y;
     std::string source;  // "inline" or the file name as written
+    std::string path;    // the file read (empty for inline rows)
     static double evaluate(void* self, double x);
   };
   std::string text_;

@@ -84,6 +84,9 @@ struct LoadedModel {
   /// The bodies placed from the joints' initial coordinates (placed = false if no joint has any):
   /// `system` is already the placed model.
   PlacementReport placement;
+  /// The model file and every file its items read (table files, meshes), as opened: no output
+  /// of a command may replace one of them (FilePolicy.h).
+  std::vector<std::string> input_files;
   /// Locations of bodies[i], joints[i], forces[i], sensors[i] (same order as in the file).
   /// force_locations holds loads and force elements alike.
   std::vector<SourceLocation> body_locations, joint_locations, force_locations, sensor_locations;

@@ -42,6 +42,8 @@ enum class PoseKind : std::uint32_t {
 inline constexpr std::uint32_t kPoseFileVersion = 1;
 inline constexpr std::uint32_t kPoseHeaderBytes = 128;
 inline constexpr std::uint32_t kPoseValuesPerBody = 7;
+/// The largest pose file read (read_pose_file; a FIFO or a device is refused).
+inline constexpr std::uint64_t kMaxPoseFileBytes = std::uint64_t{1} << 30;
 
 /// Bytes of one frame for n bodies: 8 + 28 n.
 constexpr std::uint64_t pose_frame_bytes(std::uint32_t bodies) {

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include <mbdae/formulations/BodyKinematics.h>
+#include <mbdae/formulations/ContactPairs.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Sensors.h>
 #include <mbdae/io/StateFile.h>
@@ -42,11 +44,27 @@ using RowObserver = std::function<bool(const StateView& state, std::span<const d
 /// velocities and v = sqrt(2 g L) + sqrt(2 T0 / M):
 /// - the state, its energy and its constraint violations finite;
 /// - ‖C‖∞ ≤ 0.05 ℓ and ‖C_q v + C_t‖∞ ≤ v;
-/// - without a source of energy (driven joints, applied loads, user forces, joint motors), an energy growth of at
+/// - without a source of energy (driven or speed-driven joints and moving joint offsets, applied
+///   loads, loads on shafts, user forces, joint motors and what a controller state drives through
+///   them), an energy growth of at
 ///   most M g L + T0 + |E(t0)|, i.e. more than doubling the energy on the model's scale.
 RunChecks run_checks(const LoadedModel& model);
-/// True if the model has a source of energy: a driven joint, an applied load, a user force or a
-/// joint motor.
+
+/// The penalty contacts of the implicit solvers keep every pair of shapes on different bodies
+/// whose kind their path takes (memory and work grow with the square of the shapes). Measured:
+/// about 12 kB a pair (a pile of 100, 200 and 400 spheres on a plane: 66, 245 and 900 MB).
+inline constexpr long long max_penalty_contact_pairs = 50000;
+inline constexpr double penalty_contact_pair_bytes = 12e3;
+/// The pairs of shapes on different bodies by pair kind (its name: the count and the kind),
+/// counted by shape type (linear in the contacts, no pair is made).
+std::map<std::string, std::pair<long long, const ContactPairKind*>> contact_pair_counts(const System& system);
+/// Those pairs that the penalty contacts take.
+long long penalty_contact_pairs(const System& system);
+/// Why the model's penalty contacts are refused (more than max_penalty_contact_pairs pairs, with
+/// the memory they would take), or "" if they are not.
+std::string penalty_contacts_refusal(const System& system);
+/// True if the model has a source of energy: a joint whose equations depend on time (motion,
+/// speed, moving offsets), an applied load, a load on a shaft, a user force or a joint motor.
 bool has_energy_source(const System& system);
 
 /// One run of a loaded model with the solver its settings name (file comment). Not copyable;

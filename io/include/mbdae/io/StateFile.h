@@ -16,6 +16,7 @@
 ///                                            solver's history, sensors.memory)
 ///     end
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@
 namespace mbdae::io {
 
 inline constexpr int kStateFileVersion = 1;
+/// The largest state file read (a FIFO or a device is refused; docs/results-format.md).
+inline constexpr std::size_t kMaxStateFileBytes = std::size_t{1} << 30;
 
 /// A run's state at one time and what its solver and sensors carry from step to step.
 struct RunState {
@@ -40,7 +43,9 @@ struct RunState {
 
 /// Writes `s` to `path`. @throws std::runtime_error naming the file if it cannot be written.
 void write_state_file(const std::string& path, const RunState& s);
-/// Reads a state file. @throws std::runtime_error naming the file, the line and what is wrong.
+/// Reads a state file (a regular file of at most kMaxStateFileBytes; an array's count at most half
+/// its line's length). @throws std::runtime_error naming the file, the line and what is wrong
+/// (never quoting the file's text).
 RunState read_state_file(const std::string& path);
 
 }  // namespace mbdae::io
