@@ -369,3 +369,92 @@ TEST_CASE("initial placement: a model without initial coordinates is left as it 
   CHECK(s.bodies()[0].position == Vec3(1, 2, 3));
   CHECK(s.bodies()[0].velocity == Vec3(0.1, 0.2, 0.3));
 }
+
+namespace {
+
+// A double pendulum and a slider, each element of `extra` (forces, couplings) reading one of the
+// joints; the shoulder starts at angle `a` with rate 1, the guide at displacement `d` with speed 1.
+std::string started_text(double a, double d, const std::string& extra) {
+  return "name: started\n"
+         "gravity: [0, -9.81, 0]\n"
+         "bodies:\n"
+         "  - {name: upper, mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0.5, 0, 0]}\n"
+         "  - {name: lower, mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [1.5, 0, 0]}\n"
+         "  - {name: slider, mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0, -1, 0]}\n"
+         "joints:\n"
+         "  - {name: shoulder, type: revolute, bodies: [ground, upper], point: [0, 0, 0], axis: [0, 0, 1], "
+         "initial: {angle: " + g(a) + ", rate: 1}}\n"
+         "  - {name: elbow, type: revolute, bodies: [upper, lower], point: [1, 0, 0], axis: [0, 0, 1]}\n"
+         "  - {name: guide, type: prismatic, bodies: [ground, slider], point: [0, -1, 0], axis: [1, 0, 0], "
+         "initial: {displacement: " + g(d) + ", speed: 1}}\n" +
+         extra + "solver: {end_time: 0.1, step: 1.0e-3}\n";
+}
+
+const std::string kLimit = "forces:\n  - {name: stop, type: joint_limit, joint: shoulder, lower: -1, upper: 1, stiffness: 1.0e4}\n";
+const std::string kSlideLimit = "forces:\n  - {name: end, type: joint_limit, joint: guide, upper: 0.3, stiffness: 2.0e4}\n";
+const std::string kCoupling = "couplings:\n  - {name: mimic, type: linear, joints: [shoulder, elbow], coefficients: [2, -1]}\n";
+const std::string kAngleMotor = "forces:\n  - {name: servo, type: joint_motor, joint: shoulder, value: '-10*angle()'}\n";
+const std::string kSlideMotor = "forces:\n  - {name: push, type: joint_motor, joint: guide, value: '-5*displacement(guide)'}\n";
+const std::string kSpring = "forces:\n  - {name: coil, type: torsional_spring_damper, bodies: [ground, upper], point: [0, 0, 0], "
+                            "axis: [0, 0, 1], stiffness: 10}\n";
+
+}  // namespace
+
+TEST_CASE("initial placement: a started joint read at position level is refused at its initial key", "[placement]") {
+  // Each element measures the joint's coordinate from the configuration the run starts in: with
+  // the shoulder at 0.5 rad the limit [-1, 1] would act at [-0.5, 1.5] of the drawn angle.
+  const std::string limit = load_error(started_text(0.5, 0, kLimit));
+  INFO(limit);
+  CHECK(limit.find("m.yaml:8:") != std::string::npos);
+  CHECK(limit.find("joints[0].initial") != std::string::npos);
+  CHECK(limit.find("joint 'shoulder' starts at angle 0.5 rad") != std::string::npos);
+  CHECK(limit.find("joint_limit 'stop' [-1, 1] reads its angle") != std::string::npos);
+  CHECK(limit.find("would act at [-0.5, 1.5] of the drawn angle") != std::string::npos);
+  CHECK(limit.find("pose the bodies by hand") != std::string::npos);
+  // A prismatic limit: the slide's upper bound 0.3 at 0.3 + 0.1.
+  const std::string slide = load_error(started_text(0, 0.1, kSlideLimit));
+  INFO(slide);
+  CHECK(slide.find("m.yaml:10:") != std::string::npos);
+  CHECK(slide.find("joint 'guide' starts at displacement 0.1 m") != std::string::npos);
+  CHECK(slide.find("would act at [-inf, 0.4] of the drawn displacement") != std::string::npos);
+  // A linear coupling 2 θ_shoulder − θ_elbow = 0 holds in the drawn zero, not from the start.
+  const std::string coupling = load_error(started_text(0.5, 0, kCoupling));
+  INFO(coupling);
+  CHECK(coupling.find("m.yaml:8:") != std::string::npos);
+  CHECK(coupling.find("linear coupling 'mimic' reads its angle") != std::string::npos);
+  CHECK(coupling.find("off by 1 (coefficient 2 times 0.5)") != std::string::npos);
+  // Motor laws of the angle and of the displacement.
+  const std::string motor = load_error(started_text(0.5, 0, kAngleMotor));
+  INFO(motor);
+  CHECK(motor.find("joint_motor 'servo' reads its angle()") != std::string::npos);
+  const std::string push = load_error(started_text(0, 0.1, kSlideMotor));
+  INFO(push);
+  CHECK(push.find("joint_motor 'push' reads its displacement()") != std::string::npos);
+  // A torsional spring between the joint's bodies: its reference angle is relative to the start.
+  const std::string spring = load_error(started_text(0.5, 0, kSpring));
+  INFO(spring);
+  CHECK(spring.find("torsional_spring_damper 'coil' between its bodies") != std::string::npos);
+  CHECK(spring.find("the default,") != std::string::npos);
+}
+
+TEST_CASE("initial placement: the same elements with joints started at 0 and moving are accepted", "[placement]") {
+  const std::string all = "forces:\n"
+                          "  - {name: stop, type: joint_limit, joint: shoulder, lower: -1, upper: 1, stiffness: 1.0e4}\n"
+                          "  - {name: end, type: joint_limit, joint: guide, upper: 0.3, stiffness: 2.0e4}\n"
+                          "  - {name: servo, type: joint_motor, joint: shoulder, value: '-10*angle()'}\n"
+                          "  - {name: push, type: joint_motor, joint: guide, value: '-5*displacement(guide)'}\n"
+                          "  - {name: coil, type: torsional_spring_damper, bodies: [ground, upper], point: [0, 0, 0], "
+                          "axis: [0, 0, 1], stiffness: 10}\n" +
+                          kCoupling;
+  const std::string text = started_text(0, 0, all);
+  CHECK(load_error(text).empty());
+  const LoadedModel m = load_model_text(text, "m.yaml");
+  // The rates set the velocities: upper turns at 1 rad/s about the pivot (its centre at 0.5 m
+  // moves at 0.5 m/s along y), the slider moves at 1 m/s along x.
+  CHECK(m.system.bodies()[0].angular_velocity.isApprox(Vec3(0, 0, 1), 1e-14));
+  CHECK(m.system.bodies()[0].velocity.isApprox(Vec3(0, 0.5, 0), 1e-14));
+  CHECK(m.system.bodies()[2].velocity.isApprox(Vec3(1, 0, 0), 1e-14));
+  // A motor law of the rate only does not read the position: accepted with the shoulder at 0.5.
+  CHECK(load_error(started_text(0.5, 0, "forces:\n  - {name: damp, type: joint_motor, joint: shoulder, value: '-2*rate()'}\n"))
+            .empty());
+}

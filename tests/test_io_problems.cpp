@@ -287,6 +287,7 @@ const BadModel kBadModels[] = {
     {"json_wrong_type.json", 1, 3, 12, "joints", "expected a list, got a mapping"},
     {"joint_motor_angle_of_prismatic.yaml", 1, 8, 65, "forces[0].value", "angle() applies to revolute and cylindrical joints; 'guide' is prismatic in '-100*angle(guide)'"},
     {"lie_rk4_with_joints.yaml", 1, 6, 5, "joints[0]", "lie_rk4 integrates free bodies only; a model with joints needs generalized_alpha, ida, trapezoidal_index2, rk4, dopri5, impulse (solver.type lie_rk4)"},
+    {"limit_of_started_joint.yaml", 1, 9, 6, "joints[0].initial", "joint 'pivot' starts at angle 0.5 rad from the drawn configuration, but joint_limit 'stop' [-1, 1] reads its angle: its bounds are measured from the configuration the run starts in, so they would act at [-0.5, 1.5] of the drawn angle; pose the bodies by hand in the model and state it from that pose, or start the joint at 0 (a rate or speed alone is accepted)"},
     {"list_for_a_number.yaml", 1, 4, 25, "bodies[0].mass", "expected a number, got '1, 2': a list of values where one number is expected"},
     {"load_unknown_state.yaml", 1, 8, 90, "forces[0].value[2]", "unknown controller state 'i_eer' (did you mean 'i_err'? the states section declares i_err) in '24*(1 - z(drone)) + 16*state(i_eer)'"},
     {"malformed_yaml.yaml", 1, 6, 90, "", "YAML syntax error: illegal flow end"},

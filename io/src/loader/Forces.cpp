@@ -73,6 +73,7 @@ void Loader::force_element(Map& f, const std::string& t, const std::string& name
     ok = p.empty();
   }
   if (!ok) {
+    motor_position_reads_.erase(m_.system.forces().size());  // not added: the index is the next one's
     forces_with_problems_.insert(fe.name);
     return;
   }
@@ -191,6 +192,7 @@ bool Loader::joint_motor(Map& f, ForceElement& fe) {
     const ExpressionQuantity& q = ex->quantities()[i];
     slot[i] = static_cast<int>(std::find(functions.begin(), functions.end(), q.function) - functions.begin());
     if (slot[i] == 0) fe.effort_uses_angle = true;
+    if (slot[i] == 0 || slot[i] == 2) motor_position_reads_.emplace(m_.system.forces().size(), q.function);
     if (q.function == "state") {
       slot[i] = 4 + static_cast<int>(fe.states.size());
       fe.states.push_back(q.argument);

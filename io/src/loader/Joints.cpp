@@ -186,7 +186,10 @@ void Loader::joints(const YAML::Node& n) {
           }
         }
       if (takes_initial_coordinates(info->type))
-        if (const Entry* e = jm.find("initial")) joint_initial(e->value, jm.path("initial"), info->type, j);
+        if (const Entry* e = jm.find("initial")) {
+          joint_initial(e->value, jm.path("initial"), info->type, j);
+          joint_initial_.emplace(j.name, Placed{e->key_node.Mark(), jm.path("initial")});
+        }
       // The type's own checks (perpendicular axes, coinciding points, ...), at their keys.
       if (problem_count() == errors_before) {
         std::vector<KeyProblem> p;

@@ -82,6 +82,9 @@ class Loader : public Reader {
   /// The bodies placed from the joints' initial coordinates, after the model checks
   /// (Placement.cpp): a body velocity given where the walk sets it, a loop that cannot close.
   void placement();
+  /// Refuses, at the joint's `initial` key, each element that reads at position level the
+  /// coordinate of a joint started away from its drawn zero (Placement.cpp). True if none did.
+  bool position_readers_of_started_joints();
   void forces(const YAML::Node& n);
   void force_element(Map& f, const std::string& type, const std::string& name);
   bool joint_motor(Map& f, ForceElement& fe);
@@ -141,6 +144,10 @@ class Loader : public Reader {
   std::optional<Placed> first_joint_;
   /// Per body: where its velocity, angular_velocity or angular_velocity_local was given (the first).
   std::vector<std::optional<Placed>> body_velocity_;
+  std::map<std::string, Placed> joint_initial_;  // joint name -> its `initial` key
+  /// joint_motor elements (index in System::forces()) whose own law reads its joint's angle() or
+  /// displacement(): that function's name.
+  std::map<size_t, std::string> motor_position_reads_;
   std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_, states_;
   std::vector<Placed> reaction_friction_;  // joint_friction items with `normal: reaction`, at that key
   std::vector<Placed> shafts_;  // shafts and shaft forces

@@ -4,6 +4,10 @@
 
 #include "Loader.h"
 
+#include <algorithm>
+
+#include <Eigen/Geometry>
+
 namespace mbdae::io::loader {
 
 void Loader::joint_initial(const YAML::Node& n, const std::string& path, JointType type, Joint& j) {
@@ -46,7 +50,68 @@ void Loader::joint_initial(const YAML::Node& n, const std::string& path, JointTy
   if (ok) j.initial = in;
 }
 
+bool Loader::position_readers_of_started_joints() {
+  const System& sys = m_.system;
+  const size_t errors_before = problem_count();
+  const std::string why_then = "; pose the bodies by hand in the model and state it from that pose, or start the joint "
+                               "at 0 (a rate or speed alone is accepted)";
+  for (const Joint& j : sys.joints()) {
+    if (!j.initial) continue;
+    const auto at = joint_initial_.find(j.name);
+    if (at == joint_initial_.end()) continue;
+    const JointInitial& in = *j.initial;
+    // The joint's position-level start, as the coordinate it shifts and its value.
+    const bool slides_only = j.type == JointType::Prismatic;
+    const double q0 = slides_only ? in.displacement : in.angle;
+    const Eigen::AngleAxisd turn(in.rotation);
+    std::string start;
+    if (in.angle != 0) start = "angle " + fmt_num(in.angle) + " rad";
+    if (in.displacement != 0) start += (start.empty() ? "" : ", ") + std::string("displacement ") + fmt_num(in.displacement) + " m";
+    if (turn.angle() != 0) start = "a rotation of " + fmt_num(turn.angle()) + " rad";
+    if (start.empty()) continue;
+    const std::string joint = "joint '" + j.name + "' starts at " + start + " from the drawn configuration";
+    const std::string measured = " is measured from the configuration the run starts in";
+    auto refuse = [&](const std::string& msg) { error(at->second.mark, at->second.path, joint + ", but " + msg + why_then); };
+    for (size_t k = 0; k < sys.forces().size(); ++k) {
+      const ForceElement& f = sys.forces()[k];
+      const std::string element = std::string(to_string(f.type)) + " '" + f.name + "'";
+      if (f.type == ForceType::JointLimit && f.joint == j.name && q0 != 0) {
+        const std::string l = f.lower ? fmt_num(*f.lower) : "-inf", u = f.upper ? fmt_num(*f.upper) : "inf";
+        const std::string l0 = f.lower ? fmt_num(*f.lower + q0) : "-inf", u0 = f.upper ? fmt_num(*f.upper + q0) : "inf";
+        refuse(element + " [" + l + ", " + u + "] reads its " + (slides_only ? "displacement" : "angle") +
+               ": its bounds are measured from the configuration the run starts in, so they would act at [" + l0 + ", " +
+               u0 + "] of the drawn " + (slides_only ? "displacement" : "angle"));
+      } else if (f.type == ForceType::JointMotor && f.joint == j.name) {
+        const auto r = motor_position_reads_.find(k);
+        if (r == motor_position_reads_.end()) continue;
+        const double q = r->second == "angle" ? in.angle : in.displacement;
+        if (q == 0) continue;
+        refuse(element + " reads its " + r->second + "(), which" + measured + ": its law would see " + r->second +
+               "() = 0 where the drawn configuration's is " + fmt_num(q) + " and act " + fmt_num(q) + " away from where it is stated");
+      } else if (f.type == ForceType::TorsionalSpringDamper && (in.angle != 0 || turn.angle() != 0) && f.bodies.size() == 2 &&
+                 ((f.bodies[0] == j.bodies[0] && f.bodies[1] == j.bodies[1]) ||
+                  (f.bodies[0] == j.bodies[1] && f.bodies[1] == j.bodies[0]))) {
+        refuse(element + " between its bodies measures its angle from the configuration the run starts in (its "
+               "reference angle " + fmt_num(f.length.value_or(0)) + " rad" + (f.length ? "" : ", the default,") +
+               " is relative to the start), so its rest would be " + start + " away from the drawn one");
+      }
+    }
+    for (const Coupling& c : sys.couplings()) {
+      const auto it = std::find(c.joints.begin(), c.joints.end(), j.name);
+      if (it == c.joints.end()) continue;
+      if (q0 == 0) continue;
+      const double ci = c.coefficients[static_cast<size_t>(it - c.joints.begin())];
+      refuse(std::string(to_string(c.kind)) + " coupling '" + c.name + "' reads its " +
+             (slides_only ? "displacement" : "angle") + ": the coupled coordinates are measured from the configuration "
+             "the run starts in, so its relation would be off by " + fmt_num(ci * q0) + " (coefficient " + fmt_num(ci) +
+             " times " + fmt_num(q0) + ") from the drawn one");
+    }
+  }
+  return problem_count() == errors_before;
+}
+
 void Loader::placement() {
+  if (!position_readers_of_started_joints()) return;
   try {
     m_.placement = place_from_joint_coordinates(m_.system);
   } catch (const ModelError& e) {
