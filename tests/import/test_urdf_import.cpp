@@ -81,7 +81,8 @@ TEST_CASE("URDF products of inertia: the tensor entries (ixy = J(0,1)) are kept"
 <joint name="j" type="continuous"><parent link="world"/><child link="b"/><axis xyz="0 0 1"/></joint>
 <link name="b"><inertial><mass value="1"/><inertia ixx="0.3" iyy="0.4" izz="0.5" ixy="-0.01" ixz="0.02" iyz="-0.03"/></inertial></link>
 )");
-  const RigidBody& b = load(t).system.bodies()[0];
+  const auto m = load(t);
+  const RigidBody& b = m.system.bodies()[0];
   Vec6 expected;
   expected << 0.3, 0.4, 0.5, -0.03, 0.02, -0.01;  // [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]
   CHECK((b.inertia - expected).cwiseAbs().maxCoeff() < 1e-15);
