@@ -111,12 +111,7 @@ struct Common {
     }
     inputs = model->input_files;
     inputs.push_back(o.three_js);
-    try {
-      io::require_outputs(outputs, inputs);
-    } catch (const io::OutputRefused& e) {
-      std::fprintf(stderr, "mbdae: %s\n", e.what());
-      return kBadInput;
-    }
+    if (!outputs_allowed(outputs, inputs)) return kBadInput;
     return kSuccess;
   }
   void print_model() const {

@@ -92,6 +92,9 @@ int import_command(const ImportOptions& o);
 /// elements not mapped are printed as warnings. Prints every problem to stderr, one per line as
 /// FILE:LINE:COL: KEY: message, and returns nullopt if there is any.
 std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets);
+/// io::require_outputs(outputs, inputs); a refusal is printed on stderr as "mbdae: WHY" and gives false
+/// (the command then exits kBadInput).
+bool outputs_allowed(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
 
 /// Prints a problem of the model, the formulation or a solver to stderr, located at its item in
 /// the model file (or at the file if it is about none): "FILE:LINE:COL: KEY: <prefix>message",

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 
+#include <mbdae/io/FilePolicy.h>
 #include <mbdae/model/math/Rotation.h>
 
 #ifdef MBDAE_WITH_IMPORT
@@ -29,6 +30,16 @@ std::string json_string(const std::string& s) {
     }
   }
   return o + "\"";
+}
+
+bool outputs_allowed(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
+  try {
+    io::require_outputs(outputs, inputs);
+  } catch (const io::OutputRefused& e) {
+    std::fprintf(stderr, "mbdae: %s\n", e.what());
+    return false;
+  }
+  return true;
 }
 
 bool is_robot_file(const std::string& file) {

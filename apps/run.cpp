@@ -295,12 +295,7 @@ int run_command(const RunOptions& o) {
     std::vector<std::string> inputs = m.input_files;
     inputs.push_back(o.restart);
     inputs.push_back(o.three_js);
-    try {
-      io::require_outputs(outputs, inputs);
-    } catch (const io::OutputRefused& e) {
-      std::fprintf(stderr, "mbdae: %s\n", e.what());
-      return kBadInput;
-    }
+    if (!outputs_allowed(outputs, inputs)) return kBadInput;
   }
   ResultFiles files(csv_path);
   std::unique_ptr<io::CsvWriter> csv;
