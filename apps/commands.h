@@ -68,6 +68,16 @@ struct ViewOptions {
 /// Writes one self-contained HTML page that animates the results in 3D (docs/viewer.md).
 int view_command(const ViewOptions& o);
 
+/// Options of `mbdae sensitivity` (sensitivity.cpp).
+struct SensitivityOptions {
+  std::string model;
+  std::vector<std::string> sets;    ///< "key=value"
+  std::vector<std::string> params;  ///< --param KEY: the parameters, as --set key paths
+  std::string output;               ///< -o; empty: <model stem>.sensitivity.csv
+};
+/// `mbdae sensitivity`: the run's sensor columns and d(column)/d(parameter) (io::SensitivityRun).
+int sensitivity_command(const SensitivityOptions& o);
+
 struct CheckOptions {
   std::string model;
   std::vector<std::string> sets;

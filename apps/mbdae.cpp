@@ -5,6 +5,7 @@
 //   mbdae import ROBOT.urdf -o model.yaml [--strict] [--collision]
 //   mbdae statics MODEL [--load-steps N]        mbdae modes MODEL [--at-equilibrium]
 //   mbdae kinematics MODEL                      mbdae inverse MODEL
+//   mbdae sensitivity MODEL --param KEY [--param KEY ...] [-o out.csv]
 //   mbdae plot RESULTS.csv [-o PREFIX]
 //   mbdae view RESULTS.csv [-o PAGE.html] [--three three.min.js]
 //   mbdae validate [--full] [--case NAME...] [--markdown FILE] [--csv FILE] [--plots DIR]
@@ -178,6 +179,22 @@ int main(int argc, char** argv) {
       "along the prescribed motion",
       inverse, true);
 
+  SensitivityOptions sens;
+  CLI::App* sens_cmd = app.add_subcommand(
+      "sensitivity",
+      "Run a model with the forward sensitivities of its sensors to parameters (docs/sensitivities.md): the CSV of "
+      "mbdae run plus a column d(COLUMN)/d(KEY) for every sensor column and parameter");
+  sens_cmd->add_option("MODEL", sens.model, "Model file (YAML or JSON; see docs/model-format.md)")->required();
+  sens_cmd->add_option("-p,--param", sens.params,
+                       "A parameter: a numeric key of the model file as a --set key path (e.g. --param bodies[1].mass "
+                       "--param forces[0].stiffness); repeatable")
+      ->type_name("KEY")
+      ->required();
+  sens_cmd->add_option("--set", sens.sets, "Override a key (as for run)")->type_name("KEY=VALUE");
+  sens_cmd->add_option("-o,--output", sens.output, "Results CSV (default: <model name>.sensitivity.csv)")
+      ->type_name("FILE");
+  sens_cmd->footer(kExitCodes);
+
   std::string plot_csv, plot_prefix;
   CLI::App* plot_cmd = app.add_subcommand("plot", "Plot a results CSV of `mbdae run` (PNG and SVG)");
   plot_cmd->add_option("RESULTS", plot_csv, "CSV file written by mbdae run")->required();
@@ -283,6 +300,7 @@ int main(int argc, char** argv) {
     if (*modes_cmd) return modes_command(modes);
     if (*kinematics_cmd) return kinematics_command(kinem);
     if (*inverse_cmd) return inverse_command(inverse);
+    if (*sens_cmd) return sensitivity_command(sens);
     if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
     if (*view_cmd) return view_command(view);
     if (*validate_cmd) return validate_command(validate);

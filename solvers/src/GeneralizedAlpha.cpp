@@ -12,6 +12,7 @@
 
 #include "Kkt.h"
 #include <mbdae/solvers/Assembly.h>
+#include <mbdae/solvers/Sensitivity.h>
 #include <mbdae/solvers/SparseLu.h>
 
 namespace mbdae {
@@ -98,6 +99,104 @@ class Newmark {
       }
     }
     an_ = qddn_;
+    if (sens_) start_sensitivities(t0);
+    return true;
+  }
+
+  /// Sensitivities of the state to parameters (Sensitivity.h), set before init().
+  struct Sensitivity {
+    std::vector<ParameterSystems> params;
+    std::vector<ConstrainedSystem::Workspace> ws_minus, ws_plus;
+    StateSensitivities s;  // at the current state
+    MatX sa;               // S_a, the algorithmic accelerations'
+    VecX dq, dv, rm, rp, cm, cp, rhs, x, l;
+  };
+  std::unique_ptr<Sensitivity> sens_;
+
+  /// S_q̈,0 and S_λ,0 (S_q,0 and S_v,0 given): directional central differences of the consistent
+  /// initial accelerations and multipliers of the systems at p ± δ.
+  void start_sensitivities(double t0) {
+    Sensitivity& S = *sens_;
+    const int P = static_cast<int>(S.params.size());
+    S.s.a.setZero(n_, P);
+    S.s.lambda.setZero(m_, P);
+    if (opt_.compute_initial_accelerations) {
+      VecX am, lm, ap, lp;
+      for (int k = 0; k < P; ++k) {
+        const ParameterSystems& ps = S.params[static_cast<size_t>(k)];
+        const double d = ps.delta;
+        initial_accelerations(*ps.minus, t0, qn_ - d * S.s.q.col(k), vn_ - d * S.s.v.col(k), am, lm);
+        initial_accelerations(*ps.plus, t0, qn_ + d * S.s.q.col(k), vn_ + d * S.s.v.col(k), ap, lp);
+        S.s.a.col(k) = (ap - am) / (2 * d);
+        S.s.lambda.col(k) = (lp - lm) / (2 * d);
+      }
+    }
+    S.sa = S.s.a;
+  }
+
+  /// The sensitivities of the accepted step t → t + h (state n in qn_ ..., n+1 in q_ ...), by
+  /// the equations of Sensitivity.h. False (message_ set) on a compliant step or a singular matrix.
+  bool sensitivity_step(double t, double h) {
+    Sensitivity& S = *sens_;
+    const double am = p_.alpha_m, af = p_.alpha_f, be = p_.beta, ga = p_.gamma;
+    const double t1 = t + h;
+    const double bp = (1 - am) / (h * h * be * (1 - af));
+    const double gp = ga / (h * be);
+    const double fa = (1 - af) / (1 - am);
+    std::ostringstream why;
+    why << name_ << " at t = " << t1 << " s: ";
+    if (compliant_ > 0) {
+      why << "the step was taken with compliant constraints (a singular configuration, "
+             "solver.singular_regularization); the sensitivities are not defined there";
+      message_ = why.str();
+      return false;
+    }
+    // The exact Jacobian of the step at its converged state (the iteration's may be older).
+    if (!refresh(t1, h, bp, gp)) {
+      why << "the step's iteration matrix is singular; no sensitivities";
+      message_ = why.str();
+      return false;
+    }
+    const int P = static_cast<int>(S.params.size());
+    const bool vel_all = level_ == Level::Velocity;
+    for (int k = 0; k < P; ++k) {
+      const ParameterSystems& ps = S.params[static_cast<size_t>(k)];
+      ConstrainedSystem::Workspace& wm = S.ws_minus[static_cast<size_t>(k)];
+      ConstrainedSystem::Workspace& wp = S.ws_plus[static_cast<size_t>(k)];
+      const double d = ps.delta;
+      // Predictors: S_a,n+1 with S_q̈,n+1 = 0, and the S_q, S_v it gives.
+      const VecX sa_pred = (af * S.s.a.col(k) - am * S.sa.col(k)) / (1 - am);
+      S.dq = S.s.q.col(k) + h * S.s.v.col(k) + h * h * (0.5 - be) * S.sa.col(k) + h * h * be * sa_pred;
+      S.dv = S.s.v.col(k) + h * (1 - ga) * S.sa.col(k) + h * ga * sa_pred;
+      ps.minus->residual(wm, t1, q_ - d * S.dq, v_ - d * S.dv, qdd_, lam_, S.rm);
+      ps.plus->residual(wp, t1, q_ + d * S.dq, v_ + d * S.dv, qdd_, lam_, S.rp);
+      S.rhs.head(n_) = -(S.rp - S.rm) / (2 * d);
+      if (m_ > 0) {
+        if (!vel_all) {
+          ps.minus->constraints(wm, t1, q_ - d * S.dq, S.cm);
+          ps.plus->constraints(wp, t1, q_ + d * S.dq, S.cp);
+          S.rhs.tail(m_) = -bp * (S.cp - S.cm) / (2 * d);
+        }
+        if (vel_all || has_vel_rows_) {
+          ps.minus->constraint_velocity(wm, t1, q_ - d * S.dq, v_ - d * S.dv, S.cm);
+          ps.plus->constraint_velocity(wp, t1, q_ + d * S.dq, v_ + d * S.dv, S.cp);
+          for (int r = 0; r < m_; ++r)
+            if (vel_all || vel_row_[static_cast<size_t>(r)]) S.rhs[n_ + r] = -(bp / gp) * (S.cp[r] - S.cm[r]) / (2 * d);
+        }
+      }
+      lu_.solve(S.rhs);
+      if (!S.rhs.allFinite()) {
+        why << "the sensitivity of parameter " << k + 1 << " is not finite";
+        message_ = why.str();
+        return false;
+      }
+      const auto sqdd = S.rhs.head(n_);
+      S.sa.col(k) = sa_pred + fa * sqdd;
+      S.s.q.col(k) = S.dq + (h * h * be * fa) * sqdd;
+      S.s.v.col(k) = S.dv + (h * ga * fa) * sqdd;
+      S.s.a.col(k) = sqdd;
+      S.s.lambda.col(k) = S.rhs.tail(m_);
+    }
     return true;
   }
 
@@ -185,6 +284,7 @@ class Newmark {
         if (opt_.max_step > 0) h_cur_ = std::min(h_cur_, opt_.max_step);
       }
       // accept
+      if (sens_ && !sensitivity_step(t_, h)) return fail(SolveStatus::OtherFailure, message_);
       t_ = (t_out - t_ - h < 1e-12 * std::max(1.0, std::abs(t_out))) ? t_out : t_ + h;
       qn_.swap(q_);
       vn_.swap(v_);
@@ -647,6 +747,72 @@ class NewmarkIntegrator final : public Integrator {
   Newmark engine_;
 };
 }  // namespace
+
+namespace {
+class NewmarkSensitivityIntegrator final : public SensitivityIntegrator {
+ public:
+  NewmarkSensitivityIntegrator(const ConstrainedSystem& sys, AlphaParameters p, Level level, const NewmarkOptions& opt,
+                               const char* name, double t0, const VecX& q0, const VecX& v0,
+                               std::vector<ParameterSystems> params, const MatX& dq0, const MatX& dv0)
+      : engine_(sys, p, level, opt, name) {
+    const int n = sys.num_coordinates(), m = sys.num_constraints();
+    const auto P = static_cast<Eigen::Index>(params.size());
+    if (dq0.rows() != n || dv0.rows() != n || dq0.cols() != P || dv0.cols() != P)
+      throw SolverSettingsError(std::string(name) + ": the initial sensitivities have the wrong size");
+    auto sens = std::make_unique<Newmark::Sensitivity>();
+    for (size_t k = 0; k < params.size(); ++k) {
+      const ParameterSystems& ps = params[k];
+      if (!ps.minus || !ps.plus || !(ps.delta > 0))
+        throw SolverSettingsError(std::string(name) + ": parameter " + std::to_string(k + 1) +
+                                  " needs both perturbed systems and a step > 0");
+      for (const ConstrainedSystem* s : {ps.minus, ps.plus})
+        if (s->num_coordinates() != n || s->num_constraints() != m)
+          throw SolverSettingsError(std::string(name) + ": parameter " + std::to_string(k + 1) + " changes the system's size (" +
+                                    std::to_string(s->num_coordinates()) + " coordinates, " +
+                                    std::to_string(s->num_constraints()) + " constraint rows; nominal " +
+                                    std::to_string(n) + ", " + std::to_string(m) + ")");
+      sens->ws_minus.push_back(ps.minus->make_workspace());
+      sens->ws_plus.push_back(ps.plus->make_workspace());
+    }
+    sens->params = std::move(params);
+    sens->s.q = dq0;
+    sens->s.v = dv0;
+    for (VecX* x : {&sens->dq, &sens->dv, &sens->rm, &sens->rp}) x->setZero(n);
+    for (VecX* x : {&sens->cm, &sens->cp}) x->setZero(m);
+    sens->rhs.setZero(n + m);
+    engine_.sens_ = std::move(sens);
+    engine_.interrupted_ = [this] { return interrupted(); };
+    engine_.init(t0, q0, v0);
+  }
+  bool advance_to(double t) override { return engine_.advance(t); }
+  double time() const override { return engine_.time(); }
+  StateView state() const override { return engine_.state(); }
+  const SolverStats& stats() const override { return engine_.stats(); }
+  SolveStatus status() const override { return engine_.status(); }
+  const std::string& message() const override { return engine_.message(); }
+  const StateSensitivities& sensitivities() const override { return engine_.sens_->s; }
+
+ private:
+  Newmark engine_;
+};
+}  // namespace
+
+std::unique_ptr<SensitivityIntegrator> make_newmark_sensitivity(const ConstrainedSystem& sys, double t0,
+                                                                const VecX& q0, const VecX& v0,
+                                                                const NewmarkOptions& opt, bool trapezoidal,
+                                                                std::vector<ParameterSystems> params,
+                                                                const MatX& dq0, const MatX& dv0) {
+  if (trapezoidal)
+    return std::make_unique<NewmarkSensitivityIntegrator>(sys, AlphaParameters{0.0, 0.0, 0.25, 0.5}, Level::Velocity,
+                                                          opt, "trapezoidal-index2", t0, q0, v0, std::move(params),
+                                                          dq0, dv0);
+  if (opt.formulation == AlphaFormulation::StabilizedIndex2)
+    throw SolverSettingsError(
+        "generalized-alpha: sensitivities are not available on the stabilized index-2 form (solver.formulation: "
+        "index2_ggl; its position projection is not differentiated): use solver.formulation: index3");
+  return std::make_unique<NewmarkSensitivityIntegrator>(sys, chung_hulbert(opt.rho_inf), Level::Position, opt,
+                                                        "generalized-alpha", t0, q0, v0, std::move(params), dq0, dv0);
+}
 
 std::unique_ptr<Integrator> make_generalized_alpha(const ConstrainedSystem& sys, double t0,
                                                    const VecX& q0, const VecX& v0,

@@ -2,6 +2,7 @@
 /// The one translation of SimulationSettings into the options of the chosen solver (every family).
 
 #include <mbdae/solvers/SolverSettings.h>
+#include <mbdae/solvers/Sensitivity.h>
 
 #include <string>
 
@@ -45,6 +46,23 @@ IdaOptions ida_options(const SimulationSettings& s) {
 #endif
 
 }  // namespace
+
+std::unique_ptr<SensitivityIntegrator> make_sensitivity_integrator(const ConstrainedSystem& sys, double t0,
+                                                                   const VecX& q0, const VecX& v0,
+                                                                   const SimulationSettings& s,
+                                                                   std::vector<ParameterSystems> params,
+                                                                   const MatX& dq0, const MatX& dv0) {
+  switch (s.solver) {
+    case SolverType::GeneralizedAlpha:
+    case SolverType::TrapezoidalIndex2:
+      return make_newmark_sensitivity(sys, t0, q0, v0, newmark_options(s), s.solver == SolverType::TrapezoidalIndex2,
+                                      std::move(params), dq0, dv0);
+    default:
+      throw SolverSettingsError(std::string("solver '") + to_string(s.solver) +
+                                "' has no sensitivities yet: use solver.type: generalized_alpha (index 3) or "
+                                "trapezoidal_index2");
+  }
+}
 
 ExplicitOptions explicit_options(const SimulationSettings& s, bool has_joints) {
   require_family(s, SolverPath::NewtonEuler, "an explicit Newton-Euler solver (rk4, dopri5)");

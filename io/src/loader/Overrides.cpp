@@ -6,11 +6,12 @@
 
 #include "Loader.h"
 
+#include <mbdae/io/Sensitivity.h>
+
 #include <charconv>
+#include <cmath>
 
 namespace mbdae::io::loader {
-
-namespace {
 
 /// One segment of a key path: a key, or an index (key empty).
 struct Segment {
@@ -44,7 +45,65 @@ std::optional<std::vector<Segment>> split_key_path(const std::string& k) {
   return segs;
 }
 
-}  // namespace
+}  // namespace mbdae::io::loader
+
+namespace mbdae::io {
+
+double model_number(const std::string& file, const std::vector<Override>& overrides, const std::string& key) {
+  auto refuse = [&](const std::string& why) {
+    Diagnostic d;
+    d.file = file;
+    d.key_path = key;
+    d.message = why;
+    throw LoadError({d});
+  };
+  const std::optional<std::vector<loader::Segment>> segs = loader::split_key_path(key);
+  if (!segs) refuse("not a key path (expected e.g. bodies[1].mass or forces[0].stiffness)");
+  // The last override of the key wins, as when the overrides are applied in order.
+  std::string text;
+  bool from_override = false;
+  for (auto o = overrides.rbegin(); o != overrides.rend(); ++o)
+    if (o->key == key) {
+      text = o->value;
+      from_override = true;
+      break;
+    }
+  YAML::Node cur;
+  try {
+    if (from_override) {
+      cur = YAML::Load(text);
+    } else {
+      cur = YAML::LoadFile(file);
+      for (const loader::Segment& seg : *segs) {
+        if (seg.index >= 0) {
+          if (!cur.IsSequence() || static_cast<size_t>(seg.index) >= cur.size())
+            refuse("the model file has no value at this key (give it with --set " + key + "=VALUE)");
+          cur.reset(cur[static_cast<size_t>(seg.index)]);
+        } else {
+          if (!cur.IsMap() || !cur[seg.key])
+            refuse("the model file has no value at this key (give it with --set " + key + "=VALUE)");
+          cur.reset(cur[seg.key]);
+        }
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    refuse("cannot read the value: " + e.msg);
+  }
+  double x = 0;
+  bool ok = cur.IsScalar();
+  if (ok) {
+    const std::string s = cur.Scalar();
+    const char* end = s.data() + s.size();
+    const auto r = std::from_chars(s.data(), end, x);
+    ok = r.ec == std::errc() && r.ptr == end && std::isfinite(x);
+  }
+  if (!ok) refuse("a parameter must be a number (an expression, list or mapping cannot be differentiated by its key)");
+  return x;
+}
+
+}  // namespace mbdae::io
+
+namespace mbdae::io::loader {
 
 void Loader::apply_overrides(YAML::Node& root, const std::vector<Override>& overrides) {
   for (const Override& o : overrides) {
