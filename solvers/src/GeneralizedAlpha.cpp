@@ -45,6 +45,12 @@ double inf_norm(const V& x) {
   return x.size() ? x.cwiseAbs().maxCoeff() : 0.0;
 }
 
+/// Sensitivities: iterations on the differentiated step equations at most, and the relative
+/// correction at which they stop (well above the differences' noise of about 1e-10); a run whose
+/// corrections still contract after the last iteration stops, naming the parameter.
+constexpr int kSensitivityIterations = 6;
+constexpr double kSensitivityTolerance = 1e-8;
+
 class Newmark {
  public:
   Newmark(const ConstrainedSystem& sys, AlphaParameters p, Level level, const NewmarkOptions& opt,
@@ -109,7 +115,8 @@ class Newmark {
     std::vector<ConstrainedSystem::Workspace> ws_minus, ws_plus;
     StateSensitivities s;  // at the current state
     MatX sa;               // S_a, the algorithmic accelerations'
-    VecX dq, dv, rm, rp, cm, cp, rhs, x, l;
+    VecX dq, dv, qd, vd, rm, rp, cm, cp, cpar, cvpar, cv, g, rhs, x;
+    SparseMatrix G;  // ∂Ċ/∂q at the step's state (velocity-level rows)
   };
   std::unique_ptr<Sensitivity> sens_;
 
@@ -159,6 +166,7 @@ class Newmark {
     }
     const int P = static_cast<int>(S.params.size());
     const bool vel_all = level_ == Level::Velocity;
+    if (vel_all || has_vel_rows_) sys_.assemble_velocity_jacobian(ws_, t1, q_, v_, S.G);
     for (int k = 0; k < P; ++k) {
       const ParameterSystems& ps = S.params[static_cast<size_t>(k)];
       ConstrainedSystem::Workspace& wm = S.ws_minus[static_cast<size_t>(k)];
@@ -168,28 +176,71 @@ class Newmark {
       const VecX sa_pred = (af * S.s.a.col(k) - am * S.sa.col(k)) / (1 - am);
       S.dq = S.s.q.col(k) + h * S.s.v.col(k) + h * h * (0.5 - be) * S.sa.col(k) + h * h * be * sa_pred;
       S.dv = S.s.v.col(k) + h * (1 - ga) * S.sa.col(k) + h * ga * sa_pred;
-      ps.minus->residual(wm, t1, q_ - d * S.dq, v_ - d * S.dv, qdd_, lam_, S.rm);
-      ps.plus->residual(wp, t1, q_ + d * S.dq, v_ + d * S.dv, qdd_, lam_, S.rp);
-      S.rhs.head(n_) = -(S.rp - S.rm) / (2 * d);
+      // The defect g of the differentiated step equations at S_q̈ = x.head(n), S_λ = x.tail(m):
+      // one directional central difference of the residual and the constraints of the systems
+      // at p ± δ (S_q̈ = S_λ = 0 gives the negative right-hand side of Sensitivity.h).
+      auto defect = [&](const VecX& x) {
+        const auto sqdd = x.head(n_);
+        S.qd = S.dq + (h * h * be * fa) * sqdd;
+        S.vd = S.dv + (h * ga * fa) * sqdd;
+        ps.minus->residual(wm, t1, q_ - d * S.qd, v_ - d * S.vd, qdd_ - d * sqdd, lam_ - d * x.tail(m_), S.rm);
+        ps.plus->residual(wp, t1, q_ + d * S.qd, v_ + d * S.vd, qdd_ + d * sqdd, lam_ + d * x.tail(m_), S.rp);
+        S.g.head(n_) = (S.rp - S.rm) / (2 * d);
+        if (m_ == 0) return;
+        // The constraint rows with the step's C_q (and ∂Ċ/∂q): differences of C itself would
+        // carry a round-off of ε/δ, which the rows' scaling β' ~ 1/h² would amplify.
+        if (!vel_all) S.g.tail(m_).noalias() = bp * (K_.C * S.qd + S.cpar);
+        if (vel_all || has_vel_rows_) {
+          S.cv.noalias() = S.G * S.qd;
+          S.cv.noalias() += K_.C * S.vd;
+          for (int r = 0; r < m_; ++r)
+            if (vel_all || vel_row_[static_cast<size_t>(r)]) S.g[n_ + r] = (bp / gp) * (S.cv[r] + S.cvpar[r]);
+        }
+      };
+      // ∂C/∂p and ∂Ċ/∂p at the step's state: exactly 0 where the constraints do not depend on p.
       if (m_ > 0) {
         if (!vel_all) {
-          ps.minus->constraints(wm, t1, q_ - d * S.dq, S.cm);
-          ps.plus->constraints(wp, t1, q_ + d * S.dq, S.cp);
-          S.rhs.tail(m_) = -bp * (S.cp - S.cm) / (2 * d);
+          ps.minus->constraints(wm, t1, q_, S.cm);
+          ps.plus->constraints(wp, t1, q_, S.cp);
+          S.cpar = (S.cp - S.cm) / (2 * d);
         }
         if (vel_all || has_vel_rows_) {
-          ps.minus->constraint_velocity(wm, t1, q_ - d * S.dq, v_ - d * S.dv, S.cm);
-          ps.plus->constraint_velocity(wp, t1, q_ + d * S.dq, v_ + d * S.dv, S.cp);
-          for (int r = 0; r < m_; ++r)
-            if (vel_all || vel_row_[static_cast<size_t>(r)]) S.rhs[n_ + r] = -(bp / gp) * (S.cp[r] - S.cm[r]) / (2 * d);
+          ps.minus->constraint_velocity(wm, t1, q_, v_, S.cm);
+          ps.plus->constraint_velocity(wp, t1, q_, v_, S.cp);
+          S.cvpar = (S.cp - S.cm) / (2 * d);
         }
       }
-      lu_.solve(S.rhs);
-      if (!S.rhs.allFinite()) {
-        why << "the sensitivity of parameter " << k + 1 << " is not finite";
+      // Newton on the linear equations g(x) = 0 with the step's matrix: exact tangents make the
+      // first solve the answer (the second defect is the differences' noise); a tangent that is
+      // only approximate (an element's by differences) is corrected by the further iterations.
+      // Stopped when the correction is below kSensitivityTolerance relative, or when it no longer
+      // halves (the differences' noise is reached: a parameter with no effect yet has x ~ noise).
+      S.x.setZero();
+      bool converged = false;
+      double last = 0;
+      for (int it = 0; it < kSensitivityIterations && !converged; ++it) {
+        defect(S.x);
+        S.rhs = -S.g;
+        lu_.solve(S.rhs);
+        if (!S.rhs.allFinite()) {
+          why << "the sensitivity of parameter " << k + 1 << " is not finite";
+          message_ = why.str();
+          return false;
+        }
+        S.x += S.rhs;
+        const double corr = inf_norm(S.rhs);
+        converged = (it > 0 && (corr <= kSensitivityTolerance * inf_norm(S.x) || corr > 0.5 * last)) ||
+                    inf_norm(S.x) == 0;  // independent of p at this step
+        last = corr;
+      }
+      if (!converged) {
+        why << "the sensitivity equations of parameter " << k + 1 << " did not converge in "
+            << kSensitivityIterations << " iterations (last correction " << inf_norm(S.rhs) << " of "
+            << inf_norm(S.x) << ")";
         message_ = why.str();
         return false;
       }
+      S.rhs = S.x;
       const auto sqdd = S.rhs.head(n_);
       S.sa.col(k) = sa_pred + fa * sqdd;
       S.s.q.col(k) = S.dq + (h * h * be * fa) * sqdd;
@@ -777,9 +828,10 @@ class NewmarkSensitivityIntegrator final : public SensitivityIntegrator {
     sens->params = std::move(params);
     sens->s.q = dq0;
     sens->s.v = dv0;
-    for (VecX* x : {&sens->dq, &sens->dv, &sens->rm, &sens->rp}) x->setZero(n);
-    for (VecX* x : {&sens->cm, &sens->cp}) x->setZero(m);
-    sens->rhs.setZero(n + m);
+    for (VecX* x : {&sens->dq, &sens->dv, &sens->qd, &sens->vd, &sens->rm, &sens->rp}) x->setZero(n);
+    for (VecX* x : {&sens->cm, &sens->cp, &sens->cpar, &sens->cvpar, &sens->cv}) x->setZero(m);
+    sens->G = sys.jacobian_pattern();
+    for (VecX* x : {&sens->g, &sens->rhs, &sens->x}) x->setZero(n + m);
     engine_.sens_ = std::move(sens);
     engine_.interrupted_ = [this] { return interrupted(); };
     engine_.init(t0, q0, v0);
