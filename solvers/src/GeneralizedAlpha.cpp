@@ -776,14 +776,14 @@ class Newmark {
 }  // namespace
 
 namespace {
-class NewmarkIntegrator final : public Integrator {
+/// The Integrator interface (Base: Integrator or SensitivityIntegrator) over a Newmark engine.
+template <class Base>
+class NewmarkDriver : public Base {
  public:
-  NewmarkIntegrator(const ConstrainedSystem& sys, AlphaParameters p, Level level,
-                    const NewmarkOptions& opt, const char* name, double t0, const VecX& q0,
-                    const VecX& v0)
+  NewmarkDriver(const ConstrainedSystem& sys, AlphaParameters p, Level level, const NewmarkOptions& opt,
+                const char* name)
       : engine_(sys, p, level, opt, name) {
-    engine_.interrupted_ = [this] { return interrupted(); };
-    engine_.init(t0, q0, v0);
+    engine_.interrupted_ = [this] { return this->interrupted(); };
   }
   bool advance_to(double t) override { return engine_.advance(t); }
   double time() const override { return engine_.time(); }
@@ -791,21 +791,31 @@ class NewmarkIntegrator final : public Integrator {
   const SolverStats& stats() const override { return engine_.stats(); }
   SolveStatus status() const override { return engine_.status(); }
   const std::string& message() const override { return engine_.message(); }
+
+ protected:
+  Newmark engine_;
+};
+
+class NewmarkIntegrator final : public NewmarkDriver<Integrator> {
+ public:
+  NewmarkIntegrator(const ConstrainedSystem& sys, AlphaParameters p, Level level,
+                    const NewmarkOptions& opt, const char* name, double t0, const VecX& q0,
+                    const VecX& v0)
+      : NewmarkDriver(sys, p, level, opt, name) {
+    engine_.init(t0, q0, v0);
+  }
   IntegratorHistory history() const override { return engine_.history(); }
   void restore_history(const IntegratorHistory& h) override { engine_.restore(h); }
-
- private:
-  Newmark engine_;
 };
 }  // namespace
 
 namespace {
-class NewmarkSensitivityIntegrator final : public SensitivityIntegrator {
+class NewmarkSensitivityIntegrator final : public NewmarkDriver<SensitivityIntegrator> {
  public:
   NewmarkSensitivityIntegrator(const ConstrainedSystem& sys, AlphaParameters p, Level level, const NewmarkOptions& opt,
                                const char* name, double t0, const VecX& q0, const VecX& v0,
                                std::vector<ParameterSystems> params, const MatX& dq0, const MatX& dv0)
-      : engine_(sys, p, level, opt, name) {
+      : NewmarkDriver(sys, p, level, opt, name) {
     const int n = sys.num_coordinates(), m = sys.num_constraints();
     const auto P = static_cast<Eigen::Index>(params.size());
     if (dq0.rows() != n || dv0.rows() != n || dq0.cols() != P || dv0.cols() != P)
@@ -833,19 +843,9 @@ class NewmarkSensitivityIntegrator final : public SensitivityIntegrator {
     sens->G = sys.jacobian_pattern();
     for (VecX* x : {&sens->g, &sens->rhs, &sens->x}) x->setZero(n + m);
     engine_.sens_ = std::move(sens);
-    engine_.interrupted_ = [this] { return interrupted(); };
     engine_.init(t0, q0, v0);
   }
-  bool advance_to(double t) override { return engine_.advance(t); }
-  double time() const override { return engine_.time(); }
-  StateView state() const override { return engine_.state(); }
-  const SolverStats& stats() const override { return engine_.stats(); }
-  SolveStatus status() const override { return engine_.status(); }
-  const std::string& message() const override { return engine_.message(); }
   const StateSensitivities& sensitivities() const override { return engine_.sens_->s; }
-
- private:
-  Newmark engine_;
 };
 }  // namespace
 
