@@ -8,7 +8,7 @@
 # ln -s); never a device of the machine itself.
 #
 # Usage: output_policy.sh COMMAND MBDAE SOURCE_DIR SCRATCH_DIR
-#   COMMAND: run, save-state, statics, modes, kinematics, inverse, view, sweep
+#   COMMAND: run, save-state, statics, modes, kinematics, inverse, view, sweep, sensitivity
 set -u
 cmd=$1 mbdae=$2 src=$3 scratch=$4
 rm -rf "$scratch" && mkdir -p "$scratch/m/meshes" "$scratch/out" || exit 1
@@ -33,6 +33,8 @@ invoke() {
     kinematics|inverse) "$mbdae" "$cmd" "${model:-$m/driven_crank.yaml}" -q --set solver.end_time=0.05 -o "$target" ;;
     view) "$mbdae" view "$scratch/out/v.csv" -q -o "$target" ;;
     sweep) "$mbdae" sweep "$m/study.yaml" -q --force -o "$target" ;;
+    sensitivity) "$mbdae" sensitivity "${model:-$m/simple_pendulum.yaml}" --param bodies[0].mass \
+                   --set solver.end_time=0.05 -o "$target" ;;
     *) echo "unknown command $cmd"; exit 1 ;;
   esac
 }
@@ -110,6 +112,10 @@ case $cmd in
     same_after "$scratch/out/a.state" "$scratch/before"
     ;;
   statics|modes) check_input "$m/torsion_pendulum.yaml" "" "the model" ;;
+  sensitivity)
+    check_input "$m/simple_pendulum.yaml" "" "the model"
+    check_input "$m/crank_motor_curve.csv" "$m/crank_motor_curve.yaml" "a table the model reads"
+    ;;
   kinematics|inverse) check_input "$m/driven_crank.yaml" "" "the model" ;;
   view)
     check_input "$scratch/out/v.csv" "" "its own results"

@@ -399,6 +399,35 @@ class Model:
                               f"t = {result.t_reached:g} s: {result.message}", result)
         return result
 
+    def sensitivities(self, params, *, set: dict | None = None) -> dict:
+        """The run with the forward sensitivities of its sensor columns to ``params``, numeric keys
+        of the model file as ``--set`` key paths (e.g. ``["bodies[1].mass", "forces[0].stiffness"]``):
+        the same computation as ``mbdae sensitivity`` (docs/sensitivities.md; generalized_alpha
+        index 3 and trapezoidal_index2; non-smooth elements are refused).
+
+        Returns a dict: ``time`` (rows), ``columns`` (the sensor columns), ``values`` (rows ×
+        columns), ``derivatives`` (parameters × rows × columns: d value / d parameter),
+        ``parameters`` (key, nominal value, difference step), ``status``, ``message``,
+        ``t_reached``. Raises :class:`ModelError` for a key that is no number of the file, a
+        refused solver or element, or a model built in Python (its keys are not a file's), and
+        :class:`SolverError` if the run fails (``.result`` is then the dict so far).
+        """
+        import numpy as np
+
+        if self._text is not None:
+            raise ModelError("sensitivities need a model file (the keys of a model built in Python are not a file's)", [])
+        keys = [str(p) for p in ([params] if isinstance(params, str) else params)]
+        out = _mbdae.sensitivities(self._path, self._overrides + _overrides(set, {}), keys)
+        rows = np.asarray(out["rows"])
+        ncol = rows.shape[1] - 1
+        d = np.asarray(out["derivatives"]).reshape(rows.shape[0], len(keys), ncol).transpose(1, 0, 2)
+        result = {"time": rows[:, 0], "columns": list(out["columns"])[1:], "values": rows[:, 1:],
+                  "derivatives": d, "parameters": [tuple(p) for p in out["parameters"]],
+                  "status": out["status"], "message": out["message"], "t_reached": out["t_reached"]}
+        if out["status"] != "success":
+            raise SolverError(f"{self.file}: solver failure at t = {out['t_reached']:g} s: {out['message']}", result)
+        return result
+
     def integrator(self, *, set: dict | None = None, loads: dict | None = None, inputs=(),
                    **settings) -> "Integrator":
         """An integrator at t = 0 (consistent initial state) to step from a host loop.

@@ -125,6 +125,7 @@ class Model:
             tolerance: Mapping[str, float] = ..., adaptive: bool = ..., linear_solver: str = ...,
             projection: bool = ..., pgs_iterations: int = ..., pgs_tolerance: float = ...,
             friction_model: str = ..., output_every: float = ...) -> Result: ...
+    def sensitivities(self, params: str | Iterable[str], *, set: Mapping[str, Any] | None = ...) -> dict[str, Any]: ...
     def integrator(self, *, set: Mapping[str, Any] | None = ...,
                    loads: Mapping[str, LoadFunction] | None = ...,
                    inputs: Iterable[str] | Mapping[str, Vector3 | float | None] = ...,

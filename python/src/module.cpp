@@ -44,6 +44,7 @@
 #include <mbdae/io/Quantities.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/io/Sensors.h>
+#include <mbdae/io/Sensitivity.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Linearization.h>
 #include <mbdae/solvers/Mobility.h>
@@ -886,6 +887,63 @@ PYBIND11_MODULE(_mbdae, mod) {
         return run_model(with_callable_loads(m, loads), handle_sigint);
       },
       py::arg("model"), py::arg("handle_sigint"), py::arg("loads"));
+
+  mod.def(
+      "sensitivities",
+      [](const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets,
+         const std::vector<std::string>& params) {
+        // io::SensitivityRun (docs/sensitivities.md): the rows and d(row)/d(parameter), GIL released.
+        std::vector<io::Override> overrides;
+        for (const auto& [key, value] : sets) overrides.push_back({key, value});
+        std::unique_ptr<io::SensitivityRun> run;
+        std::vector<io::Diagnostic> diagnostics;
+        std::string refused;
+        auto rows = std::make_unique<std::vector<double>>();
+        auto derivs = std::make_unique<std::vector<double>>();
+        SolveResult res;
+        {
+          py::gil_scoped_release nogil;
+          try {
+            run = std::make_unique<io::SensitivityRun>(path, overrides, params);
+          } catch (const io::LoadError& e) {
+            diagnostics = e.diagnostics();
+          } catch (const std::exception& e) {
+            refused = e.what();
+          }
+          if (run)
+            res = run->run([&](const StateView& s, std::span<const double> row, std::span<const double> d) {
+              rows->push_back(s.t);
+              rows->insert(rows->end(), row.begin(), row.end());
+              derivs->insert(derivs->end(), d.begin(), d.end());
+              return true;
+            });
+        }
+        if (!diagnostics.empty()) raise_model_error(diagnostics);
+        if (!run) {
+          io::Diagnostic d;
+          d.file = path;
+          d.message = refused;
+          raise_model_error({d});
+        }
+        const std::vector<std::string>& columns = run->sensors().columns();
+        py::dict out;
+        py::list names{};
+        names.append("time");
+        for (const std::string& c : columns) names.append(c);
+        out["columns"] = names;
+        out["rows"] = owning_array(std::move(rows), columns.size() + 1);
+        // d[i, k · columns + j]: row i's column j derived by parameter k.
+        out["derivatives"] = owning_array(std::move(derivs), columns.size() * params.size());
+        py::list ps;
+        for (const io::SensitivityParameter& p : run->parameters())
+          ps.append(py::make_tuple(p.key, p.value, p.delta));
+        out["parameters"] = ps;
+        out["status"] = status_name(res.status);
+        out["message"] = res.message;
+        out["t_reached"] = res.t_reached;
+        return out;
+      },
+      py::arg("path"), py::arg("sets"), py::arg("params"));
 
   mod.def(
       "check", [](const std::shared_ptr<io::LoadedModel>& m) { return check_model(m); }, py::arg("model"));
