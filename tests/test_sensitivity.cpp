@@ -246,5 +246,6 @@ TEST_CASE("sensitivity: refusals by name", "[sensitivity]") {
   CHECK_THAT(message(sm, {}, {"forces[0].nothing"}), Catch::Contains("forces[0].nothing"));
   CHECK_THAT(message(sm, {}, {"sensors[0].name"}), Catch::Contains("must be a number"));
   CHECK_THAT(message(sm, {}, {}), Catch::Contains("at least one parameter"));
+  CHECK_THAT(message(sm, {}, {"solver.step"}), Catch::Contains("no parameter of the model"));
   CHECK_THAT(message(sm, {}, {"bodies[0].mass", "bodies[0].mass"}), Catch::Contains("twice"));
 }

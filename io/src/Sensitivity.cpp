@@ -74,6 +74,10 @@ SensitivityRun::SensitivityRun(const std::string& file, const std::vector<Overri
     throw std::invalid_argument(text);
   }
   for (const std::string& key : keys) {
+    // The solver's and the output's settings change the discretization, not the model.
+    if (key.rfind("solver.", 0) == 0 || key.rfind("output.", 0) == 0)
+      throw std::invalid_argument("parameter '" + key +
+                                  "': a setting of the solver or the output is no parameter of the model");
     SensitivityParameter p;
     p.key = key;
     p.value = model_number(file, overrides, key);
