@@ -43,7 +43,10 @@ struct ParameterSystems {
 
 /// dx/dp of a state, one column per parameter: q, v, q̈ (n × P) and λ (m × P).
 struct StateSensitivities {
-  MatX q, v, a, lambda;
+  MatX q;       ///< dq/dp, n × P
+  MatX v;       ///< dv/dp, n × P
+  MatX a;       ///< dq̈/dp, n × P
+  MatX lambda;  ///< dλ/dp, m × P
 };
 
 /// An integrator that carries the sensitivities of its state to the parameters.
