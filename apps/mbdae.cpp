@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
                       "Results CSV (default: output.file of the model, else <model name>.csv)")
       ->type_name("FILE");
   run_cmd->add_flag("--plot", run.plot, "Also write <results>.png and <results>.svg (python3-matplotlib)");
-  run_cmd->add_flag("-q,--quiet", run.quiet, "No progress bar and no warnings");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "No progress bar, no warnings and no summary (errors still on stderr)");
   run_cmd->add_flag("!--no-poses", run.poses,
                     "Do not write <results>.poses (every body's pose at every output time: 8 + 28 n bytes "
                     "a frame for n bodies) and <results>.scene.json, which mbdae view reads");
