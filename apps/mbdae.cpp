@@ -24,6 +24,7 @@
 #include <mbdae/io/Suggest.h>
 
 #include "commands.h"
+#include "plot.h"
 #include "sweep.h"
 
 namespace {
@@ -178,11 +179,20 @@ int main(int argc, char** argv) {
       "along the prescribed motion",
       inverse, true);
 
-  std::string plot_csv, plot_prefix;
-  CLI::App* plot_cmd = app.add_subcommand("plot", "Plot a results CSV of `mbdae run` (PNG and SVG)");
-  plot_cmd->add_option("RESULTS", plot_csv, "CSV file written by mbdae run")->required();
+  std::vector<std::string> plot_csvs, plot_columns;
+  std::string plot_prefix;
+  CLI::App* plot_cmd = app.add_subcommand(
+      "plot", "Plot results CSVs of `mbdae run` (PNG and SVG); several are overlaid, one panel per unit");
+  plot_cmd->add_option("RESULTS", plot_csvs, "CSV files written by mbdae run (or statics, kinematics, ...)")
+      ->required();
+  plot_cmd->add_option("-c,--columns", plot_columns,
+                       "Column or sensor names to plot (default: every column; with several results, the "
+                       "columns they all have; comma-separated or repeated)")
+      ->delimiter(',')
+      ->type_name("NAME");
   plot_cmd->add_option("-o,--output", plot_prefix,
-                       "Output prefix: writes PREFIX.png and PREFIX.svg (default: the CSV path without .csv)")
+                       "Output prefix: writes PREFIX.png and PREFIX.svg (default: the CSV path without .csv; "
+                       "with several results, the first one's with .overlay)")
       ->type_name("PREFIX");
   plot_cmd->footer(kExitCodes);
 
@@ -283,7 +293,7 @@ int main(int argc, char** argv) {
     if (*modes_cmd) return modes_command(modes);
     if (*kinematics_cmd) return kinematics_command(kinem);
     if (*inverse_cmd) return inverse_command(inverse);
-    if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
+    if (*plot_cmd) return plot_command(plot_csvs, plot_prefix, plot_columns);
     if (*view_cmd) return view_command(view);
     if (*validate_cmd) return validate_command(validate);
     if (*sweep_cmd) return sweep_command(sweep);
