@@ -85,30 +85,72 @@ def test_save_and_animate_refuse_a_symbolic_link(slider_crank, tmp_path):
     assert target.read_text() == "keep"
 
 
-def test_the_page_runs_in_headless_chromium(slider_crank, tmp_path):
+def chromium():
+    """Headless Chromium through selenium (Debian's chromium, chromium-driver, python3-selenium)."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     if not (shutil.which("chromium") and shutil.which("chromedriver")):
         pytest.skip("Debian's chromium and chromium-driver are not installed")
-    r = mbdae.load(slider_crank).run(animate=tmp_path / "run.html")
     o = Options()
     for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=900,700",
               "--enable-unsafe-swiftshader", "--use-angle=swiftshader"):
         o.add_argument(a)
     o.binary_location = shutil.which("chromium")
     o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=o)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=o)
+
+
+def open_page(driver, page):
+    driver.get("file://" + str(page))
+    ready = "return !!(window.mbdaeViewer && window.mbdaeViewer.ready)"
+    for _ in range(200):
+        if driver.execute_script(ready):
+            break
+        time.sleep(0.05)
+    assert driver.execute_script(ready), "the viewer did not start"
+
+
+def test_the_page_runs_in_headless_chromium(slider_crank, tmp_path):
+    driver = chromium()
+    r = mbdae.load(slider_crank).run(animate=tmp_path / "run.html")
     try:
-        driver.get("file://" + str(tmp_path / "run.html"))
-        ready = "return !!(window.mbdaeViewer && window.mbdaeViewer.ready)"
-        for _ in range(200):
-            if driver.execute_script(ready):
-                break
-            time.sleep(0.05)
-        assert driver.execute_script(ready), "the viewer did not start"
+        open_page(driver, tmp_path / "run.html")
         assert driver.execute_script("return window.mbdaeViewer.frameCount()") == len(r)
         severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not severe and not driver.execute_script("return window.mbdaeViewer.errors"), severe
+    finally:
+        driver.quit()
+
+
+def test_a_long_trail_list_is_collapsed(tmp_path):
+    """Twenty falling spheres: their twenty centre-of-mass trails are in a list of their own,
+    closed; the three bodies of the slider-crank keep theirs in the panel's list."""
+    b = mbdae.new_model(name="twenty spheres", gravity=[0, 0, -9.81], solver={"end_time": 0.1})
+    for k in range(20):
+        b.add_body(name=f"s{k}", mass=1, shape={"sphere": 0.05}, position=[0.2 * k, 0, 0])
+    b.run(end_time=0.1, animate=tmp_path / "many.html")
+    driver = chromium()
+    try:
+        open_page(driver, tmp_path / "many.html")
+        box = "document.getElementById('trails-com')"
+        assert driver.execute_script(f"return !!{box}")
+        assert driver.execute_script(f"return {box}.open") is False
+        assert driver.execute_script(f"return {box}.querySelector('summary').textContent") == "COM of 20 bodies"
+        assert driver.execute_script(f"return {box}.querySelectorAll('input[type=checkbox]').length") == 20
+        assert driver.execute_script("return document.querySelectorAll('#trails input').length") == 20
+    finally:
+        driver.quit()
+
+
+def test_a_short_trail_list_stays_open(slider_crank, tmp_path):
+    mbdae.load(slider_crank).run(end_time=0.1, animate=tmp_path / "few.html")
+    driver = chromium()
+    try:
+        open_page(driver, tmp_path / "few.html")
+        assert driver.execute_script("return document.getElementById('trails-com')") is None
+        labels = driver.execute_script(
+            "return [...document.querySelectorAll('#trails > label')].map((l) => l.textContent.trim())")
+        assert sum(1 for t in labels if t.startswith("COM of ")) == 3
     finally:
         driver.quit()
