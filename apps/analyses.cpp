@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,11 +43,22 @@ struct Columns {
   void add3(const std::string& group, const char* const (&suffix)[3], const std::string& unit, const std::string& output) {
     for (const char* s : suffix) add(group + s, unit, group, output);
   }
-  void add_sensors(const io::SensorSet& s) {
+  /// The sensors' columns after the others. A sensor column named like one already there (a
+  /// sensor named like a body or joint: `bead.x`) is written as `sensor:bead.x`, so that no column
+  /// name repeats; returns the sensor columns so renamed.
+  std::vector<std::string> add_sensors(const io::SensorSet& s) {
+    const std::set<std::string> taken(names.begin(), names.end());
+    std::vector<std::string> renamed;
     for (int c = 0; c < s.size(); ++c) {
       const io::SensorSpec& sp = s.specs()[static_cast<size_t>(s.column_sensor()[static_cast<size_t>(c)])];
-      add(s.columns()[static_cast<size_t>(c)], s.units()[static_cast<size_t>(c)], sp.name, io::to_string(sp.output));
+      std::string name = s.columns()[static_cast<size_t>(c)];
+      if (taken.count(name) != 0) {
+        renamed.push_back(name);
+        name = "sensor:" + name;
+      }
+      add(name, s.units()[static_cast<size_t>(c)], sp.name, io::to_string(sp.output));
     }
+    return renamed;
   }
 };
 
@@ -167,6 +179,24 @@ void print_bodies(BodyKinematics& kin) {
 
 // ------------------------------------------------------------------------------------ statics
 
+namespace {
+
+/// The stability of a checked equilibrium in words: unstable directions first, then neutral ones
+/// (zero stiffness, e.g. a free rotation: not stable, not unstable), else stable.
+std::string stability_text(const io::StaticsStep& s) {
+  auto dirs = [](int k) { return fmt::format("{} direction{}", k, k == 1 ? "" : "s"); };
+  if (s.unstable_directions > 0)
+    return fmt::format("UNSTABLE in {} (negative eigenvalues of the reduced stiffness){}", dirs(s.unstable_directions),
+                       s.neutral_directions > 0 ? fmt::format(", neutral in {}", dirs(s.neutral_directions)) : "");
+  if (s.neutral_directions > 0)
+    return fmt::format("neutral in {} (zero eigenvalues of the reduced stiffness: no restoring force), stable in the "
+                       "others",
+                       dirs(s.neutral_directions));
+  return "stable (the reduced stiffness is positive definite)";
+}
+
+}  // namespace
+
 int statics_command(const AnalysisOptions& o) {
   Common c;
   if (const int rc = c.load(o, "statics"); rc != kSuccess) return rc;
@@ -200,7 +230,14 @@ int statics_command(const AnalysisOptions& o) {
     cols.add3(j.name, kF, "N", "reaction_force");
     cols.add3(j.name, kT, "N m", "reaction_torque");
   }
-  cols.add_sensors(*sensors);
+  if (const std::vector<std::string> renamed = cols.add_sensors(*sensors); !renamed.empty()) {
+    std::string list;
+    for (const std::string& r : renamed) list += (list.empty() ? "'" : ", '") + r + "'";
+    std::fprintf(stderr,
+                 "%s: statics: note: sensor column%s %s named like a body or joint column; written with the prefix "
+                 "'sensor:'\n",
+                 c.model->file.c_str(), renamed.size() == 1 ? "" : "s", list.c_str());
+  }
   long rows = 0;
   try {
     auto csv = open_csv(c.csv_path, cols.names);
@@ -248,10 +285,7 @@ int statics_command(const AnalysisOptions& o) {
     if (!rep.stability_checked)
       fmt::print("stability    not checked ({} coordinates: the dense eigenvalue test is left out)\n",
                  sys.num_coordinates());
-    else if (last.unstable_directions == 0) fmt::print("stability    stable (the reduced stiffness is positive definite)\n");
-    else if (last.unstable_directions > 0)
-      fmt::print("stability    UNSTABLE in {} direction{} (negative eigenvalues of the reduced stiffness)\n",
-                 last.unstable_directions, last.unstable_directions == 1 ? "" : "s");
+    else fmt::print("stability    {}\n", stability_text(last));
     const VecX zero = VecX::Zero(sys.num_coordinates());
     a.kinematics().update(StateView{0.0, last.q, zero, zero, last.lambda});
     print_bodies(a.kinematics());
@@ -422,9 +456,8 @@ int modes_command(const AnalysisOptions& o) {
   if (ms.at_equilibrium) {
     fmt::print("analysis     modes about the static equilibrium ({} load step{}, {} Newton iterations)\n",
                ms.statics.load_steps, ms.statics.load_steps == 1 ? "" : "s", rep.statics.iterations);
-    const int u = rep.statics.steps.empty() ? -1 : rep.statics.steps.back().unstable_directions;
-    if (u > 0) fmt::print("equilibrium  UNSTABLE in {} direction{} (negative eigenvalues of the reduced stiffness)\n", u, u == 1 ? "" : "s");
-    else if (u == 0) fmt::print("equilibrium  stable (no negative eigenvalue of the reduced stiffness)\n");
+    if (!rep.statics.steps.empty() && rep.statics.steps.back().unstable_directions >= 0)
+      fmt::print("equilibrium  {}\n", stability_text(rep.statics.steps.back()));
   }
   else
     fmt::print("analysis     modes about the initial state (its velocities, accelerations and multipliers)\n");

@@ -25,6 +25,7 @@
 #include <mbdae/io/Suggest.h>
 
 #include "commands.h"
+#include "plot.h"
 #include "sweep.h"
 
 namespace {
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
                       "Results CSV (default: output.file of the model, else <model name>.csv)")
       ->type_name("FILE");
   run_cmd->add_flag("--plot", run.plot, "Also write <results>.png and <results>.svg (python3-matplotlib)");
-  run_cmd->add_flag("-q,--quiet", run.quiet, "No progress bar and no warnings");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "No progress bar, no warnings and no summary (errors still on stderr)");
   run_cmd->add_flag("!--no-poses", run.poses,
                     "Do not write <results>.poses (every body's pose at every output time: 8 + 28 n bytes "
                     "a frame for n bodies) and <results>.scene.json, which mbdae view reads");
@@ -195,11 +196,20 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   sens_cmd->footer(kExitCodes);
 
-  std::string plot_csv, plot_prefix;
-  CLI::App* plot_cmd = app.add_subcommand("plot", "Plot a results CSV of `mbdae run` (PNG and SVG)");
-  plot_cmd->add_option("RESULTS", plot_csv, "CSV file written by mbdae run")->required();
+  std::vector<std::string> plot_csvs, plot_columns;
+  std::string plot_prefix;
+  CLI::App* plot_cmd = app.add_subcommand(
+      "plot", "Plot results CSVs of `mbdae run` (PNG and SVG); several are overlaid, one panel per unit");
+  plot_cmd->add_option("RESULTS", plot_csvs, "CSV files written by mbdae run (or statics, kinematics, ...)")
+      ->required();
+  plot_cmd->add_option("-c,--columns", plot_columns,
+                       "Column or sensor names to plot (default: every column; with several results, the "
+                       "columns they all have; comma-separated or repeated)")
+      ->delimiter(',')
+      ->type_name("NAME");
   plot_cmd->add_option("-o,--output", plot_prefix,
-                       "Output prefix: writes PREFIX.png and PREFIX.svg (default: the CSV path without .csv)")
+                       "Output prefix: writes PREFIX.png and PREFIX.svg (default: the CSV path without .csv; "
+                       "with several results, the first one's with .overlay)")
       ->type_name("PREFIX");
   plot_cmd->footer(kExitCodes);
 
@@ -301,7 +311,7 @@ int main(int argc, char** argv) {
     if (*kinematics_cmd) return kinematics_command(kinem);
     if (*inverse_cmd) return inverse_command(inverse);
     if (*sens_cmd) return sensitivity_command(sens);
-    if (*plot_cmd) return plot_command(plot_csv, plot_prefix);
+    if (*plot_cmd) return plot_command(plot_csvs, plot_prefix, plot_columns);
     if (*view_cmd) return view_command(view);
     if (*validate_cmd) return validate_command(validate);
     if (*sweep_cmd) return sweep_command(sweep);

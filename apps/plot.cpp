@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "plot.h"
 
 extern char** environ;
 
@@ -71,6 +72,8 @@ int run_python(const std::string& who, const std::vector<std::string>& script_an
       return kOtherError;
     }
   }
+  // Exit code 2: the script refused its input (a column a file does not have) and said why.
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kBadInput) return kBadInput;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "%s: %s %s failed (is python3-matplotlib installed? scripts/setup installs it)\n",
                  who.c_str(), python.c_str(), script_and_args.empty() ? "" : script_and_args[0].c_str());
@@ -80,19 +83,32 @@ int run_python(const std::string& who, const std::vector<std::string>& script_an
 }
 
 int plot_command(const std::string& csv, const std::string& prefix_in, bool quiet) {
+  return plot_command(std::vector<std::string>{csv}, prefix_in, {}, quiet);
+}
+
+int plot_command(const std::vector<std::string>& csvs, const std::string& prefix_in,
+                 const std::vector<std::string>& columns, bool quiet) {
   std::error_code ec;
-  if (!fs::exists(csv, ec)) {
-    std::fprintf(stderr, "mbdae plot: %s: no such file\n", csv.c_str());
-    return kBadInput;
-  }
+  for (const std::string& csv : csvs)
+    if (!fs::exists(csv, ec)) {
+      std::fprintf(stderr, "mbdae plot: %s: no such file\n", csv.c_str());
+      return kBadInput;
+    }
   const std::string script = find_script("plot_results.py", "MBDAE_PLOT_SCRIPT");
   if (script.empty()) {
     std::fprintf(stderr, "mbdae plot: cannot find plot_results.py (set MBDAE_PLOT_SCRIPT)\n");
     return kOtherError;
   }
   std::string prefix = prefix_in;
-  if (prefix.empty()) prefix = fs::path(csv).replace_extension().string();
-  std::vector<std::string> args{script, csv, "--output", prefix};
+  // Several results: PREFIX.overlay.png beside the first one, so that its own plot stays.
+  if (prefix.empty()) prefix = fs::path(csvs.front()).replace_extension().string() + (csvs.size() > 1 ? ".overlay" : "");
+  std::vector<std::string> args{script};
+  args.insert(args.end(), csvs.begin(), csvs.end());
+  args.insert(args.end(), {"--output", prefix});
+  if (!columns.empty()) {
+    args.push_back("--columns");
+    args.insert(args.end(), columns.begin(), columns.end());
+  }
   if (quiet) args.push_back("--quiet");
   return run_python("mbdae plot", args);
 }

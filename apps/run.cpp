@@ -28,6 +28,7 @@
 #include <mbdae/io/CsvWriter.h>
 #include <mbdae/io/FilePolicy.h>
 #include <mbdae/io/PoseRecorder.h>
+#include <mbdae/io/ResultMeta.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/io/StateFile.h>
 
@@ -106,18 +107,7 @@ void write_meta(const std::string& csv, const io::LoadedModel& m, const io::Sens
   p.replace_extension(".meta.json");
   std::ofstream out(p);
   if (!out) return;  // the plot falls back to names without units
-  out << "{\n  \"model\": " << json_string(m.system.name.empty() ? m.file : m.system.name)
-      << ",\n  \"file\": " << json_string(m.file) << ",\n  \"solver\": "
-      << json_string(m.solver_name()) << ",\n  \"columns\": [\n"
-      << "    {\"name\": \"time\", \"unit\": \"s\", \"sensor\": \"time\", \"output\": \"time\"}";
-  for (int c = 0; c < sensors.size(); ++c) {
-    const io::SensorSpec& sp = sensors.specs()[static_cast<size_t>(sensors.column_sensor()[static_cast<size_t>(c)])];
-    out << ",\n    {\"name\": " << json_string(sensors.columns()[static_cast<size_t>(c)])
-        << ", \"unit\": " << json_string(sensors.units()[static_cast<size_t>(c)])
-        << ", \"sensor\": " << json_string(sp.name) << ", \"output\": " << json_string(io::to_string(sp.output))
-        << "}";
-  }
-  out << "\n  ]\n}\n";
+  out << io::run_meta_json(m, sensors);
 }
 
 /// A one-line progress bar on stderr, shown only on a terminal and only after the first second.
@@ -397,54 +387,56 @@ int run_command(const RunOptions& o) {
   }
   if (std::string e = files.commit(); !e.empty() && write_error.empty()) write_error = e;
 
-  // Summary on stdout.
-  const SolverStats& st = res.stats;
-  fmt::print("model        {} ({})\n", m.system.name.empty() ? "(no name)" : m.system.name, m.file);
-  print_placement(m);
-  fmt::print("solver       {}\n", run->method_summary());
-  fmt::print("status       {} at t = {:g} s of {:g} s\n", to_string(res.status), res.t_reached, ss.t_end);
-  if (implicit)
-    fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
-               st.steps, st.rejected_steps, st.newton_iterations, st.jacobian_evaluations, st.factorizations);
-  // Generalized-α without numerical damping: only weakly stable on index-3 constraints.
-  const bool index3 = implicit && ss.solver == SolverType::GeneralizedAlpha && ss.formulation == AlphaFormulation::Index3;
-  const bool undamped = index3 && ss.rho_inf >= 0.999;
-  if (implicit && st.regularized_steps > 0)
-    fmt::print("compliant    {} steps with compliant constraints, taken where Newton failed with the exact ones "
-               "(singular configurations{})\n",
-               st.regularized_steps, undamped ? ", or the growth noted below" : "");
-  if (!implicit)
-    fmt::print("steps        {} accepted, {} rejected; {} right-hand-side evaluations\n", st.steps,
-               st.rejected_steps, st.residual_evaluations);
-  if (const ImpulseStats* pgs = run->impulse_stats())
-    fmt::print("contacts     at most {} at once, deepest penetration {} m; PGS {} sweeps in all, at most {} in a "
-               "step, {} step{} at the cap, largest final residual {} m/s\n",
-               pgs->max_contacts, sci(pgs->max_penetration), pgs->total_iterations, pgs->max_iterations,
-               pgs->steps_at_cap, pgs->steps_at_cap == 1 ? "" : "s", sci(pgs->max_residual));
-  fmt::print("constraints  max violation {} (position), {} (velocity)\n", sci(st.max_position_violation),
-             sci(st.max_velocity_violation));
-  const double dE = st.energy_final - st.energy_initial;
-  fmt::print("energy       {:.6g} J -> {:.6g} J, change {} J{}\n", st.energy_initial, st.energy_final, sci(dE),
-             std::abs(st.energy_initial) > 0 ? fmt::format(" ({} of the initial)", sci(dE / std::abs(st.energy_initial)))
-                                             : std::string());
-  if (undamped)
-    fmt::print("note         rho_inf {:g}: no numerical damping. On index-3 constraints (joints, Euler parameters) "
-               "generalized-alpha is then only weakly stable: the velocity violation and the energy error can grow "
-               "with time; rho_inf < 1 damps them\n",
-               ss.rho_inf);
-  // The index-3 form does not impose the velocity constraints: say so when they are visibly off.
-  if (index3 && st.max_velocity_violation > 1e-8)
-    fmt::print("note         generalized-alpha on the index-3 form imposes the position constraints only; the velocity "
-               "constraints then hold to O(h^2) (here {}). solver.formulation: index2_ggl imposes both\n",
+  // Summary on stdout (none with -q: errors and warnings still go to stderr).
+  if (!o.quiet) {
+    const SolverStats& st = res.stats;
+    fmt::print("model        {} ({})\n", m.system.name.empty() ? "(no name)" : m.system.name, m.file);
+    print_placement(m);
+    fmt::print("solver       {}\n", run->method_summary());
+    fmt::print("status       {} at t = {:g} s of {:g} s\n", to_string(res.status), res.t_reached, ss.t_end);
+    if (implicit)
+      fmt::print("steps        {} accepted, {} rejected; {} Newton iterations, {} Jacobians, {} factorizations\n",
+                 st.steps, st.rejected_steps, st.newton_iterations, st.jacobian_evaluations, st.factorizations);
+    // Generalized-α without numerical damping: only weakly stable on index-3 constraints.
+    const bool index3 = implicit && ss.solver == SolverType::GeneralizedAlpha && ss.formulation == AlphaFormulation::Index3;
+    const bool undamped = index3 && ss.rho_inf >= 0.999;
+    if (implicit && st.regularized_steps > 0)
+      fmt::print("compliant    {} steps with compliant constraints, taken where Newton failed with the exact ones "
+                 "(singular configurations{})\n",
+                 st.regularized_steps, undamped ? ", or the growth noted below" : "");
+    if (!implicit)
+      fmt::print("steps        {} accepted, {} rejected; {} right-hand-side evaluations\n", st.steps,
+                 st.rejected_steps, st.residual_evaluations);
+    if (const ImpulseStats* pgs = run->impulse_stats())
+      fmt::print("contacts     at most {} at once, deepest penetration {} m; PGS {} sweeps in all, at most {} in a "
+                 "step, {} step{} at the cap, largest final residual {} m/s\n",
+                 pgs->max_contacts, sci(pgs->max_penetration), pgs->total_iterations, pgs->max_iterations,
+                 pgs->steps_at_cap, pgs->steps_at_cap == 1 ? "" : "s", sci(pgs->max_residual));
+    fmt::print("constraints  max violation {} (position), {} (velocity)\n", sci(st.max_position_violation),
                sci(st.max_velocity_violation));
-  fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
-  if (restart) fmt::print("restart      continued from {} at t = {:.10g} s\n", o.restart, restart->t);
-  if (!saved.empty()) fmt::print("state        {}\n", saved);
-  fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
-  if (poses)
-    fmt::print("poses        {} ({} frames of {} bod{}, {} bytes a frame, {:.3g} MB)\n", io::pose_path_for(csv_path),
-               poses->writer().frames(), poses->writer().bodies(), poses->writer().bodies() == 1 ? "y" : "ies",
-               io::pose_frame_bytes(poses->writer().bodies()), static_cast<double>(poses->writer().bytes()) / 1e6);
+    const double dE = st.energy_final - st.energy_initial;
+    fmt::print("energy       {:.6g} J -> {:.6g} J, change {} J{}\n", st.energy_initial, st.energy_final, sci(dE),
+               std::abs(st.energy_initial) > 0 ? fmt::format(" ({} of the initial)", sci(dE / std::abs(st.energy_initial)))
+                                               : std::string());
+    if (undamped)
+      fmt::print("note         rho_inf {:g}: no numerical damping. On index-3 constraints (joints, Euler parameters) "
+                 "generalized-alpha is then only weakly stable: the velocity violation and the energy error can grow "
+                 "with time; rho_inf < 1 damps them\n",
+                 ss.rho_inf);
+    // The index-3 form does not impose the velocity constraints: say so when they are visibly off.
+    if (index3 && st.max_velocity_violation > 1e-8)
+      fmt::print("note         generalized-alpha on the index-3 form imposes the position constraints only; the velocity "
+                 "constraints then hold to O(h^2) (here {}). solver.formulation: index2_ggl imposes both\n",
+                 sci(st.max_velocity_violation));
+    fmt::print("wall time    {:.3f} s (solver {:.3f} s)\n", wall, st.wall_time);
+    if (restart) fmt::print("restart      continued from {} at t = {:.10g} s\n", o.restart, restart->t);
+    if (!saved.empty()) fmt::print("state        {}\n", saved);
+    fmt::print("results      {} ({} rows, {} columns)\n", csv_path, rows, ncols + 1);
+    if (poses)
+      fmt::print("poses        {} ({} frames of {} bod{}, {} bytes a frame, {:.3g} MB)\n", io::pose_path_for(csv_path),
+                 poses->writer().frames(), poses->writer().bodies(), poses->writer().bodies() == 1 ? "y" : "ies",
+                 io::pose_frame_bytes(poses->writer().bodies()), static_cast<double>(poses->writer().bytes()) / 1e6);
+  }
   // Problems are about the results' own names, not the temporary ones.
   for (size_t at; !write_error.empty() && (at = write_error.find(files.temporary_csv())) != std::string::npos;)
     write_error.replace(at, files.temporary_csv().size(), csv_path);
@@ -473,6 +465,7 @@ int run_command(const RunOptions& o) {
     ViewOptions vo;
     vo.results = csv_path;
     vo.three_js = o.three_js;
+    vo.quiet = o.quiet;
     const int vc = view_command(vo);
     if (vc != kSuccess && code == kSuccess) code = vc;
   }
@@ -480,7 +473,7 @@ int run_command(const RunOptions& o) {
     std::filesystem::path prefix(csv_path);
     prefix.replace_extension();
     const int pc = plot_command(csv_path, prefix.string(), true);
-    if (pc == 0) fmt::print("plot         {}.png, {}.svg\n", prefix.string(), prefix.string());
+    if (pc == 0 && !o.quiet) fmt::print("plot         {}.png, {}.svg\n", prefix.string(), prefix.string());
     else if (code == kSuccess) code = kOtherError;
   }
   return code;

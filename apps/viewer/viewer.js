@@ -317,7 +317,9 @@
   // ---- trails --------------------------------------------------------------------------------
   const columnIndex = new Map(CSV.columns.map((c, i) => [c, i]));
   const trails = [];
-  function addTrail(label, points, colour, on) {
+  // More body trails than this go into a list of their own, closed at first (the panel stays short).
+  const TRAIL_LIST_MAX = 12;
+  function addTrail(label, points, colour, on, parent) {
     const n = points.length / 3;
     const geom = new THREE.BufferGeometry();
     geom.setAttribute('position', new THREE.BufferAttribute(points, 3));
@@ -329,7 +331,7 @@
     const el = document.createElement('label');
     el.innerHTML = '<input type="checkbox" id="' + id + '"' + (on ? ' checked' : '') + '> ';
     el.appendChild(document.createTextNode(label));
-    document.getElementById('trails').appendChild(el);
+    (parent || document.getElementById('trails')).appendChild(el);
     document.getElementById(id).addEventListener('change', (e) => { line.visible = e.target.checked; dirty = true; });
     trails.push({ line, n, fromCsv: label.startsWith('sensor') });
   }
@@ -348,13 +350,23 @@
         addTrail('sensor ' + s.name, pts, PALETTE[(k++ + 3) % PALETTE.length], k <= 8);
       }
     const m = new THREE.Matrix4(), v = new THREE.Vector3();
-    for (let i = 0; i < NB && i < 200; ++i) {
+    const nCom = Math.min(NB, 200);
+    let comList = null;
+    if (nCom > TRAIL_LIST_MAX) {
+      const box = document.createElement('details');
+      box.id = 'trails-com';
+      box.innerHTML = '<summary>COM of ' + nCom + ' bodies</summary>';
+      comList = document.createElement('div');
+      box.appendChild(comList);
+      document.getElementById('trails').appendChild(box);
+    }
+    for (let i = 0; i < nCom; ++i) {
       const n = set.times.length, pts = new Float32Array(3 * n);
       for (let f = 0; f < n; ++f) {
         v.fromArray(SC.bodies[i].com).applyMatrix4(bodyPose(f, i, m));
         pts[3 * f] = v.x; pts[3 * f + 1] = v.y; pts[3 * f + 2] = v.z;
       }
-      addTrail('COM of ' + SC.bodies[i].name, pts, PALETTE[i % PALETTE.length], false);
+      addTrail('COM of ' + SC.bodies[i].name, pts, PALETTE[i % PALETTE.length], false, comList);
     }
     document.getElementById('trails-box').open = trails.some((t) => t.line.visible);
   }

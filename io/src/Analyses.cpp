@@ -182,7 +182,9 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
     s.q = r.q;
     s.lambda = r.lambda;
     if (check) {
-      s.unstable_directions = unstable_directions(sys, t, r.q, r.lambda);
+      const StiffnessSigns signs = stiffness_signs(sys, t, r.q, r.lambda);
+      s.unstable_directions = signs.negative;
+      s.neutral_directions = signs.zero;
       if (prev_unstable >= 0 && s.unstable_directions != prev_unstable) {
         rep.message = "between load fractions " + num(rep.load_fraction) + " and " + num(f) +
                       " the number of unstable directions of the equilibrium changed from " +

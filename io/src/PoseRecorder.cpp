@@ -27,16 +27,20 @@ PoseRecorder::PoseRecorder(const std::string& csv_path, BodyKinematics& kin, con
   frame_.resize(size_t{kPoseValuesPerBody} * writer_.bodies());
 }
 
-void PoseRecorder::record(const StateView& s) {
-  kin_.update(s);
-  const int n = static_cast<int>(writer_.bodies());
+void pose_frame(BodyKinematics& kin, const StateView& s, std::span<float> frame) {
+  kin.update(s);
+  const int n = static_cast<int>(kin.model().bodies().size());
   for (int i = 0; i < n; ++i) {
-    const Vec3 p = kin_.position(i);
-    const Vec4 Q = math::matrix_to_ep(kin_.rotation(i));
-    float* f = frame_.data() + size_t{kPoseValuesPerBody} * static_cast<size_t>(i);
+    const Vec3 p = kin.position(i);
+    const Vec4 Q = math::matrix_to_ep(kin.rotation(i));
+    float* f = frame.data() + size_t{kPoseValuesPerBody} * static_cast<size_t>(i);
     for (int k = 0; k < 3; ++k) f[k] = static_cast<float>(p[k]);
     for (int k = 0; k < 4; ++k) f[3 + k] = static_cast<float>(Q[k]);
   }
+}
+
+void PoseRecorder::record(const StateView& s) {
+  pose_frame(kin_, s, frame_);
   writer_.write_frame(s.t, frame_);
 }
 

@@ -323,6 +323,12 @@ Scene describe_scene(const System& system, const std::vector<SensorSpec>& sensor
   return sc;
 }
 
+std::string json_quoted(const std::string& s) {
+  std::string o;
+  put_string(o, s);
+  return o;
+}
+
 std::string scene_json(const Scene& sc) {
   std::string o = "{\"format\":\"mbdae-scene\",\"version\":1,\n\"model\":";
   put_string(o, sc.model);

@@ -363,7 +363,7 @@ class Model:
                               f"t = {result.t_reached:g} s: {result.message}", result)
         return result
 
-    def run(self, *, set: dict | None = None, loads: dict | None = None, **settings) -> Result:
+    def run(self, *, set: dict | None = None, loads: dict | None = None, animate=None, **settings) -> Result:
         """Simulates from t = 0 to the end time with the model file's solver settings.
 
         Keywords override them: ``solver`` (type), ``end_time`` (s), ``step`` (s), ``rho_inf``, ``formulation``,
@@ -381,6 +381,9 @@ class Model:
         its effort (N m or N) from ``f(t)`` or ``(f, ["angle()", "rate()"])`` of its own joint's
         angle(), rate(), displacement(), speed(), f returning one number.
 
+        ``animate``: a path; the 3D viewer's page of the run is written there
+        (:meth:`Result.animate`), also for a run that failed part way (its rows so far).
+
         Returns a :class:`Result` (rows at t = 0, output_every, ..., end_time). Raises
         :class:`ModelError` if the run cannot be built (e.g. a solver that cannot handle the
         model), :class:`SolverError` (with ``.result``, the rows so far) if the solver fails,
@@ -390,6 +393,8 @@ class Model:
         handle_sigint = (_threading.current_thread() is _threading.main_thread()
                          and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
         result = Result(_mbdae.run(loaded, handle_sigint, dict(loads or {})))
+        if animate is not None and result.status != "interrupted" and len(result) > 0:
+            result.animate(animate)
         if result.status == "interrupted":
             e = KeyboardInterrupt(f"run interrupted at t = {result.t_reached:g} s")
             e.result = result

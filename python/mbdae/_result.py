@@ -37,6 +37,12 @@ class Result:
         #: sensors an analysis could not evaluate (kinematics: those that need multipliers)
         self.left_out: list[str] = list(raw.get("left_out", []))
         self._index = {c: i for i, c in enumerate(self.columns)}
+        # For the viewer (a run's result; not kinematics, inverse): the bodies' poses at every row
+        # ((rows, 7 bodies) float32: x, y, z, qw, qx, qy, qz per body), the scene and the meta
+        # JSON that `mbdae run` writes beside its CSV.
+        self._poses = raw.get("poses")
+        self._scene: str | None = raw.get("scene")
+        self._meta: str | None = raw.get("meta")
 
     @property
     def ok(self) -> bool:
@@ -75,9 +81,51 @@ class Result:
     def save(self, path) -> None:
         """Writes the rows to ``path`` as CSV, byte for byte as ``mbdae run -o`` writes the same
         rows (header of column names, numbers in the shortest form that reads back exactly).
-        Raises RuntimeError naming the file if it cannot be written."""
+        For a run's result also, as ``mbdae run`` does beside its CSV: ``.meta.json`` (the units),
+        ``.poses`` and ``.scene.json`` (the bodies, for ``mbdae view``). Files that exist and are
+        not regular files, or are symbolic links, are refused before anything is written
+        (RuntimeError naming them), as is a file that cannot be written."""
         from . import _mbdae
-        _mbdae.write_csv(str(path), self.columns, self.data)
+        path = str(path)
+        files = self._files(path)
+        _mbdae.require_outputs([path] + [f for f, _ in files], [])
+        _mbdae.write_csv(path, self.columns, self.data)
+        for f, write in files:
+            write(f)
+
+    def _files(self, csv_path: str):
+        """The files beside the CSV (path, writer) that save() writes for this result."""
+        import os
+        from . import _mbdae
+        stem = os.path.splitext(csv_path)[0]
+        files = []
+        if self._meta is not None:
+            files.append((stem + ".meta.json", lambda f: _mbdae.write_text(f, self._meta)))
+        if self._poses is not None and self._scene is not None:
+            bodies = self._poses.shape[1] // 7
+            files.append((stem + ".poses",
+                          lambda f: _mbdae.write_poses(f, self.time[:len(self._poses)], self._poses, bodies, "")))
+            files.append((stem + ".scene.json", lambda f: _mbdae.write_text(f, self._scene)))
+        return files
+
+    def animate(self, path, three_js=None) -> None:
+        """Writes the 3D viewer's page of this run to ``path`` (one self-contained HTML file, as
+        ``mbdae view`` writes it; open it in a browser). ``three_js``: the three.js file to inline
+        (default: $MBDAE_THREE_JS, else Debian's libjs-three). Raises ValueError for a result
+        without poses (kinematics, inverse); RuntimeError naming the file for a refused output
+        (an existing non-regular file, a symbolic link, an input of the page), a three.js that
+        cannot be read or a page that cannot be written."""
+        import os
+        import tempfile
+        from . import _mbdae
+        if self._poses is None or self._scene is None:
+            raise ValueError("this result has no body poses (only a run's result can be animated)")
+        path = str(path)
+        with tempfile.TemporaryDirectory(prefix="mbdae-animate-") as scratch:
+            name = os.path.splitext(os.path.basename(path))[0] or "run"
+            csv_path = os.path.join(scratch, name + ".csv")
+            self.save(csv_path)
+            _mbdae.write_view(csv_path, path, three_js or "", os.path.basename(path) + " — mbdae")
 
     def to_pandas(self):
         """The rows as a pandas DataFrame indexed by time (requires pandas)."""

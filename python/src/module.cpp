@@ -41,6 +41,11 @@
 #endif
 #include <mbdae/io/Analyses.h>
 #include <mbdae/io/CsvWriter.h>
+#include <mbdae/io/FilePolicy.h>
+#include <mbdae/io/PoseFile.h>
+#include <mbdae/io/PoseRecorder.h>
+#include <mbdae/io/ResultMeta.h>
+#include <mbdae/io/Scene.h>
 #include <mbdae/io/Quantities.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/io/Sensors.h>
@@ -50,6 +55,8 @@
 #include <mbdae/solvers/Mobility.h>
 #include <mbdae/solvers/Statics.h>
 #include <mbdae/solvers/SolverCommon.h>
+
+#include "viewer/ViewerPage.h"
 
 namespace py = pybind11;
 
@@ -446,15 +453,24 @@ py::dict run_model(const ModelPtr& m, bool handle_sigint) {
     // invalid settings: the run reports them
   }
 
+  // The bodies' poses at every output row, as `mbdae run` records them for the viewer.
+  const std::size_t pose_values = std::size_t{io::kPoseValuesPerBody} * m->system.bodies().size();
+  auto poses = std::make_unique<std::vector<float>>();
+  std::vector<float> frame(pose_values);
+
   SolveResult res;
   bool interrupted = false;
   {
     SigintGuard sigint(handle_sigint);
     py::gil_scoped_release nogil;
     std::vector<double>& buffer = *data;
-    const io::RowObserver observer = [&buffer](const StateView& s, std::span<const double> row) {
+    std::vector<float>& pose_buffer = *poses;
+    BodyKinematics& kin = run->kinematics();
+    const io::RowObserver observer = [&](const StateView& s, std::span<const double> row) {
       buffer.push_back(s.t);
       buffer.insert(buffer.end(), row.begin(), row.end());
+      io::pose_frame(kin, s, frame);
+      pose_buffer.insert(pose_buffer.end(), frame.begin(), frame.end());
       return true;
     };
     try {
@@ -477,7 +493,18 @@ py::dict run_model(const ModelPtr& m, bool handle_sigint) {
   columns.insert(columns.end(), run->sensors().columns().begin(), run->sensors().columns().end());
   std::vector<std::string> units{"s"};
   units.insert(units.end(), run->sensors().units().begin(), run->sensors().units().end());
-  return result_dict(std::move(data), columns, units, res, run->warnings(), run->method_summary(), interrupted);
+  py::dict out = result_dict(std::move(data), columns, units, res, run->warnings(), run->method_summary(), interrupted);
+  // The poses only for complete rows (an exception may end the run between a row and its frame).
+  const std::size_t rows = static_cast<std::size_t>(py::len(out["data"]));
+  poses->resize(std::min(poses->size(), rows * pose_values));
+  const std::size_t frames = pose_values ? poses->size() / pose_values : 0;
+  std::vector<float>* raw = poses.release();
+  py::capsule owner(raw, [](void* q) { delete static_cast<std::vector<float>*>(q); });
+  out["poses"] = py::array_t<float>({frames, pose_values}, {pose_values * sizeof(float), sizeof(float)}, raw->data(),
+                                    owner);
+  out["scene"] = io::scene_json(io::describe_scene(m->system, m->sensors, m->system.name.empty() ? m->file : m->system.name));
+  out["meta"] = io::run_meta_json(*m, run->sensors());
+  return out;
 }
 
 // ------------------------------------------------------------------------------------- check
@@ -977,6 +1004,48 @@ PYBIND11_MODULE(_mbdae, mod) {
         for (size_t r = 0; r < rows; ++r) w.write_row(std::span<const double>(p + r * cols, cols));
       },
       py::arg("path"), py::arg("columns"), py::arg("data"));
+
+  // Result.save() and Result.animate(): the files `mbdae run` writes beside its CSV and the
+  // viewer's page. Every path goes through the output policy (io/FilePolicy.h) first.
+  mod.def(
+      "require_outputs",
+      [](const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
+        io::require_outputs(outputs, inputs);
+      },
+      py::arg("outputs"), py::arg("inputs"));
+  mod.def(
+      "write_text",
+      [](const std::string& path, const std::string& text) { mbdae::viewer::write_page(path, text); },
+      py::arg("path"), py::arg("text"));
+  mod.def(
+      "write_poses",
+      [](const std::string& path, const py::array_t<double, py::array::c_style | py::array::forcecast>& times,
+         const py::array_t<float, py::array::c_style | py::array::forcecast>& frames, std::uint32_t bodies,
+         const std::string& label) {
+        const std::size_t values = std::size_t{io::kPoseValuesPerBody} * bodies;
+        if (frames.ndim() != 2 || static_cast<std::size_t>(frames.shape(1)) != values ||
+            frames.shape(0) != times.size())
+          throw py::value_error("write_poses: expected a (" + std::to_string(times.size()) + ", " +
+                                std::to_string(values) + ") array of poses");
+        const float* f = frames.data();
+        const double* t = times.data();
+        const std::size_t n = static_cast<std::size_t>(frames.shape(0));
+        py::gil_scoped_release nogil;
+        io::PoseWriter w(path, bodies, io::PoseKind::Motion, label);
+        for (std::size_t k = 0; k < n; ++k) w.write_frame(t[k], std::span<const float>(f + k * values, values));
+        w.close();
+      },
+      py::arg("path"), py::arg("times"), py::arg("frames"), py::arg("bodies"), py::arg("label"));
+  mod.def(
+      "write_view",
+      [](const std::string& csv_path, const std::string& out_path, const std::string& three_js, const std::string& title) {
+        const std::string three_path = mbdae::viewer::three_js_path(three_js);
+        io::require_outputs({out_path}, {csv_path, io::pose_path_for(csv_path), io::scene_path_for(csv_path), three_path});
+        const std::string three = mbdae::viewer::read_three_js(three_path);
+        py::gil_scoped_release nogil;
+        mbdae::viewer::write_page(out_path, mbdae::viewer::viewer_page(csv_path, {}, three, title));
+      },
+      py::arg("csv_path"), py::arg("out_path"), py::arg("three_js"), py::arg("title"));
 
   // The inertia helpers of model/Inertia.h (RigidBodyInertia): a body's mass, COM and inertia
   // from shapes, combined and moved, as the model format's body keys (Python: mbdae.Inertia).

@@ -97,6 +97,10 @@ struct StaticsStep {
   double force_residual = 0;    ///< ‖−f + C_qᵀλ‖∞ at its equilibrium, N or N m
   double constraint_residual = 0;  ///< ‖C‖∞
   int unstable_directions = -1;    ///< negative eigenvalues of the reduced stiffness (−1: not checked)
+  /// Zero eigenvalues of the reduced stiffness (within 1e-9 of the largest |eigenvalue|):
+  /// directions of no restoring force, e.g. a free rotation (−1: not checked). With none
+  /// negative and some zero the equilibrium is neutral in them, not stable.
+  int neutral_directions = -1;
   VecX q, lambda;               ///< the equilibrium (sizes n, m)
 };
 

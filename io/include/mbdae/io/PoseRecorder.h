@@ -7,6 +7,7 @@
 ///
 /// For `results.csv` the files are `results.poses` and `results.scene.json`.
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ namespace mbdae::io {
 /// `results.csv` → `results.poses`; `results.csv` → `results.scene.json` (the extension replaced).
 std::string pose_path_for(const std::string& csv_path);
 std::string scene_path_for(const std::string& csv_path);
+
+/// One pose frame of state s: updates `kin` with s and writes each body's reference point and
+/// rotation (Euler parameters) as 7 numbers [x, y, z, qw, qx, qy, qz] into `frame` (size 7 × the
+/// number of bodies).
+void pose_frame(BodyKinematics& kin, const StateView& s, std::span<float> frame);
 
 class PoseRecorder {
  public:

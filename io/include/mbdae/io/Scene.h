@@ -88,6 +88,10 @@ Scene describe_scene(const System& system, const std::vector<SensorSpec>& sensor
 /// The scene as JSON (UTF-8, one object; docs/results-format.md).
 std::string scene_json(const Scene& scene);
 
+/// `s` as a JSON string literal, as the scene writes its names (quotes, backslashes and control
+/// characters escaped, '<' as \u003c so that the text can be inlined in a page's <script>).
+std::string json_quoted(const std::string& s);
+
 /// Writes scene_json() to `path`. @throws std::runtime_error naming the file on an error.
 void write_scene(const std::string& path, const Scene& scene);
 
