@@ -18,6 +18,7 @@
 #include <mbdae/solvers/GeneralizedAlpha.h>
 
 #include "ResidualDifferences.h"
+#include "HoldCoordinateUnit.h"
 #include "SpringCoordinateUnit.h"
 
 using namespace mbdae;
@@ -205,4 +206,42 @@ TEST_CASE("assembly units: a unit of the tests' own, registered by one line", "[
   CHECK(std::abs(x_end - exact) < 2e-5);
   // Its energy is part of the system's: the damper only takes energy out.
   CHECK(E_end < E0);
+}
+
+TEST_CASE("assembly units: a row unit of the tests' own holds another unit's coordinate", "[units]") {
+  // The oscillator above started at x0 at rest and held there by one row x − x0 = 0: x stays, and
+  // the row's multiplier is the holding force. At rest m ẍ + d ẋ + k x + λ = 0 gives λ = −k x0.
+  const double mass = 2.0, k = 50.0, d = 0.8, x0 = 0.1;
+  const LoadedModel lm = load_model_file(model_path("simple_pendulum.yaml"), {});
+  MultibodyOptions opt;
+  test::SpringCoordinateUnit* spring = nullptr;
+  opt.extra_units.push_back([&](const System&) {
+    auto u = std::make_unique<test::SpringCoordinateUnit>(mass, k, d, x0, 0.0);
+    spring = u.get();
+    return u;
+  });
+  opt.extra_units.push_back([&](const System&) {
+    return std::make_unique<test::HoldCoordinateUnit>([&] { return spring->coordinate(); }, x0);
+  });
+  const MultibodySystem mb(lm.system, opt);
+  const MultibodySystem plain(lm.system);
+  REQUIRE(mb.num_coordinates() == plain.num_coordinates() + 1);
+  REQUIRE(mb.num_constraints() == plain.num_constraints() + 1);
+  const int x = plain.num_coordinates(), row = plain.num_constraints();
+  CHECK(mb.constraint_label(row) == "hold x (test)");
+  VecX q(mb.num_coordinates()), v(mb.num_coordinates());
+  mb.initial_state(q, v);
+  NewmarkOptions o;
+  o.t_end = 1.0;
+  o.step = 1e-3;
+  double x_max = 0, lambda_end = 0;
+  const SolveResult res = solve_generalized_alpha(mb, 0.0, q, v, o, [&](const StateView& s) {
+    x_max = std::max(x_max, std::abs(s.q[x] - x0));
+    if (s.lambda.size()) lambda_end = s.lambda[row];
+    return true;
+  });
+  REQUIRE(res.ok());
+  // Within the Newton tolerances (1e-10 on Δq, 1e-8 relative on Δq̈: m Δq̈ ≈ 2e-8 N on λ).
+  CHECK(x_max < 1e-9);
+  CHECK(std::abs(lambda_end + k * x0) < 1e-6);
 }

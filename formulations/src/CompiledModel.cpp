@@ -11,21 +11,25 @@
 
 namespace mbdae {
 
+namespace {
+CompiledModel::Body compile_body(const RigidBody& rb) {
+  CompiledModel::Body b;
+  b.name = rb.name;
+  b.rotation = rb.rotation;
+  b.mass = rb.mass;
+  b.inertia_ref = rb.inertia_tensor();
+  b.com = rb.com;
+  // Inertia about the COM from the one about the reference point (parallel axes).
+  b.inertia_com = b.inertia_ref - rb.mass * (rb.com.squaredNorm() * Mat3::Identity() - rb.com * rb.com.transpose());
+  b.inertia_com_inv = b.inertia_com.inverse();
+  return b;
+}
+}  // namespace
+
 CompiledModel::CompiledModel(const System& system) : system_(system) {
   system_.validate();
   const System& s = system_;
-  for (const RigidBody& rb : s.bodies()) {
-    Body b;
-    b.name = rb.name;
-    b.rotation = rb.rotation;
-    b.mass = rb.mass;
-    b.inertia_ref = rb.inertia_tensor();
-    b.com = rb.com;
-    // Inertia about the COM from the one about the reference point (parallel axes).
-    b.inertia_com = b.inertia_ref - rb.mass * (rb.com.squaredNorm() * Mat3::Identity() - rb.com * rb.com.transpose());
-    b.inertia_com_inv = b.inertia_com.inverse();
-    bodies_.push_back(std::move(b));
-  }
+  for (const RigidBody& rb : s.bodies()) bodies_.push_back(compile_body(rb));
   for (size_t li = 0; li < s.loads().size(); ++li) {
     const BodyIndex bi = s.body_index(s.loads()[li].body);
     if (bi != kGround) bodies_[static_cast<size_t>(bi)].loads.push_back(static_cast<int>(li));

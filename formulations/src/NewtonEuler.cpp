@@ -135,6 +135,11 @@ struct NewtonEulerSystem::Impl {
   int num_scalars() const { return schur() ? m : 6 * n + m; }
   /// Original scalar index of joint row `row` (KKT: after the 6n body scalars).
   int joint_scalar(int row) const { return schur() ? row : 6 * n + row; }
+  /// Scalars of node `node` of the sparse matrix (analyze_pattern): 6 for a body, a joint's rows.
+  int node_size(int node) const {
+    const bool S = schur();
+    return (!S && node < n) ? 6 : joints[static_cast<size_t>(S ? node : node - n)].nr;
+  }
 
   Mat3 rot(BodyIndex i, const VecX& q) const {
     const Vec4 Q = q.segment<4>(7 * i + 3);
@@ -326,11 +331,27 @@ struct NewtonEulerSystem::Impl {
 
   /// The elimination order and the pattern of the sparse matrix, once (construction).
   void analyze_pattern();
+  /// The node graph of the sparse matrix (analyze_pattern): Schur: joints sharing a body;
+  /// equation system: each body to its joints.
+  std::vector<std::set<int>> node_graph() const;
+  /// Scalar positions, block sizes and the factor's pattern from the elimination order and each
+  /// eliminated node's neighbours (analyze_pattern).
+  void lay_out(const std::vector<int>& order, const std::vector<std::set<int>>& below_nodes);
+  /// Where each Schur product or Jacobian block goes in the factor's pattern (analyze_pattern).
+  void place_blocks();
+  /// The joints' rows from the compiled model (construction).
+  void add_joints(const CompiledModel& cm);
+  /// The force elements and controller states from the compiled model (construction).
+  void add_forces(const CompiledModel& cm);
 
   /// Numeric values of the matrix from JA/JB and its factorization; throws ItemError (a
   /// std::runtime_error) naming the first dependent joint row, and pointing at its joint, if it is
   /// singular.
   void factor(Data& W, const char* what) const;
+  /// factor(): the blocks of J M⁻¹ Jᵀ (Schur) into W.ldl.
+  void fill_schur(Data& W) const;
+  /// factor(): the blocks of [M Jᵀ; J 0] into W.ldl.
+  void fill_kkt(Data& W) const;
 
   /// Solves M du − Jᵀ λ = fin, J du = g with the factorization of factor().
   void solve(Data& W, const VecX& fin, const VecX& g, VecX& du_out, VecX& lambda_out) const;
@@ -369,21 +390,7 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
   // eliminated are the block pattern of its column of L.
   const bool S = schur();
   const int nn = S ? nj : n + nj;
-  auto jnode = [&](int j) { return S ? j : n + j; };
-  auto node_size = [&](int node) { return (!S && node < n) ? 6 : joints[static_cast<size_t>(S ? node : node - n)].nr; };
-  std::vector<std::set<int>> adj(static_cast<size_t>(nn));
-  for (int i = 0; i < n; ++i) {
-    const auto& bj = body_joints[static_cast<size_t>(i)];
-    for (size_t x1 = 0; x1 < bj.size(); ++x1) {
-      if (!S) {
-        adj[static_cast<size_t>(i)].insert(jnode(bj[x1].joint));
-        adj[static_cast<size_t>(jnode(bj[x1].joint))].insert(i);
-      } else {
-        for (size_t x2 = 0; x2 < bj.size(); ++x2)
-          if (x1 != x2) adj[static_cast<size_t>(bj[x1].joint)].insert(bj[x2].joint);
-      }
-    }
-  }
+  std::vector<std::set<int>> adj = node_graph();
   std::vector<char> done(static_cast<size_t>(nn), 0);
   for (int v = 0; v < nn; ++v)
     if (node_size(v) == 0) done[static_cast<size_t>(v)] = 1;  // joints without equations
@@ -416,7 +423,35 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
     }
     adj[static_cast<size_t>(best)].clear();
   }
+  lay_out(order, below_nodes);
+  place_blocks();
+}
+
+std::vector<std::set<int>> NewtonEulerSystem::Impl::node_graph() const {
+  const bool S = schur();
+  const int nj = static_cast<int>(joints.size());
+  const int nn = S ? nj : n + nj;
+  auto jnode = [&](int j) { return S ? j : n + j; };
+  std::vector<std::set<int>> adj(static_cast<size_t>(nn));
+  for (int i = 0; i < n; ++i) {
+    const auto& bj = body_joints[static_cast<size_t>(i)];
+    for (size_t x1 = 0; x1 < bj.size(); ++x1) {
+      if (!S) {
+        adj[static_cast<size_t>(i)].insert(jnode(bj[x1].joint));
+        adj[static_cast<size_t>(jnode(bj[x1].joint))].insert(i);
+      } else {
+        for (size_t x2 = 0; x2 < bj.size(); ++x2)
+          if (x1 != x2) adj[static_cast<size_t>(bj[x1].joint)].insert(bj[x2].joint);
+      }
+    }
+  }
+  return adj;
+}
+
+void NewtonEulerSystem::Impl::lay_out(const std::vector<int>& order, const std::vector<std::set<int>>& below_nodes) {
   // Node positions, block sizes and pattern in elimination order; scalar positions (perm).
+  const bool S = schur();
+  const int nn = S ? static_cast<int>(joints.size()) : n + static_cast<int>(joints.size());
   npos.assign(static_cast<size_t>(nn), -1);
   for (size_t k = 0; k < order.size(); ++k) npos[static_cast<size_t>(order[k])] = static_cast<int>(k);
   std::vector<int> sizes;
@@ -434,6 +469,11 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
     const int first = (!S && node < n) ? 6 * node : joint_scalar(joints[static_cast<size_t>(S ? node : node - n)].row0);
     for (int k = 0; k < node_size(node); ++k) perm[static_cast<size_t>(first + k)] = pos++;
   }
+}
+
+void NewtonEulerSystem::Impl::place_blocks() {
+  const bool S = schur();
+  auto jnode = [&](int j) { return S ? j : n + j; };
   // Where each product or Jacobian block goes.
   auto target = [&](int node_r, int node_c, BlockTarget& bt) {
     const int pr = npos[static_cast<size_t>(node_r)], pc = npos[static_cast<size_t>(node_c)];
@@ -472,53 +512,60 @@ void NewtonEulerSystem::Impl::analyze_pattern() {
     }
 }
 
+void NewtonEulerSystem::Impl::fill_schur(Data& W) const {
+  for (size_t jj = 0; jj < joints.size(); ++jj) {
+    const JointNE& jd = joints[jj];
+    for (int side = 0; side < 2; ++side) {
+      const BodyIndex bi = side == 0 ? jd.a : jd.b;
+      if (bi == kGround) continue;
+      const BodyNE& bd = bodies[static_cast<size_t>(bi)];
+      const Mat66& Jb = jblock(W, static_cast<int>(jj), side);
+      Mat66& JM = side == 0 ? W.JMA[jj] : W.JMB[jj];
+      JM.leftCols<3>() = Jb.leftCols<3>() / bd.mass;
+      JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.inertia_com_inv;  // J_C⁻¹ is symmetric
+    }
+  }
+  // Products at the blocks' fixed sizes (detail::block_capacity; the rows of JA/JB beyond a
+  // joint's rows are zero).
+  for (const BlockTarget& bt : blocks) {
+    const Mat66& JMr = bt.side_r == 0 ? W.JMA[static_cast<size_t>(bt.joint_r)] : W.JMB[static_cast<size_t>(bt.joint_r)];
+    const Mat66& Jc = jblock(W, bt.joint_c, bt.side_c);
+    Mat66& T = bt.diag ? W.ldl.diag(bt.index) : W.ldl.off(bt.index);
+    // Block (r, c) = J_r M⁻¹ J_cᵀ, or stored as (c, r): J_c (J_r M⁻¹)ᵀ.
+    const Mat66& A = bt.transposed ? Jc : JMr;
+    const Mat66& B = bt.transposed ? JMr : Jc;
+    const int na = joints[static_cast<size_t>(bt.transposed ? bt.joint_c : bt.joint_r)].nr;
+    const int nb = joints[static_cast<size_t>(bt.transposed ? bt.joint_r : bt.joint_c)].nr;
+    detail::with_capacity(na, [&](auto Pa) {
+      detail::with_capacity(nb, [&](auto Pb) {
+        constexpr int a = decltype(Pa)::value, b = decltype(Pb)::value;
+        T.topLeftCorner<a, b>().noalias() += A.topRows<a>() * B.topRows<b>().transpose();
+      });
+    });
+  }
+}
+
+void NewtonEulerSystem::Impl::fill_kkt(Data& W) const {
+  for (int i = 0; i < n; ++i) {
+    const BodyNE& bd = bodies[static_cast<size_t>(i)];
+    Mat66& D = W.ldl.diag(npos[static_cast<size_t>(i)]);
+    D.topLeftCorner<3, 3>() = bd.mass * Mat3::Identity();
+    D.bottomRightCorner<3, 3>() = bd.inertia_com;
+  }
+  for (const BlockTarget& bt : blocks) {
+    const int nr = joints[static_cast<size_t>(bt.joint_r)].nr;
+    W.ldl.off(bt.index).topRows(nr) = jblock(W, bt.joint_r, bt.side_r).topRows(nr);
+  }
+}
+
 void NewtonEulerSystem::Impl::factor(Data& W, const char* what) const {
   const bool S = schur();
   W.factored = false;
   W.ldl.set_zero();
-  if (S) {
-    for (size_t jj = 0; jj < joints.size(); ++jj) {
-      const JointNE& jd = joints[jj];
-      for (int side = 0; side < 2; ++side) {
-        const BodyIndex bi = side == 0 ? jd.a : jd.b;
-        if (bi == kGround) continue;
-        const BodyNE& bd = bodies[static_cast<size_t>(bi)];
-        const Mat66& Jb = jblock(W, static_cast<int>(jj), side);
-        Mat66& JM = side == 0 ? W.JMA[jj] : W.JMB[jj];
-        JM.leftCols<3>() = Jb.leftCols<3>() / bd.mass;
-        JM.rightCols<3>().noalias() = Jb.rightCols<3>() * bd.inertia_com_inv;  // J_C⁻¹ is symmetric
-      }
-    }
-    // Products at the blocks' fixed sizes (detail::block_capacity; the rows of JA/JB beyond a
-    // joint's rows are zero).
-    for (const BlockTarget& bt : blocks) {
-      const Mat66& JMr = bt.side_r == 0 ? W.JMA[static_cast<size_t>(bt.joint_r)] : W.JMB[static_cast<size_t>(bt.joint_r)];
-      const Mat66& Jc = jblock(W, bt.joint_c, bt.side_c);
-      Mat66& T = bt.diag ? W.ldl.diag(bt.index) : W.ldl.off(bt.index);
-      // Block (r, c) = J_r M⁻¹ J_cᵀ, or stored as (c, r): J_c (J_r M⁻¹)ᵀ.
-      const Mat66& A = bt.transposed ? Jc : JMr;
-      const Mat66& B = bt.transposed ? JMr : Jc;
-      const int na = joints[static_cast<size_t>(bt.transposed ? bt.joint_c : bt.joint_r)].nr;
-      const int nb = joints[static_cast<size_t>(bt.transposed ? bt.joint_r : bt.joint_c)].nr;
-      detail::with_capacity(na, [&](auto Pa) {
-        detail::with_capacity(nb, [&](auto Pb) {
-          constexpr int a = decltype(Pa)::value, b = decltype(Pb)::value;
-          T.topLeftCorner<a, b>().noalias() += A.topRows<a>() * B.topRows<b>().transpose();
-        });
-      });
-    }
-  } else {
-    for (int i = 0; i < n; ++i) {
-      const BodyNE& bd = bodies[static_cast<size_t>(i)];
-      Mat66& D = W.ldl.diag(npos[static_cast<size_t>(i)]);
-      D.topLeftCorner<3, 3>() = bd.mass * Mat3::Identity();
-      D.bottomRightCorner<3, 3>() = bd.inertia_com;
-    }
-    for (const BlockTarget& bt : blocks) {
-      const int nr = joints[static_cast<size_t>(bt.joint_r)].nr;
-      W.ldl.off(bt.index).topRows(nr) = jblock(W, bt.joint_r, bt.side_r).topRows(nr);
-    }
-  }
+  if (S)
+    fill_schur(W);
+  else
+    fill_kkt(W);
   int bad = W.ldl.factorize();
   const VecX& D = W.ldl.d();
   // Pivot signs: J M⁻¹ Jᵀ is SPD; [M Jᵀ; J 0] in this order has positive pivots on the body
@@ -578,13 +625,10 @@ void NewtonEulerSystem::Impl::solve(Data& W, const VecX& fin, const VecX& g, Vec
   }
 }
 
-NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions options)
-    : NewtonEulerSystem(compile(model), options) {}
-
-NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compiled, NewtonEulerOptions options)
-    : impl_(std::make_unique<Impl>()) {
-  if (!compiled) throw std::invalid_argument("NewtonEulerSystem: no compiled model");
-  const System& model = compiled->system();
+namespace {
+/// What the Newton–Euler formulation does not take, refused by name: 1-D shafts and couplings,
+/// and (unless the joint elements go by impulses) friction by the joint's reaction.
+void refuse_unsupported(const System& model, const NewtonEulerOptions& options) {
   if (!model.couplings().empty() || !model.shafts().empty() || !model.shaft_forces().empty()) {
     // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling,
     // and its states have bodies in space only (no 1-D shafts).
@@ -618,6 +662,67 @@ NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compil
                      ItemRef::force(static_cast<int>(i))});
     if (!p.empty()) throw ModelError(std::move(p));
   }
+}
+}  // namespace
+
+void NewtonEulerSystem::Impl::add_joints(const CompiledModel& cm) {
+  for (const CompiledModel::Joint& cj : cm.joints()) {
+    JointNE jd;
+    jd.name = cj.name;
+    jd.a = cj.a;
+    jd.b = cj.b;
+    static_cast<detail::JointGeometry&>(jd) = cj.at_com;  // the state's points are the centres of mass
+    jd.row0 = m;
+    jd.nr = static_cast<int>(jd.rows.size());
+    jd.motion = cj.motion;
+    jd.speed = cj.speed;
+    jd.offsets = cj.offsets;
+    m += jd.nr;
+    joints.push_back(std::move(jd));
+  }
+}
+
+void NewtonEulerSystem::Impl::add_forces(const CompiledModel& cm) {
+  // Force elements: markers from the reference points' initial poses (as the implicit
+  // formulation), workspaces per element; each keeps its own copy of the markers (a motor's turn
+  // count is this formulation's, ForceGeometry::last_angle).
+  size_t max_bodies = 0;
+  for (const CompiledModel::Force& cf : cm.forces()) {
+    ForceNE fn;
+    fn.src = cf.src;
+    if (opt.joint_elements_by_impulses &&
+        (cf.src->type == ForceType::JointFriction || cf.src->type == ForceType::JointLimit)) {
+      impulse_elements.push_back(*cf.src);
+      impulse_elements.back().by_impulses = true;
+      fn.src = &impulse_elements.back();
+    }
+    fn.bodies = cf.bodies;
+    fn.states = cf.states;
+    static_cast<detail::ForceGeometry&>(fn) = cf.geometry;
+    max_bodies = std::max(max_bodies, fn.bodies.size());
+    forces.push_back(std::move(fn));
+  }
+  for (const CompiledModel::Controller& cc : cm.controllers()) {
+    ControllerNE cn;
+    cn.src = cc.src;
+    cn.bodies = cc.bodies;
+    cn.states = cc.states;
+    max_bodies = std::max(max_bodies, cn.bodies.size());
+    max_states = std::max(max_states, cn.states.size());
+    controllers.push_back(std::move(cn));
+  }
+  for (const ForceNE& fn : forces) max_states = std::max(max_states, fn.states.size());
+  max_force_bodies = max_bodies;
+}
+
+NewtonEulerSystem::NewtonEulerSystem(const System& model, NewtonEulerOptions options)
+    : NewtonEulerSystem(compile(model), options) {}
+
+NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compiled, NewtonEulerOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  if (!compiled) throw std::invalid_argument("NewtonEulerSystem: no compiled model");
+  const System& model = compiled->system();
+  refuse_unsupported(model, options);
   Impl& I = *impl_;
   I.cm = std::move(compiled);
   const CompiledModel& cm = *I.cm;
@@ -628,50 +733,8 @@ NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compil
                                 std::to_string(options.angular_damping));
   I.n = static_cast<int>(cm.bodies().size());
   I.bodies = cm.bodies();
-  for (const CompiledModel::Joint& cj : cm.joints()) {
-    JointNE jd;
-    jd.name = cj.name;
-    jd.a = cj.a;
-    jd.b = cj.b;
-    static_cast<detail::JointGeometry&>(jd) = cj.at_com;  // the state's points are the centres of mass
-    jd.row0 = I.m;
-    jd.nr = static_cast<int>(jd.rows.size());
-    jd.motion = cj.motion;
-    jd.speed = cj.speed;
-    jd.offsets = cj.offsets;
-    I.m += jd.nr;
-    I.joints.push_back(std::move(jd));
-  }
-  // Force elements: markers from the reference points' initial poses (as the implicit
-  // formulation), workspaces per element; each keeps its own copy of the markers (a motor's turn
-  // count is this formulation's, ForceGeometry::last_angle).
-  size_t max_bodies = 0;
-  for (const CompiledModel::Force& cf : cm.forces()) {
-    ForceNE fn;
-    fn.src = cf.src;
-    if (options.joint_elements_by_impulses &&
-        (cf.src->type == ForceType::JointFriction || cf.src->type == ForceType::JointLimit)) {
-      I.impulse_elements.push_back(*cf.src);
-      I.impulse_elements.back().by_impulses = true;
-      fn.src = &I.impulse_elements.back();
-    }
-    fn.bodies = cf.bodies;
-    fn.states = cf.states;
-    static_cast<detail::ForceGeometry&>(fn) = cf.geometry;
-    max_bodies = std::max(max_bodies, fn.bodies.size());
-    I.forces.push_back(std::move(fn));
-  }
-  for (const CompiledModel::Controller& cc : cm.controllers()) {
-    ControllerNE cn;
-    cn.src = cc.src;
-    cn.bodies = cc.bodies;
-    cn.states = cc.states;
-    max_bodies = std::max(max_bodies, cn.bodies.size());
-    I.max_states = std::max(I.max_states, cn.states.size());
-    I.controllers.push_back(std::move(cn));
-  }
-  for (const ForceNE& fn : I.forces) I.max_states = std::max(I.max_states, fn.states.size());
-  I.max_force_bodies = max_bodies;
+  I.add_joints(cm);
+  I.add_forces(cm);
   I.analyze_pattern();
 }
 

@@ -316,6 +316,13 @@ std::string fmt(double x) {
   return s.str();
 }
 bool finite(const auto& m) { return m.allFinite(); }
+/// The force types that read controller states, "joint_motor or a user" (ForceTypeInfo::reads_states).
+std::string state_readers() {
+  std::string out;
+  for (const ForceTypeInfo& t : force_types())
+    if (t.reads_states) out = out.empty() ? t.name : t.name + (" or a " + out);
+  return out;
+}
 }  // namespace
 
 std::vector<ModelProblem> System::problems() const {
@@ -439,40 +446,8 @@ std::vector<ModelProblem> System::problems() const {
         !std::isfinite(f.damping))
       add(who + ": a value is NaN or infinite");
     info.check(f, messages);
+    if (info.check_in_model) info.check_in_model(f, *this, messages);
     add_all(who);
-    if (f.type == ForceType::JointMotor && !f.joint.empty()) {
-      const auto j = std::find_if(joints_.begin(), joints_.end(), [&](const Joint& x) { return x.name == f.joint; });
-      if (j == joints_.end()) {
-        add(who + ": unknown joint '" + f.joint + "'");
-      } else if (j->type != JointType::Revolute && j->type != JointType::Prismatic && j->type != JointType::Cylindrical) {
-        add(who + ": joint '" + f.joint + "' is " + to_string(j->type) +
-            "; a joint motor acts on a revolute, prismatic or cylindrical joint");
-      } else if ((j->type == JointType::Revolute && f.motor_force) || (j->type == JointType::Prismatic && !f.motor_force)) {
-        add(who + ": joint '" + f.joint + "' is " + to_string(j->type) + ", its motor gives a " +
-            (f.motor_force ? "torque, not a force" : "force, not a torque"));
-      } else if (f.bodies.size() != 2 || f.bodies[0] != j->bodies[0] || f.bodies[1] != j->bodies[1] ||
-                 f.point != j->point || f.axis != j->axis) {
-        add(who + ": its bodies, point and axis must be those of joint '" + f.joint + "' (add_joint_motor copies them)");
-      }
-    }
-    if ((f.type == ForceType::JointFriction || f.type == ForceType::JointLimit) && !f.joint.empty()) {
-      const bool limit = f.type == ForceType::JointLimit;
-      const auto j = std::find_if(joints_.begin(), joints_.end(), [&](const Joint& x) { return x.name == f.joint; });
-      if (j == joints_.end()) {
-        add(who + ": unknown joint '" + f.joint + "'");
-      } else if (j->type != JointType::Revolute && j->type != JointType::Prismatic &&
-                 (limit || j->type != JointType::Cylindrical)) {
-        add(who + ": joint '" + f.joint + "' is " + to_string(j->type) + "; a " + to_string(f.type) + " acts on a " +
-            (limit ? "revolute or prismatic joint" : "revolute, prismatic or cylindrical joint"));
-      } else if (f.bodies.size() != 2 || f.bodies[0] != j->bodies[0] || f.bodies[1] != j->bodies[1] ||
-                 f.point != j->point || f.axis != j->axis || f.joint_type != j->type) {
-        add(who + ": its bodies, point, axis and joint type must be those of joint '" + f.joint +
-            "' (add_" + to_string(f.type) + " copies them)");
-      }
-    }
-    if (f.frame && ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 ||
-                    f.frame->determinant() < 0))
-      add(who + ": frame is not a rotation matrix");
   }
   // Shafts: names unique (also against the joints: couplings name both), inertia > 0, finite.
   std::map<std::string, size_t> joint_index;
@@ -599,8 +574,8 @@ std::vector<ModelProblem> System::problems() const {
   }
   for (size_t i = 0; i < forces_.size(); ++i) {
     item = ItemRef::force(static_cast<int>(i));
-    if (!forces_[i].states.empty() && forces_[i].type != ForceType::JointMotor && forces_[i].type != ForceType::User)
-      add("force '" + forces_[i].name + "': only a joint_motor or a user force reads controller states, this is a " +
+    if (!forces_[i].states.empty() && !force_type_info(forces_[i].type).reads_states)
+      add("force '" + forces_[i].name + "': only a " + state_readers() + " force reads controller states, this is a " +
           to_string(forces_[i].type));
     for (const std::string& s : forces_[i].states)
       if (find_controller_state(s) < 0) add("force '" + forces_[i].name + "': unknown controller state '" + s + "'");

@@ -50,6 +50,17 @@ inline ForceKey scalar_damping_key(const char* meaning) {
   return {"damping", false, meaning, KeyKind::Number, KeyRange::NonNegative, {},
           [](ForceElement& f, const KeyValue& v) { f.damping = v.number; }};
 }
+/// The model checks of an element on a joint's coordinate (joint_motor, joint_friction,
+/// joint_limit; OnJoint.cpp). element_joint: f.joint names a joint of `model` of a type `acts_on`
+/// accepts (else a problem naming what the element, `what`, acts on: `accepted`); the joint, or
+/// nullptr after a problem or if f.joint is empty (check() names that).
+const Joint* element_joint(const ForceElement& f, const System& model, bool (*acts_on)(JointType),
+                           const std::string& what, const char* accepted, std::vector<KeyProblem>& p);
+/// copied_from_joint: the element's bodies, point and axis (and, with `same_type`, its
+/// joint_type) are joint j's, as the System function `adder` copies them; else a problem.
+void copied_from_joint(const ForceElement& f, const Joint& j, bool same_type, const std::string& adder,
+                       std::vector<KeyProblem>& p);
+
 /// No check beyond those of every force element.
 inline void no_check(const ForceElement&, std::vector<KeyProblem>&) {}
 

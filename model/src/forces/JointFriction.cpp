@@ -162,6 +162,12 @@ const ForceTypeInfo& joint_friction() {
       [](const ForceElement& f) { return at_point(f, frame_from_axis(f.axis, 2)); },
       [](const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double*) {
         joint_friction_wrench(f, f.normal_force, true, g, m, Fb, Tb);
+      },
+      [](const ForceElement& f, const System& model, std::vector<KeyProblem>& p) {
+        const auto turns_or_slides = [](JointType t) { return joint_turns(t) || joint_slides(t); };
+        if (const Joint* j = element_joint(f, model, turns_or_slides, "a joint_friction",
+                                           "revolute, prismatic or cylindrical joint", p))
+          copied_from_joint(f, *j, true, "add_joint_friction", p);
       }};
   return info;
 }

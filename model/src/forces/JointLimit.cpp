@@ -48,6 +48,14 @@ const ForceTypeInfo& joint_limit() {
         const Vec3 e = m.Ra * g.Aa.col(2);
         if (turns) Tb = push * e;
         else Fb = push * e;
+      },
+      [](const ForceElement& f, const System& model, std::vector<KeyProblem>& p) {
+        const auto revolute_or_prismatic = [](JointType t) {
+          return t == JointType::Revolute || t == JointType::Prismatic;
+        };
+        if (const Joint* j = element_joint(f, model, revolute_or_prismatic, "a joint_limit",
+                                           "revolute or prismatic joint", p))
+          copied_from_joint(f, *j, true, "add_joint_limit", p);
       }};
   return info;
 }

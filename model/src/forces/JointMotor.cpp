@@ -37,7 +37,19 @@ const ForceTypeInfo& joint_motor() {
         const double u = f.effort(m.t, q);
         if (f.motor_force) Fb = u * e;
         else Tb = u * e;
-      }};
+      },
+      [](const ForceElement& f, const System& model, std::vector<KeyProblem>& p) {
+        const Joint* j = element_joint(
+            f, model, [](JointType t) { return joint_turns(t) || joint_slides(t); }, "a joint motor",
+            "revolute, prismatic or cylindrical joint", p);
+        if (!j) return;
+        if ((j->type == JointType::Revolute && f.motor_force) || (j->type == JointType::Prismatic && !f.motor_force))
+          p.push_back({nullptr, "joint '" + f.joint + "' is " + to_string(j->type) + ", its motor gives a " +
+                                    (f.motor_force ? "torque, not a force" : "force, not a torque")});
+        else
+          copied_from_joint(f, *j, false, "add_joint_motor", p);
+      },
+      true};
   return info;
 }
 

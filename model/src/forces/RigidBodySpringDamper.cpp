@@ -49,7 +49,12 @@ const ForceTypeInfo& rigid_body_spring_damper() {
         "(the same motion whichever body is listed first)",
         KeyKind::Choice, KeyRange::Any, {"rotation_vector", "tait_bryan", "mid_frame"},
         [](ForceElement& f, const KeyValue& v) { f.rotation_law = static_cast<SpringRotationLaw>(v.choice); }}},
-      true, true, no_check,
+      true, true,
+      [](const ForceElement& f, std::vector<KeyProblem>& p) {
+        if (f.frame &&
+            ((f.frame->transpose() * *f.frame - Mat3::Identity()).norm() > 1e-6 || f.frame->determinant() < 0))
+          p.push_back({"frame", "frame is not a rotation matrix"});
+      },
       [](const ForceElement& f) { return at_point(f, f.frame ? *f.frame : Mat3::Identity()); },
       [](const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double* V) {
         const Mat3 A = m.Ra * g.Aa;

@@ -18,7 +18,7 @@ const ForceTypeInfo& user() {
           p.push_back({nullptr, "a user_of_states force takes no user_jacobian (its tangent, also over the states, is "
                                 "formed by central differences)"});
       },
-      nullptr, nullptr};
+      nullptr, nullptr, nullptr, true};
   return info;
 }
 

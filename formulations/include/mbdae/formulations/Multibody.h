@@ -1,7 +1,30 @@
 #pragma once
 /// @file Multibody.h
-/// Rigid bodies in absolute coordinates with Lagrange-multiplier joints (the formulation of
-/// Exudyn's ObjectRigidBody, seed document 001, Eq. 52–54).
+/// The implicit formulation: rigid bodies in absolute coordinates with Lagrange-multiplier joints
+/// (the formulation of Exudyn's ObjectRigidBody, seed document 001, Eq. 52–54), as a loop over
+/// assembly units (AssemblyUnit.h). MultibodySystem itself holds no equations: it makes the unit
+/// list from the compiled model (formulations/src/units/Units.cpp), lets each unit claim its
+/// coordinates and constraint rows in list order (that order is the state layout below), builds
+/// the tangent and Jacobian patterns from the units' blocks once, and evaluates every function
+/// (residual, forces, constraints, constraint velocity, γ, tangent, mass, Jacobians, energy) as
+/// one loop over the units in the same order. The sections below state each unit's equations.
+///
+/// | unit (formulations/src/units/) | coordinates              | rows                  | by central differences (available_jacobians()) |
+/// |--------------------------------|--------------------------|-----------------------|------------------------------------------------|
+/// | RigidBodies                    | 7 or 6 per body          | Euler-parameter norms | ∂r/∂q, ∂r/∂v (inertia, loads)                  |
+/// | Shafts                         | one per shaft            | —                     | none                                           |
+/// | CouplingAngles                 | one per coupled revolute | —                     | none                                           |
+/// | Controllers                    | one per controller state | —                     | ∂r/∂q, ∂r/∂v                                   |
+/// | ForceElements                  | —                        | —                     | ∂r/∂q, ∂r/∂v                                   |
+/// | ReactionFriction               | —                        | —                     | ∂r/∂q, ∂r/∂v (∂r/∂λ analytic)                  |
+/// | PenaltyContacts                | —                        | —                     | ∂r/∂q, ∂r/∂v                                   |
+/// | ShaftForces                    | —                        | —                     | none                                           |
+/// | Joints                         | —                        | the joints' rows      | ∂(C_qᵀλ)/∂q, ∂Ċ/∂q                             |
+/// | CouplingRows                   | —                        | angle rows, couplings | ∂(C_qᵀλ)/∂q, ∂Ċ/∂q                             |
+///
+/// Units of MultibodyOptions::extra_units follow the built-in ones (their coordinates and rows
+/// last). The differences are local to a unit's element (one body's, pair's or row's coordinates),
+/// so a tangent costs time linear in the number of elements.
 ///
 /// State layout, body by body (ground has no coordinates):
 ///
@@ -56,8 +79,8 @@
 /// a; potential ½ k (q_b − q_a − Δ0)²; kinetic energy ½ J q̇_s². Their tangents are analytic.
 ///
 /// Tangents: ∂r/∂v and ∂r/∂q of each body's inertia and applied forces, and the derivative of
-/// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block),
-/// so the cost of a tangent is linear in the number of bodies and joints; M and C_q are analytic.
+/// C_qᵀλ, are formed by central differences local to one body or one joint (a 7×7 or 14×14 block);
+/// M and C_q are analytic (the table above says which unit forms what).
 ///
 /// Contacts: every pair of the model's contact shapes on different bodies that the narrow phase
 /// of ContactGeometry.h handles is a penalty force element (PenaltyParameters in Contact.h:

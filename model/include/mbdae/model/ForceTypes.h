@@ -5,7 +5,8 @@
 /// line in model/ForceTypeList.h, which makes its enumerator in ForceType, its declaration and
 /// its entry in the registry (model/src/forces/Registry.cpp). The
 /// model loader, System::check(), to_string(), the formulations (through
-/// formulations/src/ForceKernels.h) and the docs read this table.
+/// formulations/src/ForceKernels.h) and the docs read this table; the type's own checks live in
+/// its file (ForceTypeInfo::check, check_in_model), not in System::problems().
 ///
 /// A pairwise element acts between a marker on body a and a marker on body b. Its law gets the
 /// relative kinematics of the markers (d = p_b + r_b − p_a − r_a and its rate, the bodies'
@@ -76,6 +77,12 @@ struct ForceTypeInfo {
   /// The law (pairwise types; nullptr otherwise): F_b, T_b from the relative motion; adds the
   /// element's potential energy to *V if V is not null.
   void (*law)(const ForceElement& f, const ForceGeometry& g, const PairMotion& m, Vec3& Fb, Vec3& Tb, double* V);
+  /// Type-specific problems that need the rest of the model (the joint a joint element acts on),
+  /// as `check`; called by System::problems() after `check`. nullptr: the type has none.
+  void (*check_in_model)(const ForceElement& f, const System& model, std::vector<KeyProblem>& problems) = nullptr;
+  /// The element may read controller states (ForceElement::states); System::problems() refuses
+  /// states on the other types by name.
+  bool reads_states = false;
 };
 
 /// joint_friction: the Coulomb–Stribeck level F(v) = μ N + (μ_s − μ) N exp(−(v/v_s)²), N, of
