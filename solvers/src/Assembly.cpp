@@ -133,19 +133,20 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
 }
 
 struct detail::ConsistentAccelerations::Impl {
-  explicit Impl(const ConstrainedSystem& s)
+  Impl(const ConstrainedSystem& s, bool fresh)
       : sys(s), ws(s.make_workspace()), K(s), n(s.num_coordinates()), m(s.num_constraints()), rhs(n + m), r(n), g(m),
-        d(n + m) {}
+        d(n + m), fresh_pivots(fresh) {}
   const ConstrainedSystem& sys;
   ConstrainedSystem::Workspace ws;
   detail::Kkt K;
   SparseLu lu;
   int n, m;
   VecX rhs, r, g, d;
+  bool fresh_pivots;
 };
 
-detail::ConsistentAccelerations::ConsistentAccelerations(const ConstrainedSystem& sys)
-    : impl_(std::make_unique<Impl>(sys)) {}
+detail::ConsistentAccelerations::ConsistentAccelerations(const ConstrainedSystem& sys, bool fresh_pivots)
+    : impl_(std::make_unique<Impl>(sys, fresh_pivots)) {}
 detail::ConsistentAccelerations::~ConsistentAccelerations() = default;
 
 void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX& v, VecX& a, VecX& lambda) {
@@ -158,6 +159,7 @@ void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX&
   sys.assemble_mass(ws, q, K.A);
   sys.assemble_jacobian(ws, t, q, K.C);
   K.fill(1.0);
+  if (I.fresh_pivots) lu.forget_pivots();
   if (!lu.factorize(K.S))
     throw std::runtime_error(
         "initial accelerations: the KKT matrix [M C_qᵀ; C_q 0] is singular (redundant "

@@ -14,7 +14,10 @@ namespace mbdae::detail {
 class ConsistentAccelerations {
  public:
   /// @param sys the system whose states are solved for (kept by reference)
-  explicit ConsistentAccelerations(const ConstrainedSystem& sys);
+  /// @param fresh_pivots every solve chooses its pivots from its own matrix (its result depends on
+  ///        the state alone, as a restarted run needs to reproduce it bit for bit); else the pivot
+  ///        sequence of an earlier solve is reused while it stays well conditioned (SparseLu)
+  explicit ConsistentAccelerations(const ConstrainedSystem& sys, bool fresh_pivots = false);
   ~ConsistentAccelerations();
   ConsistentAccelerations(const ConsistentAccelerations&) = delete;
   ConsistentAccelerations& operator=(const ConsistentAccelerations&) = delete;
