@@ -11,6 +11,8 @@
 
 #include <mbdae/io/Run.h>
 #include <mbdae/solvers/SolverRegistry.h>
+#include <mbdae/solvers/SolverSettings.h>
+#include <mbdae/solvers/StepBudget.h>
 
 using namespace mbdae;
 using namespace mbdae::io;
@@ -52,4 +54,31 @@ output: {every: 10}
   const double ex = -0.9957842741914398, ey = -0.091726110094277;
   INFO("bob at (" << last[0] << ", " << last[1] << "), closed form (" << ex << ", " << ey << ")");
   CHECK(std::hypot(last[0] - ex, last[1] - ey) < 1e-5);
+}
+
+TEST_CASE("Step limits: a fixed-step run the loader takes is not stopped part-way by the solvers' step limit",
+          "[stops]") {
+  // The loader takes end_time / step up to 1e9; the integrators stopped at 1e8 accepted steps
+  // ("step limit reached"), so a correct run of 5e8 steps would have stopped at a fifth of its time.
+  const std::string text = R"(gravity: [0, -9.81, 0]
+bodies:
+  - {name: bob, mass: 1.0, inertia: [1.0e-6, 1.0e-6, 1.0e-6, 0, 0, 0], position: [1, 0, 0]}
+solver: {end_time: 500, step: 1.0e-6}
+output: {every: 1.0e-3}
+)";
+  const LoadedModel m = load_model_text(text, "steps.yaml");
+  const double steps = 500 / 1.0e-6, rows = 500 / 1.0e-3 + 1;
+  CHECK(step_budget(m.settings) >= steps + rows);
+  SimulationSettings s = m.settings;
+  s.solver = SolverType::RK4;
+  CHECK(explicit_options(s, true).max_steps >= steps + rows);
+  s.solver = SolverType::LieRK4;
+  CHECK(lie_group_options(s).max_steps >= steps + rows);
+  s.solver = SolverType::Impulse;
+  CHECK(impulse_options(s).max_steps >= steps + rows);
+  // Never below the former fixed limit (a short run with adaptive steps keeps its room).
+  RunSettings small;
+  small.t_end = 1;
+  small.step = 1e-3;
+  CHECK(step_budget(small) == 100'000'000);
 }
