@@ -133,20 +133,20 @@ AssemblyReport assemble_initial_state(const ConstrainedSystem& sys, double t0, V
 }
 
 struct detail::ConsistentAccelerations::Impl {
-  Impl(const ConstrainedSystem& s, bool fresh)
+  explicit Impl(const ConstrainedSystem& s)
       : sys(s), ws(s.make_workspace()), K(s), n(s.num_coordinates()), m(s.num_constraints()), rhs(n + m), r(n), g(m),
-        d(n + m), fresh_pivots(fresh) {}
+        d(n + m) {}
   const ConstrainedSystem& sys;
   ConstrainedSystem::Workspace ws;
   detail::Kkt K;
   SparseLu lu;
   int n, m;
   VecX rhs, r, g, d;
-  bool fresh_pivots;
+  bool chose_pivots = false;  // the last solve's first factorization chose its pivots
 };
 
-detail::ConsistentAccelerations::ConsistentAccelerations(const ConstrainedSystem& sys, bool fresh_pivots)
-    : impl_(std::make_unique<Impl>(sys, fresh_pivots)) {}
+detail::ConsistentAccelerations::ConsistentAccelerations(const ConstrainedSystem& sys)
+    : impl_(std::make_unique<Impl>(sys)) {}
 detail::ConsistentAccelerations::~ConsistentAccelerations() = default;
 
 void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX& v, VecX& a, VecX& lambda) {
@@ -159,11 +159,12 @@ void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX&
   sys.assemble_mass(ws, q, K.A);
   sys.assemble_jacobian(ws, t, q, K.C);
   K.fill(1.0);
-  if (I.fresh_pivots) lu.forget_pivots();
+  I.chose_pivots = true;  // (also if the factorization fails: the next one starts afresh)
   if (!lu.factorize(K.S))
     throw std::runtime_error(
         "initial accelerations: the KKT matrix [M C_qᵀ; C_q 0] is singular (redundant "
         "constraints, or a body without mass or inertia in a free direction)");
+  I.chose_pivots = lu.chose_pivots();
   VecX& rhs = I.rhs;
   sys.forces(ws, t, q, v, rhs.head(n));
   sys.gamma(ws, t, q, v, rhs.tail(m));
@@ -194,6 +195,8 @@ void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX&
   throw std::runtime_error(
       "initial accelerations: the Newton iteration for the friction by reaction did not converge in 50 iterations");
 }
+
+bool detail::ConsistentAccelerations::chose_pivots() const { return impl_->chose_pivots; }
 
 void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
                            VecX& a, VecX& lambda) {

@@ -14,15 +14,15 @@ namespace mbdae::detail {
 class ConsistentAccelerations {
  public:
   /// @param sys the system whose states are solved for (kept by reference)
-  /// @param fresh_pivots every solve chooses its pivots from its own matrix (its result depends on
-  ///        the state alone, as a restarted run needs to reproduce it bit for bit); else the pivot
-  ///        sequence of an earlier solve is reused while it stays well conditioned (SparseLu)
-  explicit ConsistentAccelerations(const ConstrainedSystem& sys, bool fresh_pivots = false);
+  explicit ConsistentAccelerations(const ConstrainedSystem& sys);
   ~ConsistentAccelerations();
   ConsistentAccelerations(const ConsistentAccelerations&) = delete;
   ConsistentAccelerations& operator=(const ConsistentAccelerations&) = delete;
   /// a (size n) and λ (size m) at (t, q, v); throws std::runtime_error as initial_accelerations().
   void solve(double t, const VecX& q, const VecX& v, VecX& a, VecX& lambda);
+  /// True if the last solve() chose a new pivot sequence (its first factorization did not reuse
+  /// the previous one, SparseLu::chose_pivots()): later solves depend on the state it was at.
+  bool chose_pivots() const;
 
  private:
   struct Impl;

@@ -232,15 +232,24 @@ class Newmark {
   /// velocities are the step's; so is the integration's own history (history()). Where that
   /// system is singular (a singular configuration, where λ is not unique) or the step was taken
   /// with compliant constraints, the step's own values are given.
+  /// The factorization reuses the pivot sequence of an earlier output state while it stays
+  /// well conditioned; where it was chosen is part of history(), so a restarted run forms the same.
   StateView state() const {
     if (m_ == 0 || last_compliant_) return StateView{t_, qn_, vn_, qddn_, lamn_};
     if (out_stamp_ != state_stamp_) {
       out_stamp_ = state_stamp_;
       out_ok_ = false;
       try {
-        if (!out_solver_) out_solver_ = std::make_unique<detail::ConsistentAccelerations>(sys_, true);
+        if (!out_solver_) out_solver_ = std::make_unique<detail::ConsistentAccelerations>(sys_);
         out_solver_->solve(t_, qn_, vn_, out_a_, out_lam_);
         out_ok_ = out_a_.allFinite() && out_lam_.allFinite();
+        if (out_solver_->chose_pivots()) {
+          // Where its pivots were chosen (history()): later solves reuse them (no allocation),
+          // and a restarted run chooses the same ones first.
+          out_piv_t_ = t_;
+          out_piv_q_ = qn_;
+          out_piv_v_ = vn_;
+        }
       } catch (const std::exception&) {
         // singular KKT matrix: the step's values
       }
@@ -268,6 +277,11 @@ class Newmark {
     put("newmark.matrix_v", vec(mat_v_));
     put("newmark.matrix_acceleration", vec(mat_qdd_));
     put("newmark.matrix_multipliers", vec(mat_lam_));
+    if (!std::isnan(out_piv_t_)) {
+      put("newmark.output_pivots", {out_piv_t_});
+      put("newmark.output_pivots_q", vec(out_piv_q_));
+      put("newmark.output_pivots_v", vec(out_piv_v_));
+    }
     if (have_factor_ && !piv_.empty()) {
       put("newmark.pivots", piv_);
       put("newmark.pivots_q", vec(piv_q_));
@@ -338,6 +352,22 @@ class Newmark {
       form(mt[3], mt[2], mt[4], mt[5], mt[6] != 0);
     }
     fresh_needed_ = mt[1] != 0;
+    if (h.find("newmark.output_pivots")) {
+      // The output states' pivot sequence, chosen again at the same state.
+      const double tp = get("newmark.output_pivots", 1)[0];
+      VecX qp, vp;
+      vec("newmark.output_pivots_q", qp, n_);
+      vec("newmark.output_pivots_v", vp, n_);
+      try {
+        if (!out_solver_) out_solver_ = std::make_unique<detail::ConsistentAccelerations>(sys_);
+        out_solver_->solve(tp, qp, vp, out_a_, out_lam_);
+        out_piv_t_ = tp;
+        out_piv_q_ = qp;
+        out_piv_v_ = vp;
+      } catch (const std::exception&) {
+        // singular there: the next output state chooses afresh, as the interrupted run did
+      }
+    }
     ++state_stamp_;
     last_compliant_ = compliant_ > 0;
     status_ = SolveStatus::Success;
@@ -653,6 +683,8 @@ class Newmark {
   mutable bool out_ok_ = false;          // the solve succeeded
   mutable std::unique_ptr<detail::ConsistentAccelerations> out_solver_;
   mutable VecX out_a_, out_lam_;
+  mutable double out_piv_t_ = std::numeric_limits<double>::quiet_NaN();  // where out_solver_ chose its pivots
+  mutable VecX out_piv_q_, out_piv_v_;
 
  public:
   /// Read between steps: true stops advance() with status Interrupted.

@@ -70,11 +70,6 @@ void SparseLu::solve(Eigen::Ref<VecX> b) const {
 
 double SparseLu::rcond() const { return impl_->common.rcond; }
 bool SparseLu::chose_pivots() const { return impl_->chose_pivots; }
-void SparseLu::forget_pivots() {
-  if (impl_->numeric) klu_free_numeric(&impl_->numeric, &impl_->common);
-  impl_->numeric = nullptr;
-  impl_->chose_pivots = false;
-}
 void SparseLu::clear() {
   impl_->release();
   impl_->symbolic = nullptr;

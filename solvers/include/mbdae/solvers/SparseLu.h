@@ -40,9 +40,6 @@ class SparseLu {
   bool chose_pivots() const;
   /// Forgets the analysis and the factors (the next factorize() starts afresh).
   void clear();
-  /// Forgets the factors but keeps the analysis: the next factorize() chooses its pivots from the
-  /// matrix it is given (its result then depends on that matrix alone, not on earlier ones).
-  void forget_pivots();
   /// True once a symbolic analysis exists.
   bool analyzed() const;
 
