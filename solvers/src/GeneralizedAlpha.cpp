@@ -365,7 +365,7 @@ class Newmark {
         out_piv_q_ = qp;
         out_piv_v_ = vp;
       } catch (const std::exception&) {
-        // singular there: the next output state chooses afresh, as the interrupted run did
+        // singular there (not expected: it was solved there before): the next output state chooses its own
       }
     }
     ++state_stamp_;
