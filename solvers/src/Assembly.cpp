@@ -142,6 +142,7 @@ struct detail::ConsistentAccelerations::Impl {
   SparseLu lu;
   int n, m;
   VecX rhs, r, g, d;
+  bool chose_pivots = false;  // the last solve's first factorization chose its pivots
 };
 
 detail::ConsistentAccelerations::ConsistentAccelerations(const ConstrainedSystem& sys)
@@ -158,10 +159,12 @@ void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX&
   sys.assemble_mass(ws, q, K.A);
   sys.assemble_jacobian(ws, t, q, K.C);
   K.fill(1.0);
+  I.chose_pivots = true;  // (also if the factorization fails: the next one starts afresh)
   if (!lu.factorize(K.S))
     throw std::runtime_error(
         "initial accelerations: the KKT matrix [M C_qᵀ; C_q 0] is singular (redundant "
         "constraints, or a body without mass or inertia in a free direction)");
+  I.chose_pivots = lu.chose_pivots();
   VecX& rhs = I.rhs;
   sys.forces(ws, t, q, v, rhs.head(n));
   sys.gamma(ws, t, q, v, rhs.tail(m));
@@ -192,6 +195,8 @@ void detail::ConsistentAccelerations::solve(double t, const VecX& q, const VecX&
   throw std::runtime_error(
       "initial accelerations: the Newton iteration for the friction by reaction did not converge in 50 iterations");
 }
+
+bool detail::ConsistentAccelerations::chose_pivots() const { return impl_->chose_pivots; }
 
 void initial_accelerations(const ConstrainedSystem& sys, double t, const VecX& q, const VecX& v,
                            VecX& a, VecX& lambda) {

@@ -20,6 +20,9 @@ class ConsistentAccelerations {
   ConsistentAccelerations& operator=(const ConsistentAccelerations&) = delete;
   /// a (size n) and λ (size m) at (t, q, v); throws std::runtime_error as initial_accelerations().
   void solve(double t, const VecX& q, const VecX& v, VecX& a, VecX& lambda);
+  /// True if the last solve() chose a new pivot sequence (its first factorization did not reuse
+  /// the previous one, SparseLu::chose_pivots()): later solves depend on the state it was at.
+  bool chose_pivots() const;
 
  private:
   struct Impl;

@@ -3,7 +3,10 @@
 
 #include <mbdae/solvers/SolverSettings.h>
 #include <mbdae/solvers/Sensitivity.h>
+#include <mbdae/solvers/StepBudget.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #if MBDAE_WITH_IDA
@@ -11,6 +14,14 @@
 #endif
 
 namespace mbdae {
+
+long step_budget(const RunSettings& s) {
+  constexpr double floor = 1e8, ceiling = 1e18;
+  double need = 0;
+  if (s.step > 0 && std::isfinite(s.t_end)) need += std::abs(s.t_end) / s.step;
+  if (s.output_every > 0 && std::isfinite(s.t_end)) need += std::abs(s.t_end) / s.output_every + 1;
+  return static_cast<long>(std::min(ceiling, std::max(floor, 2 * std::ceil(need))));
+}
 
 namespace {
 
@@ -23,6 +34,7 @@ void require_family(const SimulationSettings& s, SolverPath path, const char* wh
 NewmarkOptions newmark_options(const SimulationSettings& s) {
   NewmarkOptions o;
   o.run_settings() = s;
+  o.max_steps = step_budget(s);
   o.rho_inf = s.rho_inf;
   o.formulation = s.formulation;
   o.newton_rtol = s.newton_tol;
@@ -69,6 +81,7 @@ ExplicitOptions explicit_options(const SimulationSettings& s, bool has_joints) {
   ExplicitOptions o;
   o.method = s.solver == SolverType::Dopri5 ? ExplicitMethod::Dopri5 : ExplicitMethod::RK4;
   o.run_settings() = s;
+  o.max_steps = step_budget(s);
   o.rtol = s.rtol;
   o.atol = s.atol;
   const bool project = s.projection && has_joints;
@@ -82,6 +95,7 @@ LieGroupOptions lie_group_options(const SimulationSettings& s) {
   LieGroupOptions o;
   o.method = LieGroupMethod::RK4;
   o.run_settings() = s;
+  o.max_steps = step_budget(s);
   return o;
 }
 
@@ -89,6 +103,7 @@ ImpulseOptions impulse_options(const SimulationSettings& s) {
   require_family(s, SolverPath::Impulse, "the impulse stepper");
   ImpulseOptions o;
   o.run_settings() = s;
+  o.max_steps = step_budget(s);
   o.pgs_max_iterations = s.pgs_iterations;
   o.pgs_tolerance = s.pgs_tolerance;
   o.friction = s.friction_cone ? FrictionModel::Cone : FrictionModel::Pyramid;
