@@ -11,7 +11,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactDetector.h>
 #include <mbdae/solvers/Explicit.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/math/Rotation.h>

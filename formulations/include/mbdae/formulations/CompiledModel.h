@@ -20,7 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/contact/ContactGeometry.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/JointTypes.h>
 #include <mbdae/model/System.h>

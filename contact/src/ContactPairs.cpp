@@ -1,7 +1,7 @@
 // The registry of contact pair kinds (ContactPairs.h): one line per unordered pair of shape types.
 // The methods are in the pair functions' files (NarrowPhase.cpp and the sources named there).
 
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 
 #include <algorithm>
 #include <array>

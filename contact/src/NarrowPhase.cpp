@@ -24,7 +24,7 @@
 
 #include "NarrowPhase.h"
 
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 
 #include <algorithm>
 #include <array>
