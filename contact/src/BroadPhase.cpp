@@ -5,10 +5,122 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
 namespace mbdae {
+
+namespace {
+
+/// The uniform grid of one find_pairs() call: origin lo, cell size, nx × ny × nz cells.
+struct Grid {
+  Vec3 lo;
+  double cell = 0;
+  std::uint64_t nx = 0, ny = 0, nz = 0;
+  void cell_of(const Vec3& x, std::int64_t& ix, std::int64_t& iy, std::int64_t& iz) const {
+    ix = static_cast<std::int64_t>((x.x() - lo.x()) / cell);
+    iy = static_cast<std::int64_t>((x.y() - lo.y()) / cell);
+    iz = static_cast<std::int64_t>((x.z() - lo.z()) / cell);
+  }
+  std::uint64_t key_of(std::int64_t ix, std::int64_t iy, std::int64_t iz) const {
+    return (static_cast<std::uint64_t>(ix) * ny + static_cast<std::uint64_t>(iy)) * nz +
+           static_cast<std::uint64_t>(iz);
+  }
+  bool in_grid(std::int64_t jx, std::int64_t jy, std::int64_t jz) const {
+    return jx >= 0 && jy >= 0 && jz >= 0 && jx < static_cast<std::int64_t>(nx) && jy < static_cast<std::int64_t>(ny) &&
+           jz < static_cast<std::int64_t>(nz);
+  }
+};
+
+/// The sphere test of a candidate pair: different groups and overlapping spheres (+ margin).
+struct PairTest {
+  const std::vector<Vec3>& c;
+  const std::vector<double>& r;
+  const std::vector<int>& group;
+  double mg;
+  std::vector<std::pair<int, int>>& pairs;
+  void operator()(int i, int j) const {
+    const size_t a = static_cast<size_t>(i), b = static_cast<size_t>(j);
+    if (group[a] == group[b]) return;
+    const double rr = r[a] + r[b] + mg;
+    if ((c[a] - c[b]).squaredNorm() > rr * rr) return;
+    pairs.emplace_back(std::min(i, j), std::max(i, j));
+  }
+};
+
+/// Dense grid of nc cells: the spheres bucketed by a counting sort (cell_start[c] …
+/// cell_start[c + 1] − 1 index cell_items), so a neighbouring cell is found by its index, without
+/// a search.
+void dense_pairs(const Grid& g, size_t nc, const std::vector<Vec3>& c, const PairTest& test_pair,
+                 std::vector<int>& cell_start, std::vector<int>& cell_items, std::vector<std::uint64_t>& item_cell) {
+  const size_t N = c.size();
+  cell_start.assign(nc + 1, 0);
+  cell_items.resize(N);
+  item_cell.resize(N);
+  for (size_t e = 0; e < N; ++e) {
+    std::int64_t ix, iy, iz;
+    g.cell_of(c[e], ix, iy, iz);
+    item_cell[e] = g.key_of(ix, iy, iz);
+    ++cell_start[item_cell[e] + 1];
+  }
+  for (size_t k = 0; k < nc; ++k) cell_start[k + 1] += cell_start[k];
+  for (size_t e = 0; e < N; ++e) cell_items[static_cast<size_t>(cell_start[item_cell[e]]++)] = static_cast<int>(e);
+  for (size_t k = nc; k > 0; --k) cell_start[k] = cell_start[k - 1];
+  cell_start[0] = 0;
+  for (std::uint64_t key = 0; key < nc; ++key) {
+    const int b0 = cell_start[key], b1 = cell_start[key + 1];
+    if (b0 == b1) continue;
+    const std::int64_t iz = static_cast<std::int64_t>(key % g.nz), iy = static_cast<std::int64_t>((key / g.nz) % g.ny),
+                       ix = static_cast<std::int64_t>(key / (g.nz * g.ny));
+    for (int e = b0; e < b1; ++e) {
+      const int si = cell_items[static_cast<size_t>(e)];
+      // Same cell: the entries after this one.
+      for (int f = e + 1; f < b1; ++f) test_pair(si, cell_items[static_cast<size_t>(f)]);
+      // Neighbouring cells with a larger index (each pair of cells is visited once).
+      for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dz = -1; dz <= 1; ++dz) {
+            const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
+            if (!g.in_grid(jx, jy, jz)) continue;
+            const std::uint64_t nk = g.key_of(jx, jy, jz);
+            if (nk <= key) continue;
+            for (int f = cell_start[nk]; f < cell_start[nk + 1]; ++f) test_pair(si, cell_items[static_cast<size_t>(f)]);
+          }
+    }
+  }
+}
+
+/// Sparse grid (spheres spread over many more cells than there are spheres): sorted cell keys.
+void sparse_pairs(const Grid& g, const std::vector<Vec3>& c, const PairTest& test_pair,
+                  std::vector<std::pair<std::uint64_t, int>>& cells) {
+  const size_t N = c.size();
+  cells.clear();
+  for (size_t e = 0; e < N; ++e) {
+    std::int64_t ix, iy, iz;
+    g.cell_of(c[e], ix, iy, iz);
+    cells.emplace_back(g.key_of(ix, iy, iz), static_cast<int>(e));
+  }
+  std::sort(cells.begin(), cells.end());
+  for (size_t e = 0; e < N; ++e) {
+    const auto [key, si] = cells[e];
+    for (size_t f = e + 1; f < N && cells[f].first == key; ++f) test_pair(si, cells[f].second);
+    std::int64_t ix, iy, iz;
+    g.cell_of(c[static_cast<size_t>(si)], ix, iy, iz);
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dz = -1; dz <= 1; ++dz) {
+          const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
+          if (!g.in_grid(jx, jy, jz)) continue;
+          const std::uint64_t nk = g.key_of(jx, jy, jz);
+          if (nk <= key) continue;
+          auto it = std::lower_bound(cells.begin(), cells.end(), std::make_pair(nk, -1));
+          for (; it != cells.end() && it->first == nk; ++it) test_pair(si, it->second);
+        }
+  }
+}
+
+}  // namespace
 
 void GridBroadPhase::find_pairs(const std::vector<Vec3>& c, const std::vector<double>& r,
                                 const std::vector<int>& group, double margin,
@@ -29,93 +141,18 @@ void GridBroadPhase::find_pairs(const std::vector<Vec3>& c, const std::vector<do
   const double cell = 2 * rmax + mg + 1e-12;
   const Eigen::Array3d ext = ((hi - lo) / cell).array().floor() + 1;
   if (!(ext.maxCoeff() < 2e6)) return;  // non-finite or absurd positions: no pairs
-  const std::uint64_t ny = static_cast<std::uint64_t>(ext[1]), nz = static_cast<std::uint64_t>(ext[2]);
-  const std::uint64_t nx = static_cast<std::uint64_t>(ext[0]);
-  auto cell_of = [&](const Vec3& x, std::int64_t& ix, std::int64_t& iy, std::int64_t& iz) {
-    ix = static_cast<std::int64_t>((x.x() - lo.x()) / cell);
-    iy = static_cast<std::int64_t>((x.y() - lo.y()) / cell);
-    iz = static_cast<std::int64_t>((x.z() - lo.z()) / cell);
-  };
-  auto key_of = [&](std::int64_t ix, std::int64_t iy, std::int64_t iz) {
-    return (static_cast<std::uint64_t>(ix) * ny + static_cast<std::uint64_t>(iy)) * nz +
-           static_cast<std::uint64_t>(iz);
-  };
-  auto test_pair = [&](int i, int j) {
-    const size_t a = static_cast<size_t>(i), b = static_cast<size_t>(j);
-    if (group[a] == group[b]) return;
-    const double rr = r[a] + r[b] + mg;
-    if ((c[a] - c[b]).squaredNorm() > rr * rr) return;
-    pairs.emplace_back(std::min(i, j), std::max(i, j));
-  };
-  auto in_grid = [&](std::int64_t jx, std::int64_t jy, std::int64_t jz) {
-    return jx >= 0 && jy >= 0 && jz >= 0 && jx < static_cast<std::int64_t>(nx) && jy < static_cast<std::int64_t>(ny) &&
-           jz < static_cast<std::int64_t>(nz);
-  };
+  Grid g;
+  g.lo = lo;
+  g.cell = cell;
+  g.ny = static_cast<std::uint64_t>(ext[1]);
+  g.nz = static_cast<std::uint64_t>(ext[2]);
+  g.nx = static_cast<std::uint64_t>(ext[0]);
+  const PairTest test_pair{c, r, group, mg, pairs};
   const double ncells = ext[0] * ext[1] * ext[2];
-  if (ncells <= static_cast<double>(4 * N + 1024)) {
-    // Dense grid: the spheres bucketed by a counting sort (cell_start_[c] … cell_start_[c + 1] − 1
-    // index cell_items_), so a neighbouring cell is found by its index, without a search.
-    const size_t nc = static_cast<size_t>(ncells);
-    cell_start_.assign(nc + 1, 0);
-    cell_items_.resize(N);
-    item_cell_.resize(N);
-    for (size_t e = 0; e < N; ++e) {
-      std::int64_t ix, iy, iz;
-      cell_of(c[e], ix, iy, iz);
-      item_cell_[e] = key_of(ix, iy, iz);
-      ++cell_start_[item_cell_[e] + 1];
-    }
-    for (size_t k = 0; k < nc; ++k) cell_start_[k + 1] += cell_start_[k];
-    for (size_t e = 0; e < N; ++e) cell_items_[static_cast<size_t>(cell_start_[item_cell_[e]]++)] = static_cast<int>(e);
-    for (size_t k = nc; k > 0; --k) cell_start_[k] = cell_start_[k - 1];
-    cell_start_[0] = 0;
-    for (std::uint64_t key = 0; key < nc; ++key) {
-      const int b0 = cell_start_[key], b1 = cell_start_[key + 1];
-      if (b0 == b1) continue;
-      const std::int64_t iz = static_cast<std::int64_t>(key % nz), iy = static_cast<std::int64_t>((key / nz) % ny),
-                         ix = static_cast<std::int64_t>(key / (nz * ny));
-      for (int e = b0; e < b1; ++e) {
-        const int si = cell_items_[static_cast<size_t>(e)];
-        // Same cell: the entries after this one.
-        for (int f = e + 1; f < b1; ++f) test_pair(si, cell_items_[static_cast<size_t>(f)]);
-        // Neighbouring cells with a larger index (each pair of cells is visited once).
-        for (int dx = -1; dx <= 1; ++dx)
-          for (int dy = -1; dy <= 1; ++dy)
-            for (int dz = -1; dz <= 1; ++dz) {
-              const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
-              if (!in_grid(jx, jy, jz)) continue;
-              const std::uint64_t nk = key_of(jx, jy, jz);
-              if (nk <= key) continue;
-              for (int f = cell_start_[nk]; f < cell_start_[nk + 1]; ++f) test_pair(si, cell_items_[static_cast<size_t>(f)]);
-            }
-      }
-    }
-    return;
-  }
-  // Sparse grid (spheres spread over many more cells than there are spheres): sorted cell keys.
-  cells_.clear();
-  for (size_t e = 0; e < N; ++e) {
-    std::int64_t ix, iy, iz;
-    cell_of(c[e], ix, iy, iz);
-    cells_.emplace_back(key_of(ix, iy, iz), static_cast<int>(e));
-  }
-  std::sort(cells_.begin(), cells_.end());
-  for (size_t e = 0; e < N; ++e) {
-    const auto [key, si] = cells_[e];
-    for (size_t f = e + 1; f < N && cells_[f].first == key; ++f) test_pair(si, cells_[f].second);
-    std::int64_t ix, iy, iz;
-    cell_of(c[static_cast<size_t>(si)], ix, iy, iz);
-    for (int dx = -1; dx <= 1; ++dx)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dz = -1; dz <= 1; ++dz) {
-          const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
-          if (!in_grid(jx, jy, jz)) continue;
-          const std::uint64_t nk = key_of(jx, jy, jz);
-          if (nk <= key) continue;
-          auto it = std::lower_bound(cells_.begin(), cells_.end(), std::make_pair(nk, -1));
-          for (; it != cells_.end() && it->first == nk; ++it) test_pair(si, it->second);
-        }
-  }
+  if (ncells <= static_cast<double>(4 * N + 1024))
+    dense_pairs(g, static_cast<size_t>(ncells), c, test_pair, cell_start_, cell_items_, item_cell_);
+  else
+    sparse_pairs(g, c, test_pair, cells_);
 }
 
 void GridBroadPhase::reserve(size_t n) {
