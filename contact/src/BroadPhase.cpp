@@ -31,6 +31,20 @@ struct Grid {
     return jx >= 0 && jy >= 0 && jz >= 0 && jx < static_cast<std::int64_t>(nx) && jy < static_cast<std::int64_t>(ny) &&
            jz < static_cast<std::int64_t>(nz);
   }
+  /// visit(nk) for each neighbouring cell nk of cell (ix, iy, iz) (key `key`) in the grid with a
+  /// larger key (each pair of cells is visited once).
+  template <class Visit>
+  void later_neighbours(std::int64_t ix, std::int64_t iy, std::int64_t iz, std::uint64_t key, Visit&& visit) const {
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dz = -1; dz <= 1; ++dz) {
+          const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
+          if (!in_grid(jx, jy, jz)) continue;
+          const std::uint64_t nk = key_of(jx, jy, jz);
+          if (nk <= key) continue;
+          visit(nk);
+        }
+  }
 };
 
 /// The sphere test of a candidate pair: different groups and overlapping spheres (+ margin).
@@ -78,15 +92,9 @@ void dense_pairs(const Grid& g, size_t nc, const std::vector<Vec3>& c, const Pai
       // Same cell: the entries after this one.
       for (int f = e + 1; f < b1; ++f) test_pair(si, cell_items[static_cast<size_t>(f)]);
       // Neighbouring cells with a larger index (each pair of cells is visited once).
-      for (int dx = -1; dx <= 1; ++dx)
-        for (int dy = -1; dy <= 1; ++dy)
-          for (int dz = -1; dz <= 1; ++dz) {
-            const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
-            if (!g.in_grid(jx, jy, jz)) continue;
-            const std::uint64_t nk = g.key_of(jx, jy, jz);
-            if (nk <= key) continue;
-            for (int f = cell_start[nk]; f < cell_start[nk + 1]; ++f) test_pair(si, cell_items[static_cast<size_t>(f)]);
-          }
+      g.later_neighbours(ix, iy, iz, key, [&](std::uint64_t nk) {
+        for (int f = cell_start[nk]; f < cell_start[nk + 1]; ++f) test_pair(si, cell_items[static_cast<size_t>(f)]);
+      });
     }
   }
 }
@@ -107,16 +115,10 @@ void sparse_pairs(const Grid& g, const std::vector<Vec3>& c, const PairTest& tes
     for (size_t f = e + 1; f < N && cells[f].first == key; ++f) test_pair(si, cells[f].second);
     std::int64_t ix, iy, iz;
     g.cell_of(c[static_cast<size_t>(si)], ix, iy, iz);
-    for (int dx = -1; dx <= 1; ++dx)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dz = -1; dz <= 1; ++dz) {
-          const std::int64_t jx = ix + dx, jy = iy + dy, jz = iz + dz;
-          if (!g.in_grid(jx, jy, jz)) continue;
-          const std::uint64_t nk = g.key_of(jx, jy, jz);
-          if (nk <= key) continue;
-          auto it = std::lower_bound(cells.begin(), cells.end(), std::make_pair(nk, -1));
-          for (; it != cells.end() && it->first == nk; ++it) test_pair(si, it->second);
-        }
+    g.later_neighbours(ix, iy, iz, key, [&](std::uint64_t nk) {
+      auto it = std::lower_bound(cells.begin(), cells.end(), std::make_pair(nk, -1));
+      for (; it != cells.end() && it->first == nk; ++it) test_pair(si, it->second);
+    });
   }
 }
 
