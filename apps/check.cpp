@@ -14,8 +14,8 @@
 
 #include <mbdae/io/Run.h>
 
-#include <mbdae/formulations/ContactGeometry.h>
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
+#include <mbdae/formulations/ContactDetector.h>
 #include <mbdae/model/Inertia.h>
 #include <mbdae/solvers/Assembly.h>
 #include <mbdae/solvers/Mobility.h>

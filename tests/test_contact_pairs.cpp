@@ -13,8 +13,8 @@
 #include <set>
 #include <vector>
 
-#include <mbdae/formulations/ContactGeometry.h>
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
+#include <mbdae/formulations/ContactDetector.h>
 #include <mbdae/formulations/Multibody.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Run.h>

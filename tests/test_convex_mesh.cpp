@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <mbdae/formulations/ContactGeometry.h>
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactGeometry.h>
+#include <mbdae/contact/ContactPairs.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Run.h>
 #include <mbdae/model/ConvexHull.h>

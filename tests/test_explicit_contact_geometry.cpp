@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <random>
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/ContactDetector.h>
 #include <mbdae/model/math/Rotation.h>
 
 using namespace mbdae;

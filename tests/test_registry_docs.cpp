@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 #include <mbdae/io/Sensors.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/JointTypes.h>

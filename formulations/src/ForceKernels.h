@@ -29,9 +29,10 @@ ForceGeometry make_force_geometry(const ForceElement& f, const Mat3& Ra, const V
 /// Wrenches (at the points of ks, world) on the two bodies of pairwise element f from a law
 /// law(PairMotion, Fb, Tb) (the force on b at its marker point and the torque on b; a gets −Fb at
 /// b's marker point, or at its own with ForceElement::reaction_at_a_marker, and −Tb).
+/// last_angle: the element's turn count in the caller's workspace (PairMotion::last_angle).
 template <class K, class Law>
 void pair_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, const std::vector<K>& ks,
-                   std::vector<Wrench>& out, std::span<const double> states, Law&& law) {
+                   std::vector<Wrench>& out, std::span<const double> states, double* last_angle, Law&& law) {
   out.assign(ks.size(), Wrench{});
   const K& ka = ks[0];
   const K& kb = ks[1];
@@ -39,7 +40,7 @@ void pair_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, con
   const Vec3 d = kb.p + rb - ka.p - ra;
   const Vec3 dd = kb.v + kb.w.cross(rb) - ka.v - ka.w.cross(ra);
   Vec3 Fb = Vec3::Zero(), Tb = Vec3::Zero();
-  law(PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t, states}, Fb, Tb);
+  law(PairMotion{d, dd, ka.R, kb.R, ka.w, kb.w, t, states, last_angle}, Fb, Tb);
   out[1].force = Fb;
   out[1].torque = rb.cross(Fb) + Tb;
   out[0].force = -Fb;
@@ -49,11 +50,11 @@ void pair_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, con
 /// Wrenches (at the points of ks, world) of force element f on its bodies, from the bodies'
 /// kinematics ks; adds the element's potential energy to *V if V is given. bm: workspace for
 /// user forces (no allocation once it has the size). states: the values of f.states (in that
-/// order), handed to the law in PairMotion::states.
+/// order), handed to the law in PairMotion::states. last_angle: as pair_wrenches().
 template <class K>
 void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, const std::vector<K>& ks,
                     std::vector<Wrench>& out, double* V, std::vector<BodyMotion>& bm,
-                    std::span<const double> states = {}) {
+                    std::span<const double> states, double* last_angle) {
   out.assign(ks.size(), Wrench{});
   if (!force_type_info(f.type).pairwise) {  // a user function of the bodies' motions
     bm.resize(ks.size());
@@ -62,7 +63,7 @@ void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, co
     else f.user(t, bm, out);
     return;
   }
-  pair_wrenches(f, fd, t, ks, out, states, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
+  pair_wrenches(f, fd, t, ks, out, states, last_angle, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
     force_type_info(f.type).law(f, fd, m, Fb, Tb, V);
   });
 }

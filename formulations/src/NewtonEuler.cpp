@@ -91,6 +91,7 @@ struct NewtonEulerSystem::Workspace::Data {
   std::vector<std::vector<Wrench>> force_out;            // per force element
   std::vector<BodyMotion> motion_ws;                     // user forces, controller states
   std::vector<double> state_ws;                          // values of the states an element reads
+  std::vector<double> last_angle;  // run state: each force element's turn count (PairMotion::last_angle)
   VecX ud;                                               // derivative(): u̇ of the bodies (6 n)
   detail::JointEval ev;
   /// The last factor() succeeded: the projections may iterate with its J M⁻¹ Jᵀ.
@@ -293,7 +294,7 @@ struct NewtonEulerSystem::Impl {
       const ForceNE& fe = forces[e];
       reference_kinematics(W, e);
       detail::force_wrenches(*fe.src, fe, t, W.force_kin[e], W.force_out[e], nullptr, W.motion_ws,
-                             states_of(W, fe.states, v));
+                             states_of(W, fe.states, v), &W.last_angle[e]);
       for (size_t k = 0; k < fe.bodies.size(); ++k) {
         const BodyIndex bi = fe.bodies[k];
         if (bi == kGround) continue;
@@ -684,8 +685,8 @@ void NewtonEulerSystem::Impl::add_joints(const CompiledModel& cm) {
 
 void NewtonEulerSystem::Impl::add_forces(const CompiledModel& cm) {
   // Force elements: markers from the reference points' initial poses (as the implicit
-  // formulation), workspaces per element; each keeps its own copy of the markers (a motor's turn
-  // count is this formulation's, ForceGeometry::last_angle).
+  // formulation), workspaces per element (with each element's turn count: run state, not the
+  // system's).
   size_t max_bodies = 0;
   for (const CompiledModel::Force& cf : cm.forces()) {
     ForceNE fn;
@@ -757,6 +758,7 @@ NewtonEulerSystem::Workspace NewtonEulerSystem::make_workspace() const {
     W->force_out.emplace_back(fn.bodies.size(), Wrench{});
   }
   W->motion_ws.reserve(I.max_force_bodies);
+  W->last_angle.assign(I.forces.size(), 0.0);  // every joint at its drawn zero at the start
   const size_t nj = I.joints.size();
   W->kin.assign(static_cast<size_t>(I.n), detail::FrameKin{});
   W->JA.assign(nj, Mat66::Zero());
@@ -958,8 +960,9 @@ void NewtonEulerSystem::joint_element_rows(Workspace& ws, const VecX& q, const V
     r.b = fe.bodies[1];
     // The angle as the force laws count it (model/src/forces/Forces.h, joint_coordinates()).
     const double wrapped = std::atan2(xb.dot(FA.col(1)), xb.dot(FA.col(0)));
-    r.angle = fe.last_angle + std::remainder(wrapped - fe.last_angle, 2 * M_PI);
-    fe.last_angle = r.angle;
+    double& last = W.last_angle[e];
+    r.angle = last + std::remainder(wrapped - last, 2 * M_PI);
+    last = r.angle;
     r.rate = (kb.w - ka.w).dot(ax);
     r.displacement = ax.dot(d);
     r.speed = ax.dot(dd) + ka.w.cross(ax).dot(d);
@@ -1070,7 +1073,7 @@ double NewtonEulerSystem::energy(Workspace& ws, const VecX& q, const VecX& v) co
       const ForceNE& fe = I.forces[e];
       if (!force_type_info(fe.src->type).pairwise || !fe.states.empty()) continue;  // motors: no potential
       I.reference_kinematics(W, e);
-      detail::force_wrenches(*fe.src, fe, 0.0, W.force_kin[e], W.force_out[e], &E, W.motion_ws);
+      detail::force_wrenches(*fe.src, fe, 0.0, W.force_kin[e], W.force_out[e], &E, W.motion_ws, {}, &W.last_angle[e]);
     }
   }
   return E;

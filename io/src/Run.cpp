@@ -11,8 +11,8 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include <mbdae/formulations/ContactGeometry.h>
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
+#include <mbdae/formulations/ContactDetector.h>
 #include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/formulations/LieGroupBodies.h>
 #include <mbdae/model/ForceTypes.h>

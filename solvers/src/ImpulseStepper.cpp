@@ -11,7 +11,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/formulations/NewtonEulerImpulse.h>
 #include <mbdae/solvers/Explicit.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/math/Rotation.h>
@@ -36,7 +36,7 @@ struct JRow {
 };
 
 /// A joint_friction or joint_limit element as impulses on its joint's coordinates
-/// (NewtonEulerSystem::joint_element_rows()).
+/// (ImpulseSystem::joint_element_rows()).
 ///  - friction: rows of the slip at the pin surface (r φ̇ and/or ṡ), their impulses bounded by
 ///    |p| ≤ L = h F(v₀) (the Coulomb–Stribeck level at the slip speed v₀ of the step's start; a
 ///    disc for the two rows of a cylindrical joint): the Coulomb law as complementarity;
@@ -143,10 +143,11 @@ namespace {
 /// are members, so a run can be advanced from output time to output time.
 class ImpulseIntegratorImpl final : public ImpulseIntegrator {
  public:
-  ImpulseIntegratorImpl(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,
-                        const ImpulseOptions& opt)
-      : sys_(sys), ws_(sys.make_workspace()), opt_(opt), nb(sys.num_bodies()), nj(static_cast<int>(sys.model().joints().size())),
-        h(opt.step), omega(opt.relaxation), detector(sys), fapp(6 * nb), t(t0), q(q0), v(v0) {
+  /// `owned`: the view `sys` when the integrator owns it (else null).
+  ImpulseIntegratorImpl(ImpulseSystem& sys, std::unique_ptr<ImpulseSystem> owned, double t0, const VecX& q0,
+                        const VecX& v0, const ImpulseOptions& opt)
+      : owned_(std::move(owned)), sys_(sys), opt_(opt), nb(sys.num_bodies()), nj(static_cast<int>(sys.model().joints().size())),
+        h(opt.step), omega(opt.relaxation), fapp(6 * nb), t(t0), q(q0), v(v0) {
     const OutputGrid grid(t0, opt.t_end, opt.output_every);
     if (opt.record_per_step)
       ps.per_step.reserve(static_cast<size_t>(std::ceil((opt.t_end - t0) / h)) + static_cast<size_t>(grid.size()) + 2);
@@ -340,7 +341,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   /// One step t → t + h (or to t_out when it is within 1e-9 h); false on failure (status_, message_).
   bool step(double t_out) {
     const ImpulseOptions& opt = opt_;
-    const NewtonEulerSystem& sys = sys_;
+    ImpulseSystem& sys = sys_;
     if (st.steps >= opt.max_steps)
       return fail(SolveStatus::TooMuchWork, at_time(t) + "step limit reached");
     // ---- 1. kinematics and contacts at q_n ----
@@ -352,9 +353,9 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
       u0[s].v = v.segment<3>(6 * i);
       u0[s].w = Rb[s] * v.segment<3>(6 * i + 3);
     }
-    detector.detect(q, opt.contact_margin, cps);
+    sys.detect_contacts(q, opt.contact_margin, cps);
     // ---- 2. free velocities (applied forces at the start of the step, explicitly) ----
-    sys.applied_forces(ws_, t, q, v, fapp);
+    sys.applied_forces(t, q, v, fapp);
     for (int i = 0; i < nb; ++i) {
       const size_t s = static_cast<size_t>(i);
       const Vec3 F = fapp.segment<3>(6 * i), tau = fapp.segment<3>(6 * i + 3);
@@ -389,7 +390,7 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     }
     jstart[static_cast<size_t>(nj)] = row;
     // ---- 3a'. joint friction and joint limits (NewtonEulerOptions::joint_elements_by_impulses) ----
-    sys.joint_element_rows(ws_, q, v, jel);
+    sys.joint_element_rows(q, v, jel);
     erows.clear();
     for (const JointElementRows& je : jel) {
       const ForceElement& f = sys.model().forces()[static_cast<size_t>(je.force)];
@@ -682,11 +683,11 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
     ps.max_residual = std::max(ps.max_residual, res);
     ps.max_contacts = std::max(ps.max_contacts, static_cast<int>(crows.size()));
     ps.max_penetration = std::max(ps.max_penetration, max_pen);
-    ps.total_pairs += detector.last_pair_count();
-    ps.max_pairs = std::max(ps.max_pairs, detector.last_pair_count());
+    ps.total_pairs += sys_.last_pair_count();
+    ps.max_pairs = std::max(ps.max_pairs, sys_.last_pair_count());
     if (opt.record_per_step)
       ps.per_step.push_back(
-          PgsStepStats{t, it, res, pit, static_cast<int>(crows.size()), max_pen, detector.last_pair_count()});
+          PgsStepStats{t, it, res, pit, static_cast<int>(crows.size()), max_pen, sys_.last_pair_count()});
     if (!q.allFinite() || !v.allFinite())
       return fail(SolveStatus::ResidualFailure, at_time(t) + "the state became non-finite");
 
@@ -694,13 +695,12 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   }
 
   static constexpr double kLandTol = 1e-6;  // steps within kLandTol h of an output time land on it
-  const NewtonEulerSystem& sys_;
-  NewtonEulerSystem::Workspace ws_;  // applied_forces()' scratch
+  std::unique_ptr<ImpulseSystem> owned_;
+  ImpulseSystem& sys_;  // its scratch and run state this integrator's
   ImpulseOptions opt_;
   const int nb, nj;
   const double h, omega;
-  ContactDetector detector;
-  VecX fapp;  // applied forces per body (NewtonEulerSystem::applied_forces)
+  VecX fapp;  // applied forces per body (ImpulseSystem::applied_forces)
   double t;
   VecX q, v;
   const VecX empty;
@@ -724,7 +724,10 @@ class ImpulseIntegratorImpl final : public ImpulseIntegrator {
   bool box_pyramid = false;
 };
 
-void check_options(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0, const ImpulseOptions& opt) {
+/// The settings and the joints against the system (an ImpulseSystem or the NewtonEulerSystem a
+/// view is made of, checked before the view's contact detector checks the contacts).
+template <class Sys>
+void check_options(const Sys& sys, double t0, const VecX& q0, const VecX& v0, const ImpulseOptions& opt) {
   if (!(opt.t_end > t0)) throw SolverSettingsError("solve_impulse: t_end must be > t0");
   if (!(opt.step > 0)) throw SolverSettingsError("solve_impulse: step must be > 0, got " + std::to_string(opt.step));
   if (!(opt.relaxation > 0 && opt.relaxation < 2))
@@ -735,7 +738,7 @@ void check_options(const NewtonEulerSystem& sys, double t0, const VecX& q0, cons
   if (q0.size() != sys.num_q() || v0.size() != sys.num_v())
     throw SolverSettingsError("solve_impulse: state size does not match the system");
   // The impulse stepper applies gravity, loads, damping and the force elements
-  // (NewtonEulerSystem::applied_forces), explicitly at the start of the step; its joints have no
+  // (ImpulseSystem::applied_forces), explicitly at the start of the step; its joints have no
   // drive: say so instead of leaving them out.
   for (const Joint& j : sys.model().joints())
     if (j.time_dependent())
@@ -747,10 +750,18 @@ void check_options(const NewtonEulerSystem& sys, double t0, const VecX& q0, cons
 
 }  // namespace
 
+std::unique_ptr<ImpulseIntegrator> make_impulse(ImpulseSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                                                const ImpulseOptions& opt) {
+  check_options(sys, t0, q0, v0, opt);
+  return std::make_unique<ImpulseIntegratorImpl>(sys, nullptr, t0, q0, v0, opt);
+}
+
 std::unique_ptr<ImpulseIntegrator> make_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0,
                                                 const VecX& v0, const ImpulseOptions& opt) {
   check_options(sys, t0, q0, v0, opt);
-  return std::make_unique<ImpulseIntegratorImpl>(sys, t0, q0, v0, opt);
+  auto view = std::make_unique<NewtonEulerImpulse>(sys);
+  ImpulseSystem& s = *view;
+  return std::make_unique<ImpulseIntegratorImpl>(s, std::move(view), t0, q0, v0, opt);
 }
 
 ImpulseResult solve_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0, const VecX& v0,

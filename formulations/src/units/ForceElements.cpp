@@ -7,16 +7,22 @@
 namespace mbdae::units {
 
 ForceElements::ForceElements(UnitContext& cx) : cx_(cx) {
-  // Each element keeps its own copy of the markers: a motor's turn count is this formulation's
-  // (ForceGeometry::last_angle).
+  // Each element's turn count is run state, in the workspaces (ForceScratch::last_angle).
   for (const CompiledModel::Force& cf : cx.cm->forces()) {
     ForceData fd;
+    fd.index = forces_.size();
     fd.src = cf.src;
     fd.bodies = cf.bodies;
     fd.states = cf.states;
     static_cast<detail::ForceGeometry&>(fd) = cf.geometry;
     forces_.push_back(std::move(fd));
   }
+}
+
+std::unique_ptr<UnitScratch> ForceElements::make_scratch() const {
+  auto W = std::make_unique<ForceScratch>();
+  W->last_angle.assign(forces_.size(), 0.0);  // every joint at its drawn zero at the start
+  return W;
 }
 
 void ForceElements::on_layout() {
@@ -41,7 +47,8 @@ void ForceElements::make_maps(const SparseMatrix& tangent, const SparseMatrix&) 
 void ForceElements::wrenches(ForceScratch& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
                              std::vector<Wrench>& out, double* V, const double* states) const {
   const size_t ns = fd.coords.size() - static_cast<size_t>(fd.n_body_coords);
-  detail::force_wrenches(*fd.src, fd, t, ks, out, V, W.user_motion, std::span<const double>(states, states ? ns : 0));
+  detail::force_wrenches(*fd.src, fd, t, ks, out, V, W.user_motion, std::span<const double>(states, states ? ns : 0),
+                         &W.last_angle[fd.index]);
 }
 
 const double* ForceElements::element_states(ForceScratch& W, const ForceData& fd, const double* v) const {

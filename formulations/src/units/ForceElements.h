@@ -19,6 +19,7 @@ struct ForceData : detail::ForceGeometry {  // markers fixed at set-up
                                             // controller states it reads), sizes (bodies only)
   int n_body_coords = 0;                    // the bodies' share of coords
   BlockMap tangent_map;
+  size_t index = 0;                         // in the compiled model's forces (its turn count)
 };
 
 /// The scratch of the force elements (and of the friction by reaction, which uses their kernels).
@@ -34,6 +35,8 @@ struct ForceScratch final : UnitScratch {
   std::vector<Kin> tan_kin0, tan_kin;
   std::vector<Kin> pot_kin;                    // potential_energy()
   std::vector<Wrench> pot_wrench;
+  /// Run state: each element's turn count (PairMotion::last_angle), one per element.
+  std::vector<double> last_angle;
 };
 
 class ForceElements final : public AssemblyUnit {
@@ -46,7 +49,7 @@ class ForceElements final : public AssemblyUnit {
   void claim(UnitLayout&) override {}
   void add_pattern(PatternBuilder& tangent, PatternBuilder& jacobian) const override;
   void make_maps(const SparseMatrix& tangent, const SparseMatrix& jacobian) override;
-  std::unique_ptr<UnitScratch> make_scratch() const override { return std::make_unique<ForceScratch>(); }
+  std::unique_ptr<UnitScratch> make_scratch() const override;
   void residual(UnitScratch* w, const UnitState& s, VecRef r) const override;
   void forces(UnitScratch* w, const UnitState& s, VecRef f) const override;
   void add_tangent(UnitScratch* w, const UnitState& s, double c_q, double c_v, double c_a,

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 
 #include "../FiniteDifference.h"
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/contact/ContactGeometry.h>
 
 #include "Units.h"
 

@@ -87,7 +87,7 @@ double ReactionFriction::reaction_normal(const Element& rf, double t, const Kin&
 /// (joint_friction_wrench(f, 1, false)) on the element's coordinates, from its bodies' kinematics.
 void ReactionFriction::unit_force(Scratch& W, const ForceData& fd, double t, const std::vector<Kin>& ks,
                                   double* out) const {
-  detail::pair_wrenches(*fd.src, fd, t, ks, W.wrench, {}, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
+  detail::pair_wrenches(*fd.src, fd, t, ks, W.wrench, {}, nullptr, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
     joint_friction_wrench(*fd.src, 1.0, false, fd, m, Fb, Tb);
   });
   ForceElements::generalized_from_wrenches(fd, ks, W.wrench, out);

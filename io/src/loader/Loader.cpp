@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 
 #include <yaml-cpp/eventhandler.h>
 

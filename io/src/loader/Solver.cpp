@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include <mbdae/formulations/ContactGeometry.h>
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactGeometry.h>
+#include <mbdae/contact/ContactPairs.h>
 #include <mbdae/solvers/SolverRegistry.h>
 
 namespace mbdae::io::loader {

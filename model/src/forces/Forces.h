@@ -18,8 +18,8 @@ namespace mbdae::forces {
 #undef MBDAE_FORCE_TYPE
 
 /// The coordinates of a joint element's joint from its markers (both at the joint point, z along
-/// the axis): φ = atan2(x_b·y_a, x_b·x_a) (with count_turns, continued from g.last_angle, which it
-/// updates), φ̇ = (ω_b − ω_a)·z_a, s = z_a·d, ṡ = z_a·ḋ + (ω_a × z_a)·d.
+/// the axis): φ = atan2(x_b·y_a, x_b·x_a) (with count_turns, continued from *m.last_angle, which it
+/// updates; from 0 without one), φ̇ = (ω_b − ω_a)·z_a, s = z_a·d, ṡ = z_a·ḋ + (ω_a × z_a)·d.
 inline JointCoordinates joint_coordinates(const ForceGeometry& g, const PairMotion& m, bool count_turns) {
   const Mat3 FA = m.Ra * g.Aa;
   const Vec3 e = FA.col(2);
@@ -27,8 +27,9 @@ inline JointCoordinates joint_coordinates(const ForceGeometry& g, const PairMoti
   if (count_turns) {
     const Vec3 xb = m.Rb * g.Ab.col(0);
     const double wrapped = std::atan2(xb.dot(FA.col(1)), xb.dot(FA.col(0)));
-    q.angle = g.last_angle + std::remainder(wrapped - g.last_angle, 2 * std::numbers::pi);
-    g.last_angle = q.angle;
+    const double last = m.last_angle ? *m.last_angle : 0.0;
+    q.angle = last + std::remainder(wrapped - last, 2 * std::numbers::pi);
+    if (m.last_angle) *m.last_angle = q.angle;
   }
   q.rate = (m.wb - m.wa).dot(e);
   q.displacement = e.dot(m.d);

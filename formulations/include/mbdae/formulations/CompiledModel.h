@@ -9,8 +9,9 @@
 /// as Pinocchio's Model or MuJoCo's mjModel); what is particular to one formulation (coordinate
 /// offsets, row lists, sparsity patterns, elimination orders) stays in that formulation.
 ///
-/// Threads: immutable once built, except the run state the System itself carries (a load that is
-/// a function of named quantities keeps its quantities' turn counts in its closure): a compiled
+/// Threads: immutable once built; the formulations keep the run state (the force elements' turn
+/// counts) in their workspaces. Exception: the run state a System itself carries (a load that is a
+/// function of named quantities keeps its quantities' turn counts in its closure): a compiled
 /// model of such a model belongs to one run, as the formulations built from it.
 
 #include <array>
@@ -20,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/contact/ContactGeometry.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/JointTypes.h>
 #include <mbdae/model/System.h>

@@ -143,10 +143,11 @@ struct JointCoordinate {
 /// model().bodies(); kGround is accepted by the kinematic accessors (position(), velocity(), …)
 /// unless stated otherwise. Bad body indices are not checked there (undefined behaviour).
 ///
-/// Threads (ConstrainedSystem): read-only once built, its scratch in the caller's workspaces
-/// (make_workspace(), one per thread), so one system may be shared by threads. Exception: the
-/// turn count of a `joint_motor` force element (ForceGeometry::last_angle) is kept in the system,
-/// so a system of a model with one belongs to one run.
+/// Threads (ConstrainedSystem): read-only once built, its scratch and its run state (the turn
+/// count of each force element that counts a joint's turns, PairMotion::last_angle) in the
+/// caller's workspaces (make_workspace(), one per run and thread), so one system may be shared
+/// by threads and by runs. Exception: a user force function with memory of its own (a load of a
+/// quantity angle(j), io::state_load) keeps it in its closure, in the model.
 class MultibodySystem final : public ConstrainedSystem {
  public:
   /// Builds the formulation. Calls model.validate() first: throws ModelError listing every

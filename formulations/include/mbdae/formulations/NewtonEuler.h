@@ -60,6 +60,7 @@
 
 #include <Eigen/Core>
 
+#include <mbdae/formulations/ImpulseSystem.h>  // JointElementRows, JointRowsWorld
 #include <mbdae/model/System.h>
 
 namespace mbdae {
@@ -85,36 +86,6 @@ struct NewtonEulerOptions {
   /// joint_limit are left out of applied_forces() (ForceElement::by_impulses) and given as rows by
   /// joint_element_rows(), for impulses of the stepper's Gauss–Seidel.
   bool joint_elements_by_impulses = false;
-};
-
-/// A joint_friction or joint_limit element at a state, for the impulse stepper
-/// (NewtonEulerOptions::joint_elements_by_impulses), in the coordinates u = (v_C world, ω WORLD)
-/// of its two bodies: row 0 gives the rate φ̇ = (ω_b − ω_a)·e, row 1 the slide speed
-/// ṡ = e·ḋ + (ω_a × e)·d at b's marker point (e the joint axis turning with a, world).
-struct JointElementRows {
-  int force = 0;           ///< index in model().forces()
-  BodyIndex a = kGround;   ///< body a (kGround for ground)
-  BodyIndex b = kGround;   ///< body b
-  Eigen::Matrix<double, 2, 6> Wa;  ///< rows × (v_C, ω_W) of body a
-  Eigen::Matrix<double, 2, 6> Wb;  ///< the same for body b
-  double angle = 0;         ///< φ, rad, turns counted from the previous call (joint_limit on a revolute joint)
-  double displacement = 0;  ///< s, m
-  double rate = 0;          ///< φ̇, rad/s
-  double speed = 0;         ///< ṡ, m/s
-  Vec3 axis = Vec3::UnitZ();  ///< e, the joint axis turning with a (world, unit)
-};
-
-/// One joint's equations evaluated at a state, in the coordinates u = (v_C world, ω WORLD) of its
-/// two bodies (body index −1 = ground), for the impulse stepper. c: position error, gamma: the
-/// acceleration term of JointKernels; rows 0 … nr−1 of Wa/Wb are valid.
-struct JointRowsWorld {
-  BodyIndex a = kGround;  ///< body a of the joint (kGround for ground)
-  BodyIndex b = kGround;  ///< body b of the joint
-  int nr = 0;             ///< number of valid rows, ≤ 6
-  Eigen::Matrix<double, 6, 1> c;      ///< position error per row (m or rad; first nr valid)
-  Eigen::Matrix<double, 6, 1> gamma;  ///< γ per row (m/s² or rad/s²; first nr valid)
-  Eigen::Matrix<double, 6, 6> Wa;     ///< rows × (v_C, ω_W) of body a (first nr rows valid)
-  Eigen::Matrix<double, 6, 6> Wb;     ///< the same for body b
 };
 
 /// The Newton–Euler formulation above: n = num_bodies() bodies, q of size 7n, v of size 6n.
@@ -243,7 +214,8 @@ class NewtonEulerSystem {
   std::string joint_row_label(int row) const;
   /// The joint_friction and joint_limit elements taken as impulses (only with
   /// NewtonEulerOptions::joint_elements_by_impulses; else `out` is left empty) at (q, v), in the
-  /// order of model().forces(). The angle's turn count is kept between calls (one run's memory).
+  /// order of model().forces(). The angle's turn count is run state in `ws` (from the previous call
+  /// with it).
   void joint_element_rows(Workspace& ws, const VecX& q, const VecX& v, std::vector<JointElementRows>& out) const;
   /// Projection onto the constraint manifold at time t (M-orthogonal, through the chosen joint
   /// solve method): positions by Gauss–Newton (q ← q ⊕ −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹C until ‖C‖∞ ≤ tol, at

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include <mbdae/formulations/BodyKinematics.h>
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 #include <mbdae/io/ModelLoader.h>
 #include <mbdae/io/Sensors.h>
 #include <mbdae/io/StateFile.h>

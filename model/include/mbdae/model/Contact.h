@@ -3,10 +3,10 @@
 /// Contact geometry and material of a body, as a user describes it. A `Contact` attaches one
 /// shape to a body (or to "ground"); every pair of shapes on different bodies may touch. Which
 /// pairs the contact geometry handles is the registry of contact pair kinds
-/// (formulations/ContactPairs.h); a model with a pair it does not handle is refused by name (the
+/// (contact/ContactPairs.h); a model with a pair it does not handle is refused by name (the
 /// model loader, ContactDetector and MultibodySystem: contact_pair_problems()). Both the
 /// ImpulseStepper (impulses) and MultibodySystem (penalty forces) use that same geometry
-/// (formulations/ContactGeometry.h).
+/// (contact/ContactGeometry.h).
 ///
 /// Conventions: shapes are placed in the body frame (relative to the body's REFERENCE point, body
 /// axes), like loads. A plane is a half-space: the solid side is behind the normal, n·x ≤ offset

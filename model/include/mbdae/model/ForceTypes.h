@@ -39,11 +39,6 @@ struct ForceGeometry {
   Mat3 Aa = Mat3::Identity();       ///< marker frame on a, body a's axes
   Mat3 Ab = Mat3::Identity();       ///< marker frame on b, body b's axes
   double L0 = 0;                    ///< ForceMarkers::reference
-  /// joint_motor: the joint angle of the last evaluation (rad, turns counted). The angle of a
-  /// state is the one nearest to it with the same remainder modulo 2π, so turns are counted as
-  /// long as two successive evaluations differ by less than half a turn. Memory of the one
-  /// formulation that owns this geometry (a run's workspace, not shared between runs).
-  mutable double last_angle = 0;
 };
 
 /// Relative kinematics of the two markers of a pairwise element, world axes.
@@ -56,6 +51,13 @@ struct PairMotion {
   Vec3 wb;   ///< angular velocity of b, rad/s
   double t = 0;  ///< time, s (for laws that depend on it)
   std::span<const double> states{};  ///< values of the element's ForceElement::states, in that order
+  /// Run state of laws that count a joint's turns (joint_motor, joint_limit on a revolute joint):
+  /// the joint angle of the element's last evaluation (rad, turns counted), which the law reads
+  /// and updates. The angle of a state is the one nearest to it with the same remainder modulo
+  /// 2π, so turns are counted as long as two successive evaluations differ by less than half a
+  /// turn. The caller keeps it (a formulation's workspace: one count per run, none in the model);
+  /// null: no memory, the angle as from 0, in [−π, π].
+  double* last_angle = nullptr;
 };
 
 /// A model-file key of a force type, beyond name, type and bodies.

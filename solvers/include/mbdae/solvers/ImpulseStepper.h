@@ -5,9 +5,12 @@
 /// Gauss–Seidel; Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005, and "Sequential
 /// Impulses" / "Soft Step", GDC 2006/2011, for warm starting and split impulses).
 ///
+/// The stepper sees an ImpulseSystem (formulations/ImpulseSystem.h), not a formulation: bodies,
+/// applied forces, joint rows and contacts; NewtonEulerImpulse is the Newton–Euler formulation's.
 /// State: NewtonEuler.h layout (q = [x_C, Q], v = [v_C, w_B] per body). One step t → t + h:
 ///
-///  1. contacts at q_n (ContactGeometry.h): normal n (a → b), signed distance d, point p;
+///  1. contacts at q_n (ImpulseSystem::detect_contacts(), contact/ContactGeometry.h): normal n
+///     (a → b), signed distance d, point p;
 ///  2. free velocities: v* = v_n + h F/m, w_B* = w_B + h J⁻¹(τ_B − w_B × J w_B) (gravity, loads,
 ///     damping, force elements and the gyroscopic term, all explicit at (t_n, q_n, v_n): a stiff
 ///     spring-damper needs h below its explicit stability limit, ~2/ω and ~m/c);
@@ -70,6 +73,7 @@
 #include <memory>
 #include <vector>
 
+#include <mbdae/formulations/ImpulseSystem.h>
 #include <mbdae/formulations/NewtonEuler.h>
 #include <mbdae/solvers/SolverCommon.h>
 
@@ -142,8 +146,13 @@ class ImpulseIntegrator : public IntegratorBase {
   /// PGS statistics of the steps taken so far.
   virtual const ImpulseStats& pgs_stats() const = 0;
 };
-/// Creates the integrator of solve_impulse() (same checks, same steps). Keeps a reference to
-/// `sys`. @throws as solve_impulse().
+/// Creates the integrator of solve_impulse() (same checks, same steps) on any ImpulseSystem: this
+/// integrator's own view (it holds the view's run state and scratch), kept by reference.
+/// @throws as solve_impulse().
+std::unique_ptr<ImpulseIntegrator> make_impulse(ImpulseSystem& sys, double t0, const VecX& q0, const VecX& v0,
+                                                const ImpulseOptions& opt);
+/// The same on a view of its own of the Newton–Euler formulation (NewtonEulerImpulse). Keeps a
+/// reference to `sys`.
 std::unique_ptr<ImpulseIntegrator> make_impulse(const NewtonEulerSystem& sys, double t0, const VecX& q0,
                                                 const VecX& v0, const ImpulseOptions& opt);
 

@@ -1,9 +1,9 @@
 #pragma once
 // The narrow-phase function of each contact pair kind (ContactPairs.h), registered in
 // ContactPairs.cpp: shape a of the kind's type a, shape b of its type b, the points with depth <
-// margin into out (normal from a to b); returns their count. Internal to mbdae::formulations.
+// margin into out (normal from a to b); returns their count. Internal to mbdae::contact.
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/contact/ContactGeometry.h>
 
 namespace mbdae::pairs {
 

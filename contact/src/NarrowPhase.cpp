@@ -24,7 +24,7 @@
 
 #include "NarrowPhase.h"
 
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 
 #include <algorithm>
 #include <array>
@@ -198,77 +198,85 @@ int clip(const Poly& in, int n, const Vec3& a, double b, Poly& out) {
   return m;
 }
 
-void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double margin) {
-  const Vec3 d = B.c_W - A.c_W;
-  const Mat3& Ra = A.R_WS;
-  const Mat3& Rb = B.R_WS;
-  const double scale = std::max(A.half.maxCoeff(), B.half.maxCoeff());
-  // Separation of the boxes along the unit axis L (> 0: apart), L oriented from A to B.
-  auto separation = [&](const Vec3& L) {
-    double ra = 0, rb = 0;
-    for (int i = 0; i < 3; ++i) {
-      ra += A.half[i] * std::abs(L.dot(Ra.col(i)));
-      rb += B.half[i] * std::abs(L.dot(Rb.col(i)));
-    }
-    return std::abs(L.dot(d)) - ra - rb;
-  };
-  // Face axes of A (0–2) and B (3–5): the least penetrating (largest separation) wins; B's only
-  // if clearly better, so that a resting pair keeps its reference face from step to step.
-  int best_face = -1;
-  double s_face = -1e300;
+/// Separation of boxes A and B (centres d = c_B − c_A apart) along the unit axis L (> 0: apart),
+/// L oriented from A to B.
+double box_separation(const PlacedShape& A, const PlacedShape& B, const Vec3& d, const Vec3& L) {
+  double ra = 0, rb = 0;
+  for (int i = 0; i < 3; ++i) {
+    ra += A.half[i] * std::abs(L.dot(A.R_WS.col(i)));
+    rb += B.half[i] * std::abs(L.dot(B.R_WS.col(i)));
+  }
+  return std::abs(L.dot(d)) - ra - rb;
+}
+
+/// The best separating axis of a family (face axes or edge–edge axes) of two boxes.
+struct BoxAxis {
+  int index = -1;   ///< face 0–5 (A's 0–2, B's 3–5) or edge pair 3 i + j; −1: none
+  double s = -1e300;  ///< its separation, m
+  Vec3 L = Vec3::Zero();  ///< the axis (edge pairs)
+};
+
+/// Face axes of A (0–2) and B (3–5): the least penetrating (largest separation) wins; B's only
+/// if clearly better, so that a resting pair keeps its reference face from step to step. False if
+/// one of them separates the boxes by margin or more.
+bool box_face_axis(const PlacedShape& A, const PlacedShape& B, const Vec3& d, double scale, double margin,
+                   BoxAxis& face) {
   for (int k = 0; k < 6; ++k) {
-    const Vec3 L = k < 3 ? Vec3(Ra.col(k)) : Vec3(Rb.col(k - 3));
-    const double s = separation(L);
-    if (s >= margin) return;
-    if (s > s_face + (k < 3 ? 0.0 : 1e-9 * scale)) {
-      s_face = s;
-      best_face = k;
+    const Vec3 L = k < 3 ? Vec3(A.R_WS.col(k)) : Vec3(B.R_WS.col(k - 3));
+    const double s = box_separation(A, B, d, L);
+    if (s >= margin) return false;
+    if (s > face.s + (k < 3 ? 0.0 : 1e-9 * scale)) {
+      face.s = s;
+      face.index = k;
     }
   }
-  int best_edge = -1;
-  double s_edge = -1e300;
-  Vec3 L_edge = Vec3::Zero();
+  return true;
+}
+
+/// Edge–edge axes a_i × b_j (parallel edges are covered by the face axes): the least penetrating.
+/// False if one of them separates the boxes by margin or more.
+bool box_edge_axis(const PlacedShape& A, const PlacedShape& B, const Vec3& d, double margin, BoxAxis& edge) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
-      Vec3 L = Ra.col(i).cross(Rb.col(j));
+      Vec3 L = A.R_WS.col(i).cross(B.R_WS.col(j));
       const double len = L.norm();
       if (len < 1e-6) continue;  // parallel edges: covered by the face axes
       L /= len;
-      const double s = separation(L);
-      if (s >= margin) return;
-      if (s > s_edge) {
-        s_edge = s;
-        best_edge = 3 * i + j;
-        L_edge = L;
+      const double s = box_separation(A, B, d, L);
+      if (s >= margin) return false;
+      if (s > edge.s) {
+        edge.s = s;
+        edge.index = 3 * i + j;
+        edge.L = L;
       }
     }
-  // An edge axis only if clearly less penetrating than the best face (Box2D's relative tolerance).
-  if (best_edge >= 0 && s_edge > 0.95 * s_face + 1e-3 * scale && s_edge > s_face + 1e-9 * scale) {
-    const int i = best_edge / 3, j = best_edge % 3;
-    Vec3 L = L_edge;
-    if (L.dot(d) < 0) L = -L;
-    // The edge of A parallel to a_i farthest along L, and the edge of B parallel to b_j farthest along −L.
-    Vec3 pa = A.c_W, pb = B.c_W;
-    for (int k = 0; k < 3; ++k) {
-      if (k != i) pa += Ra.col(k) * (L.dot(Ra.col(k)) >= 0 ? A.half[k] : -A.half[k]);
-      if (k != j) pb -= Rb.col(k) * (L.dot(Rb.col(k)) >= 0 ? B.half[k] : -B.half[k]);
-    }
-    const Vec3 ea = Ra.col(i) * A.half[i], eb = Rb.col(j) * B.half[j];
-    double s, t;
-    Vec3 c1, c2;
-    closest_segments(pa - ea, pa + ea, pb - eb, pb + eb, s, t, c1, c2);
-    emit(0.5 * (c1 + c2), L, s_edge, 200 + best_edge, 0);
-    return;
+  return true;
+}
+
+/// Edge–edge contact along `edge`: one point midway between the closest points of the two edges.
+void box_box_edge(Emitter& emit, const PlacedShape& A, const PlacedShape& B, const Vec3& d, const BoxAxis& edge) {
+  const Mat3& Ra = A.R_WS;
+  const Mat3& Rb = B.R_WS;
+  const int i = edge.index / 3, j = edge.index % 3;
+  Vec3 L = edge.L;
+  if (L.dot(d) < 0) L = -L;
+  // The edge of A parallel to a_i farthest along L, and the edge of B parallel to b_j farthest along −L.
+  Vec3 pa = A.c_W, pb = B.c_W;
+  for (int k = 0; k < 3; ++k) {
+    if (k != i) pa += Ra.col(k) * (L.dot(Ra.col(k)) >= 0 ? A.half[k] : -A.half[k]);
+    if (k != j) pb -= Rb.col(k) * (L.dot(Rb.col(k)) >= 0 ? B.half[k] : -B.half[k]);
   }
-  // Face contact: reference face on box `ref` along n (outward, towards the other box).
-  const bool ref_is_a = best_face < 3;
-  const PlacedShape& ref = ref_is_a ? A : B;
-  const PlacedShape& inc = ref_is_a ? B : A;
-  const int f = ref_is_a ? best_face : best_face - 3;
-  const Vec3 to_inc = inc.c_W - ref.c_W;
-  const double sgn = ref.R_WS.col(f).dot(to_inc) >= 0 ? 1.0 : -1.0;
-  const Vec3 n = sgn * ref.R_WS.col(f);
-  // Incident face: the face of inc most anti-parallel to n.
+  const Vec3 ea = Ra.col(i) * A.half[i], eb = Rb.col(j) * B.half[j];
+  double s, t;
+  Vec3 c1, c2;
+  closest_segments(pa - ea, pa + ea, pb - eb, pb + eb, s, t, c1, c2);
+  emit(0.5 * (c1 + c2), L, edge.s, 200 + edge.index, 0);
+}
+
+/// The face of box `inc` most anti-parallel to n, clipped to the side planes of face f of box
+/// `ref` (±(axis k) · (x − c_ref) ≤ half_k for its two other axes): the polygon into `poly`,
+/// its point count returned.
+int clipped_incident_face(const PlacedShape& ref, const PlacedShape& inc, int f, const Vec3& n, Poly& poly) {
   int g = 0;
   double best = -1;
   for (int k = 0; k < 3; ++k) {
@@ -282,13 +290,12 @@ void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double m
   const int u = (g + 1) % 3, v = (g + 2) % 3;
   const Vec3 fc = inc.c_W + inc.R_WS.col(g) * (sg * inc.half[g]);
   const Vec3 eu = inc.R_WS.col(u) * inc.half[u], ev = inc.R_WS.col(v) * inc.half[v];
-  Poly poly{}, tmp{};
+  Poly tmp{};
   poly[0] = fc + eu + ev;
   poly[1] = fc - eu + ev;
   poly[2] = fc - eu - ev;
   poly[3] = fc + eu - ev;
   int np = 4;
-  // Side planes of the reference face: ±(axis k) · (x − c_ref) ≤ half_k for the two other axes.
   for (int k = 0; k < 3 && np > 0; ++k) {
     if (k == f) continue;
     const Vec3 ax = ref.R_WS.col(k);
@@ -298,6 +305,23 @@ void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double m
     np = clip(poly, np, -ax, -c0 + ref.half[k], tmp);
     poly = tmp;
   }
+  return np;
+}
+
+/// Face contact: reference face on box `ref` (A if the best face axis is A's) along n (outward,
+/// towards the other box); the incident face clipped to it, its points below the face within
+/// margin, at most kMaxPairPoints (the deepest).
+void box_box_face(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_face, double scale,
+                  double margin) {
+  const bool ref_is_a = best_face < 3;
+  const PlacedShape& ref = ref_is_a ? A : B;
+  const PlacedShape& inc = ref_is_a ? B : A;
+  const int f = ref_is_a ? best_face : best_face - 3;
+  const Vec3 to_inc = inc.c_W - ref.c_W;
+  const double sgn = ref.R_WS.col(f).dot(to_inc) >= 0 ? 1.0 : -1.0;
+  const Vec3 n = sgn * ref.R_WS.col(f);
+  Poly poly{};
+  const int np = clipped_incident_face(ref, inc, f, n, poly);
   const double face_off = n.dot(ref.c_W) + ref.half[f];
   const Vec3 n_ab = ref_is_a ? n : Vec3(-n);
   const int face_id = (ref_is_a ? 0 : 6) + 2 * f + (sgn > 0 ? 1 : 0);  // 0–11
@@ -322,6 +346,20 @@ void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double m
     const auto [depth, k] = cand[static_cast<size_t>(c)];
     emit(poly[static_cast<size_t>(k)] - n * (0.5 * depth), n_ab, depth, 16 * face_id + k, 0);  // < 192
   }
+}
+
+/// Box–box by separating axes (the 6 face axes, the 9 edge–edge axes), then an edge–edge point
+/// or the clipped face (box_box_face()).
+void box_box(Emitter& emit, const PlacedShape& A, const PlacedShape& B, double margin) {
+  const Vec3 d = B.c_W - A.c_W;
+  const double scale = std::max(A.half.maxCoeff(), B.half.maxCoeff());
+  BoxAxis face, edge;
+  if (!box_face_axis(A, B, d, scale, margin, face) || !box_edge_axis(A, B, d, margin, edge)) return;
+  // An edge axis only if clearly less penetrating than the best face (Box2D's relative tolerance).
+  if (edge.index >= 0 && edge.s > 0.95 * face.s + 1e-3 * scale && edge.s > face.s + 1e-9 * scale)
+    box_box_edge(emit, A, B, d, edge);
+  else
+    box_box_face(emit, A, B, face.index, scale, margin);
 }
 
 // ---- capsule pairs ------------------------------------------------------------------------------
@@ -678,116 +716,159 @@ Vec3 deepest_rim_point(const Sd& sd, const Vec3& ce, const Vec3& e1, const Vec3&
 /// (an end disc lying on it, or a generator) is clipped to it; otherwise the box corners and edge
 /// points inside the cylinder are the contacts, each with the cylinder's normal there, and the
 /// rim points inside the box, with the box's normal.
-void box_cylinder(Emitter& emit, const PlacedShape& box, const PlacedShape& cyl, double margin) {
-  const Vec3 d = cyl.c_W - box.c_W;
-  const double scale = std::max({box.half.maxCoeff(), cyl.radius, cyl.half_length});
-  auto toward = [&](Vec3 L) { return L.dot(d) < 0 ? Vec3(-L) : L; };
-  int best_face = 0;
-  double s_face = -1e300;
-  for (int f = 0; f < 3; ++f) {
-    const double s = separation(box, cyl, toward(box.R_WS.col(f)));
-    if (s >= margin) return;
-    if (s > s_face) {
-      s_face = s;
-      best_face = f;
+/// L, or −L if it points away from d (the separation of the centres).
+Vec3 toward(const Vec3& L, const Vec3& d) { return L.dot(d) < 0 ? Vec3(-L) : L; }
+
+/// The least penetrating of the axes of a box–cylinder pair other than the box's face axes.
+struct OtherAxis {
+  double s = -1e300;      ///< its separation, m
+  Vec3 L = Vec3::Zero();  ///< the axis
+  /// Takes `axis` of separation s_axis; false if it separates the pair by margin or more.
+  bool take(double s_axis, const Vec3& axis, double margin) {
+    if (s_axis > s) {
+      s = s_axis;
+      L = axis;
     }
+    return s_axis < margin;
   }
-  double s_other = -1e300;
-  Vec3 L_other = Vec3::Zero();
-  const Vec3 u = cyl.R_WS.col(2);
-  auto consider = [&](const Vec3& L) {
-    const double s = separation(box, cyl, L);
-    if (s > s_other) {
-      s_other = s;
-      L_other = L;
-    }
-    return s < margin;
-  };
-  if (!consider(toward(u))) return;
-  for (int i = 0; i < 3; ++i) {
-    const Vec3 L = u.cross(box.R_WS.col(i));
-    if (L.norm() > 1e-6 && !consider(toward(L.normalized()))) return;
+  /// take() of the box–cylinder separation along `axis`.
+  bool consider(const PlacedShape& box, const PlacedShape& cyl, const Vec3& axis, double margin) {
+    return take(separation(box, cyl, axis), axis, margin);
   }
-  // Box corners and the deepest point of each edge (kept when deeper than both its corners).
+};
+
+/// The features of a box–cylinder pair that may touch: the box corners, the deepest point of
+/// each box edge (inside when deeper than both its corners) and the deepest point of each rim of
+/// the cylinder in the box.
+struct BoxCylinderFeatures {
   std::array<Vec3, 8> corner;
+  std::array<Vec3, 12> edge_pt;
+  std::array<bool, 12> edge_in{};
+  std::array<Vec3, 2> rim_pt;
+};
+
+/// Fills `f` and takes the normal at each feature as an axis into `other`; false as soon as one
+/// separates the pair by margin or more.
+bool box_cylinder_features(const PlacedShape& box, const PlacedShape& cyl, double scale, double margin,
+                           OtherAxis& other, BoxCylinderFeatures& f) {
+  // Box corners and the deepest point of each edge (kept when deeper than both its corners).
   std::array<double, 8> corner_sd{};
   for (int k = 0; k < 8; ++k) {
     const Vec3 cs((k & 1 ? 1 : -1) * box.half.x(), (k & 2 ? 1 : -1) * box.half.y(), (k & 4 ? 1 : -1) * box.half.z());
-    corner[static_cast<size_t>(k)] = box.c_W + box.R_WS * cs;
+    f.corner[static_cast<size_t>(k)] = box.c_W + box.R_WS * cs;
     Vec3 s_W, n;
-    corner_sd[static_cast<size_t>(k)] = cylinder_signed_distance(cyl, corner[static_cast<size_t>(k)], s_W, n);
-    if (!consider(-n)) return;
+    corner_sd[static_cast<size_t>(k)] = cylinder_signed_distance(cyl, f.corner[static_cast<size_t>(k)], s_W, n);
+    if (!other.consider(box, cyl, -n, margin)) return false;
   }
-  std::array<Vec3, 12> edge_pt;
-  std::array<bool, 12> edge_in{};
   const double eps = 1e-9 * std::max(1.0, scale);
   int e = 0;
   for (int k = 0; k < 8; ++k)
     for (int axis = 0; axis < 3; ++axis) {
       if (k & (1 << axis)) continue;
       const int k2 = k | (1 << axis);
-      const Vec3 p0 = corner[static_cast<size_t>(k)], p1 = corner[static_cast<size_t>(k2)];
+      const Vec3 p0 = f.corner[static_cast<size_t>(k)], p1 = f.corner[static_cast<size_t>(k2)];
       const double t = golden_min([&](double s) { return cylinder_sd(cyl, p0 + (p1 - p0) * s); }, 0.0, 1.0);
       const Vec3 x = p0 + (p1 - p0) * t;
       Vec3 s_W, n;
       const double sd = cylinder_signed_distance(cyl, x, s_W, n);
-      edge_pt[static_cast<size_t>(e)] = x;
-      edge_in[static_cast<size_t>(e)] =
+      f.edge_pt[static_cast<size_t>(e)] = x;
+      f.edge_in[static_cast<size_t>(e)] =
           sd < std::min(corner_sd[static_cast<size_t>(k)], corner_sd[static_cast<size_t>(k2)]) - eps;
-      if (edge_in[static_cast<size_t>(e)] && !consider(-n)) return;
+      if (f.edge_in[static_cast<size_t>(e)] && !other.consider(box, cyl, -n, margin)) return false;
       ++e;
     }
   // The deepest point of each rim of the cylinder in the box, with the box's normal there.
-  std::array<Vec3, 2> rim_pt;
+  const Vec3 u = cyl.R_WS.col(2);
   for (int end = 0; end < 2; ++end) {
     const Vec3 ce = cyl.c_W + u * (end ? cyl.half_length : -cyl.half_length);
-    rim_pt[static_cast<size_t>(end)] = deepest_rim_point([&](const Vec3& x) { return box_sd(box, x); }, ce,
-                                                         cyl.R_WS.col(0), cyl.R_WS.col(1), cyl.radius);
+    f.rim_pt[static_cast<size_t>(end)] = deepest_rim_point([&](const Vec3& x) { return box_sd(box, x); }, ce,
+                                                           cyl.R_WS.col(0), cyl.R_WS.col(1), cyl.radius);
     Vec3 s_W, n;
-    box_signed_distance(box, rim_pt[static_cast<size_t>(end)], s_W, n);
-    if (!consider(n)) return;
+    box_signed_distance(box, f.rim_pt[static_cast<size_t>(end)], s_W, n);
+    if (!other.consider(box, cyl, n, margin)) return false;
   }
-  if (!clearly_better(s_other, s_face, scale)) {
-    const double sgn = box.R_WS.col(best_face).dot(d) >= 0 ? 1.0 : -1.0;
-    const Vec3 n = sgn * box.R_WS.col(best_face);
-    std::array<std::pair<Vec3, double>, 16> side{};
-    int ns = 0;
-    for (int k = 0; k < 3; ++k) {
-      if (k == best_face) continue;
-      const Vec3 ax = box.R_WS.col(k);
-      side[static_cast<size_t>(ns++)] = {ax, ax.dot(box.c_W) + box.half[k]};
-      side[static_cast<size_t>(ns++)] = {-ax, -ax.dot(box.c_W) + box.half[k]};
-    }
-    Poly poly{};
-    const int np = cylinder_incident(cyl, -n, poly);
-    const int face_id = 2 * best_face + (sgn > 0 ? 1 : 0);
-    // The face is the contact if the cylinder's deepest point along it is on it (then the deepest
-    // point kept is s_face deep); else an edge of the face meets the cylinder: the features below.
-    double deepest;
-    if (clip_to_face(emit, poly, np, n, n.dot(box.c_W) + box.half[best_face], side, ns, true, face_id, scale,
-                     margin, deepest) > 0 &&
-        deepest <= s_face + 1e-3 * scale)
-      return;
-    emit.count = 0;
+  return true;
+}
+
+/// Box face `best_face` (separation s_face) as the reference, the cylinder's incident feature
+/// clipped to it. True if that is the contact (the cylinder's deepest point along it is on the
+/// face); else the points emitted are dropped and an edge of the face meets the cylinder.
+bool box_face_on_cylinder(Emitter& emit, const PlacedShape& box, const PlacedShape& cyl, const Vec3& d, int best_face,
+                          double s_face, double scale, double margin) {
+  const double sgn = box.R_WS.col(best_face).dot(d) >= 0 ? 1.0 : -1.0;
+  const Vec3 n = sgn * box.R_WS.col(best_face);
+  std::array<std::pair<Vec3, double>, 16> side{};
+  int ns = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (k == best_face) continue;
+    const Vec3 ax = box.R_WS.col(k);
+    side[static_cast<size_t>(ns++)] = {ax, ax.dot(box.c_W) + box.half[k]};
+    side[static_cast<size_t>(ns++)] = {-ax, -ax.dot(box.c_W) + box.half[k]};
   }
+  Poly poly{};
+  const int np = cylinder_incident(cyl, -n, poly);
+  const int face_id = 2 * best_face + (sgn > 0 ? 1 : 0);
+  // The face is the contact if the cylinder's deepest point along it is on it (then the deepest
+  // point kept is s_face deep); else an edge of the face meets the cylinder: the features below.
+  double deepest;
+  if (clip_to_face(emit, poly, np, n, n.dot(box.c_W) + box.half[best_face], side, ns, true, face_id, scale,
+                   margin, deepest) > 0 &&
+      deepest <= s_face + 1e-3 * scale)
+    return true;
+  emit.count = 0;
+  return false;
+}
+
+/// The box corners and edge points inside the cylinder, with the cylinder's normal, and the rim
+/// points inside the box, with the box's normal.
+void emit_box_cylinder_features(Emitter& emit, const PlacedShape& box, const PlacedShape& cyl,
+                                const BoxCylinderFeatures& f, double margin) {
   for (int k = 0; k < 8; ++k) {
     Vec3 s_W, n;
-    const double sd = cylinder_signed_distance(cyl, corner[static_cast<size_t>(k)], s_W, n);
+    const double sd = cylinder_signed_distance(cyl, f.corner[static_cast<size_t>(k)], s_W, n);
     if (sd < margin) emit(s_W + n * (0.5 * sd), -n, sd, 200 + k, 0);
   }
   for (int k = 0; k < 12; ++k) {
-    if (!edge_in[static_cast<size_t>(k)]) continue;
+    if (!f.edge_in[static_cast<size_t>(k)]) continue;
     Vec3 s_W, n;
-    const double sd = cylinder_signed_distance(cyl, edge_pt[static_cast<size_t>(k)], s_W, n);
+    const double sd = cylinder_signed_distance(cyl, f.edge_pt[static_cast<size_t>(k)], s_W, n);
     if (sd < margin) emit(s_W + n * (0.5 * sd), -n, sd, 210 + k, 0);
   }
   for (int end = 0; end < 2; ++end) {
     Vec3 s_W, n;
-    const double sd = box_signed_distance(box, rim_pt[static_cast<size_t>(end)], s_W, n);
+    const double sd = box_signed_distance(box, f.rim_pt[static_cast<size_t>(end)], s_W, n);
     if (sd < margin) emit(s_W + n * (0.5 * sd), n, sd, 230 + end, 0);
   }
-  if (s_face >= s_other) axis_point(emit, box, cyl, toward(box.R_WS.col(best_face)), s_face, margin, scale);
-  else axis_point(emit, box, cyl, L_other, s_other, margin, scale);
+}
+
+void box_cylinder(Emitter& emit, const PlacedShape& box, const PlacedShape& cyl, double margin) {
+  const Vec3 d = cyl.c_W - box.c_W;
+  const double scale = std::max({box.half.maxCoeff(), cyl.radius, cyl.half_length});
+  int best_face = 0;
+  double s_face = -1e300;
+  for (int f = 0; f < 3; ++f) {
+    const double s = separation(box, cyl, toward(box.R_WS.col(f), d));
+    if (s >= margin) return;
+    if (s > s_face) {
+      s_face = s;
+      best_face = f;
+    }
+  }
+  OtherAxis other;
+  const Vec3 u = cyl.R_WS.col(2);
+  if (!other.consider(box, cyl, toward(u, d), margin)) return;
+  for (int i = 0; i < 3; ++i) {
+    const Vec3 L = u.cross(box.R_WS.col(i));
+    if (L.norm() > 1e-6 && !other.consider(box, cyl, toward(L.normalized(), d), margin)) return;
+  }
+  BoxCylinderFeatures f;
+  if (!box_cylinder_features(box, cyl, scale, margin, other, f)) return;
+  if (!clearly_better(other.s, s_face, scale) &&
+      box_face_on_cylinder(emit, box, cyl, d, best_face, s_face, scale, margin))
+    return;
+  emit_box_cylinder_features(emit, box, cyl, f, margin);
+  if (s_face >= other.s) axis_point(emit, box, cyl, toward(box.R_WS.col(best_face), d), s_face, margin, scale);
+  else axis_point(emit, box, cyl, other.L, other.s, margin, scale);
 }
 
 void cylinder_points(Emitter& emit, const PlacedShape& A, const PlacedShape& B, int best_pt, double s_pt,
@@ -1121,35 +1202,39 @@ bool arcs_cross(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
 }
 
-void hull_hull(Emitter& emit, const HullView& A, const HullView& B, double margin) {
-  const double scale = std::max(A.size(), B.size());
-  // Face axes: separation along the face normal, exact from the other shape's vertices.
-  auto face_sep = [](const HullView& F, int f, const HullView& O) {
-    const Vec3 n = F.normal(f);
-    const double off = F.offset(f);
-    double s = 1e300;
-    for (int i = 0; i < O.nv(); ++i) s = std::min(s, n.dot(O.vertex(i)) - off);
-    return s;
-  };
-  int fa = -1, fb = -1;
-  double sa = -1e300, sb = -1e300;
-  for (int f = 0; f < A.nf(); ++f) {
-    const double s = face_sep(A, f, B);
-    if (s >= margin) return;
-    if (s > sa) sa = s, fa = f;
+/// Separation of hull O from face f of hull F along its normal, exact from O's vertices.
+double hull_face_separation(const HullView& F, int f, const HullView& O) {
+  const Vec3 n = F.normal(f);
+  const double off = F.offset(f);
+  double s = 1e300;
+  for (int i = 0; i < O.nv(); ++i) s = std::min(s, n.dot(O.vertex(i)) - off);
+  return s;
+}
+
+/// The face of F least penetrated by O (face f, separation s); false if one separates them by
+/// margin or more.
+bool best_hull_face(const HullView& F, const HullView& O, double margin, int& f, double& s) {
+  for (int k = 0; k < F.nf(); ++k) {
+    const double sk = hull_face_separation(F, k, O);
+    if (sk >= margin) return false;
+    if (sk > s) s = sk, f = k;
   }
-  for (int f = 0; f < B.nf(); ++f) {
-    const double s = face_sep(B, f, A);
-    if (s >= margin) return;
-    if (s > sb) sb = s, fb = f;
-  }
-  // Edge–edge axes of the Minkowski difference's faces.
+  return true;
+}
+
+/// The best edge–edge axis of two hulls.
+struct HullEdgeAxis {
+  double s = -1e300;      ///< its separation, m
+  int ea = -1, eb = -1;   ///< the edges of A and B; −1: none
+  Vec3 L = Vec3::Zero();  ///< the axis, from A to B
+};
+
+/// Edge–edge axes of the Minkowski difference's faces; false if one separates the hulls by
+/// margin or more.
+bool hull_edge_axis(const HullView& A, const HullView& B, double margin, HullEdgeAxis& e) {
   Vec3 cA = Vec3::Zero();
   for (int i = 0; i < A.nv(); ++i) cA += A.vertex(i);
   cA /= A.nv();
-  double se = -1e300;
-  int ea = -1, eb = -1;
-  Vec3 Le = Vec3::Zero();
   for (size_t i = 0; i < A.h->edges.size(); ++i) {
     const Vec3 pa = A.vertex(A.h->edges[i][0]), qa = A.vertex(A.h->edges[i][1]);
     const Vec3 na1 = A.normal(A.h->edge_faces[i][0]), na2 = A.normal(A.h->edge_faces[i][1]);
@@ -1164,24 +1249,18 @@ void hull_hull(Emitter& emit, const HullView& A, const HullView& B, double margi
       L /= len;
       if (L.dot(pa - cA) < 0) L = -L;
       const double s = L.dot(pb - pa);
-      if (s >= margin) return;
-      if (s > se) se = s, ea = static_cast<int>(i), eb = static_cast<int>(j), Le = L;
+      if (s >= margin) return false;
+      if (s > e.s) e.s = s, e.ea = static_cast<int>(i), e.eb = static_cast<int>(j), e.L = L;
     }
   }
-  const bool ref_is_a = !(sb > sa + 1e-9 * scale);
-  const double s_face = ref_is_a ? sa : sb;
-  if (ea >= 0 && se > 0.95 * s_face + 1e-3 * scale && se > s_face + 1e-9 * scale) {
-    const Vec3 pa = A.vertex(A.h->edges[static_cast<size_t>(ea)][0]), qa = A.vertex(A.h->edges[static_cast<size_t>(ea)][1]);
-    const Vec3 pb = B.vertex(B.h->edges[static_cast<size_t>(eb)][0]), qb = B.vertex(B.h->edges[static_cast<size_t>(eb)][1]);
-    double s, t;
-    Vec3 c1, c2;
-    closest_segments(pa, qa, pb, qb, s, t, c1, c2);
-    emit(0.5 * (c1 + c2), Le, se, 200 + (ea * 7 + eb) % 50, 0);
-    return;
-  }
-  const HullView& ref = ref_is_a ? A : B;
-  const HullView& inc = ref_is_a ? B : A;
-  const int f = ref_is_a ? fa : fb;
+  return true;
+}
+
+/// Face contact of two hulls: face f of `ref` (separation s_face) as the reference, the face of
+/// `inc` most anti-parallel to it clipped to it; if that leaves no point, one at inc's deepest
+/// vertex.
+void hull_face_contact(Emitter& emit, const HullView& ref, const HullView& inc, int f, bool ref_is_a, double s_face,
+                       double scale, double margin) {
   const Vec3 n = ref.normal(f);  // outward of ref, towards inc
   const double off = ref.offset(f);
   int g = 0;
@@ -1218,6 +1297,28 @@ void hull_hull(Emitter& emit, const HullView& A, const HullView& B, double margi
   emit(inc.vertex(deepest) - n * (0.5 * s_face), n_ab, s_face, 255, 0);
 }
 
+void hull_hull(Emitter& emit, const HullView& A, const HullView& B, double margin) {
+  const double scale = std::max(A.size(), B.size());
+  // Face axes: separation along the face normal, exact from the other shape's vertices.
+  int fa = -1, fb = -1;
+  double sa = -1e300, sb = -1e300;
+  if (!best_hull_face(A, B, margin, fa, sa) || !best_hull_face(B, A, margin, fb, sb)) return;
+  HullEdgeAxis e;
+  if (!hull_edge_axis(A, B, margin, e)) return;
+  const bool ref_is_a = !(sb > sa + 1e-9 * scale);
+  const double s_face = ref_is_a ? sa : sb;
+  if (e.ea >= 0 && e.s > 0.95 * s_face + 1e-3 * scale && e.s > s_face + 1e-9 * scale) {
+    const Vec3 pa = A.vertex(A.h->edges[static_cast<size_t>(e.ea)][0]), qa = A.vertex(A.h->edges[static_cast<size_t>(e.ea)][1]);
+    const Vec3 pb = B.vertex(B.h->edges[static_cast<size_t>(e.eb)][0]), qb = B.vertex(B.h->edges[static_cast<size_t>(e.eb)][1]);
+    double s, t;
+    Vec3 c1, c2;
+    closest_segments(pa, qa, pb, qb, s, t, c1, c2);
+    emit(0.5 * (c1 + c2), e.L, e.s, 200 + (e.ea * 7 + e.eb) % 50, 0);
+    return;
+  }
+  hull_face_contact(emit, ref_is_a ? A : B, ref_is_a ? B : A, ref_is_a ? fa : fb, ref_is_a, s_face, scale, margin);
+}
+
 
 /// Largest L·(x − c) over the polyhedron's vertices (its support function about its origin c).
 double hull_extent(const HullView& H, const Vec3& L) {
@@ -1244,87 +1345,91 @@ Vec3 hull_support(const HullView& H, const Vec3& L) {
 /// that is best (or not clearly worse than the best): the cylinder's incident end disc or
 /// generator clipped to it; else the vertices and edge points inside the cylinder and the rim
 /// points inside the polyhedron.
-void hull_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, double margin) {
+/// The deepest point x of hull edge e in the cylinder; true if deeper than both its ends (by eps).
+bool hull_edge_point(const HullView& H, const PlacedShape& cyl, const std::array<int, 2>& e, double eps, Vec3& x) {
+  const Vec3 p0 = H.vertex(e[0]), p1 = H.vertex(e[1]);
+  const double t = golden_min([&](double s) { return cylinder_sd(cyl, p0 + (p1 - p0) * s); }, 0.0, 1.0);
+  x = p0 + (p1 - p0) * t;
+  return cylinder_sd(cyl, x) < std::min(cylinder_sd(cyl, p0), cylinder_sd(cyl, p1)) - eps;
+}
+
+/// The axes of a hull–cylinder pair other than the hull's face normals into `other`: the
+/// cylinder axis, the axis × each hull edge, the cylinder's normal at each hull vertex and at the
+/// deepest point of each edge, and the hull's normal at the deepest point of each rim (rim_pt).
+/// False as soon as one separates the pair by margin or more.
+bool hull_cylinder_axes(const HullView& H, const PlacedShape& cyl, double scale, double margin, OtherAxis& other,
+                        std::array<Vec3, 2>& rim_pt) {
   const Vec3 d = cyl.c_W - H.c;
-  const double scale = std::max({H.size(), cyl.radius, cyl.half_length});
-  auto toward = [&](Vec3 L) { return L.dot(d) < 0 ? Vec3(-L) : L; };
-  auto sep = [&](const Vec3& L) { return L.dot(d) - hull_extent(H, L) - extent(cyl, L); };
-  int best_face = 0;
-  double s_face = -1e300;
-  for (int f = 0; f < H.nf(); ++f) {
-    const Vec3 n = H.normal(f);
-    const double s = n.dot(cyl.c_W) - extent(cyl, n) - H.offset(f);
-    if (s >= margin) return;
-    if (s > s_face) s_face = s, best_face = f;
-  }
-  double s_other = -1e300;
-  Vec3 L_other = Vec3::Zero();
   auto consider = [&](const Vec3& L) {
-    const double s = sep(L);
-    if (s > s_other) s_other = s, L_other = L;
-    return s < margin;
+    return other.take(L.dot(d) - hull_extent(H, L) - extent(cyl, L), L, margin);
   };
   const Vec3 u = cyl.R_WS.col(2);
-  if (!consider(toward(u))) return;
+  if (!consider(toward(u, d))) return false;
   for (const auto& e : H.h->edges) {
     const Vec3 L = u.cross(H.vertex(e[1]) - H.vertex(e[0]));
-    if (L.norm() > 1e-6 * scale && !consider(toward(L.normalized()))) return;
+    if (L.norm() > 1e-6 * scale && !consider(toward(L.normalized(), d))) return false;
   }
   const double eps = 1e-9 * std::max(1.0, scale);
-  // The deepest point of an edge in the cylinder, if deeper than both its ends.
-  auto edge_point = [&](const std::array<int, 2>& e, Vec3& x) {
-    const Vec3 p0 = H.vertex(e[0]), p1 = H.vertex(e[1]);
-    const double t = golden_min([&](double s) { return cylinder_sd(cyl, p0 + (p1 - p0) * s); }, 0.0, 1.0);
-    x = p0 + (p1 - p0) * t;
-    return cylinder_sd(cyl, x) < std::min(cylinder_sd(cyl, p0), cylinder_sd(cyl, p1)) - eps;
-  };
   for (int k = 0; k < H.nv(); ++k) {
     Vec3 s_W, n;
     cylinder_signed_distance(cyl, H.vertex(k), s_W, n);
-    if (!consider(-n)) return;
+    if (!consider(-n)) return false;
   }
   for (const auto& e : H.h->edges) {
     Vec3 x, s_W, n;
-    if (!edge_point(e, x)) continue;
+    if (!hull_edge_point(H, cyl, e, eps, x)) continue;
     cylinder_signed_distance(cyl, x, s_W, n);
-    if (!consider(-n)) return;
+    if (!consider(-n)) return false;
   }
-  std::array<Vec3, 2> rim_pt;
   for (int end = 0; end < 2; ++end) {
     const Vec3 ce = cyl.c_W + u * (end ? cyl.half_length : -cyl.half_length);
     rim_pt[static_cast<size_t>(end)] =
         deepest_rim_point([&](const Vec3& x) { return hull_sd(H, x); }, ce, cyl.R_WS.col(0), cyl.R_WS.col(1), cyl.radius);
     Vec3 s_W, n;
     hull_signed_distance(H, rim_pt[static_cast<size_t>(end)], s_W, n);
-    if (!consider(n)) return;
+    if (!consider(n)) return false;
   }
-  if (!clearly_better(s_other, s_face, scale)) {
-    const Vec3 n = H.normal(best_face);
-    const double off = H.offset(best_face);
-    Poly inc{};
-    const int ni = cylinder_incident(cyl, -n, inc);
-    BigPoly poly{};
-    for (int k = 0; k < ni; ++k) poly[static_cast<size_t>(k)] = inc[static_cast<size_t>(k)];
-    const int np = clip_to_face(H, best_face, n, poly, ni);
-    Candidates cand;
-    double deepest = 1e300;
-    const double same = 1e-6 * scale;
-    for (int k = 0; k < np; ++k) {
-      const Vec3& pk = poly[static_cast<size_t>(k)];
-      const double depth = n.dot(pk) - off;
-      if (!(depth < margin)) continue;
-      bool dup = false;
-      for (int c = 0; c < cand.n && !dup; ++c)
-        dup = (cand.p[static_cast<size_t>(c)].p + n * (0.5 * cand.p[static_cast<size_t>(c)].depth) - pk).norm() <= same;
-      if (dup) continue;
-      cand.add({pk - n * (0.5 * depth), n, depth, 16 * (best_face % 12) + k % 16, 0});
-      deepest = std::min(deepest, depth);
-    }
-    emit_spread(emit, cand);
-    // The face is the contact if the cylinder's deepest point along it is on it.
-    if (emit.count > 0 && deepest <= s_face + 1e-3 * scale) return;
-    emit.count = 0;
+  return true;
+}
+
+/// Hull face `best_face` (separation s_face) as the reference, the cylinder's incident feature
+/// clipped to it. True if that is the contact (the cylinder's deepest point along it is on the
+/// face); else the points emitted are dropped.
+bool hull_face_on_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, int best_face, double s_face,
+                           double scale, double margin) {
+  const Vec3 n = H.normal(best_face);
+  const double off = H.offset(best_face);
+  Poly inc{};
+  const int ni = cylinder_incident(cyl, -n, inc);
+  BigPoly poly{};
+  for (int k = 0; k < ni; ++k) poly[static_cast<size_t>(k)] = inc[static_cast<size_t>(k)];
+  const int np = clip_to_face(H, best_face, n, poly, ni);
+  Candidates cand;
+  double deepest = 1e300;
+  const double same = 1e-6 * scale;
+  for (int k = 0; k < np; ++k) {
+    const Vec3& pk = poly[static_cast<size_t>(k)];
+    const double depth = n.dot(pk) - off;
+    if (!(depth < margin)) continue;
+    bool dup = false;
+    for (int c = 0; c < cand.n && !dup; ++c)
+      dup = (cand.p[static_cast<size_t>(c)].p + n * (0.5 * cand.p[static_cast<size_t>(c)].depth) - pk).norm() <= same;
+    if (dup) continue;
+    cand.add({pk - n * (0.5 * depth), n, depth, 16 * (best_face % 12) + k % 16, 0});
+    deepest = std::min(deepest, depth);
   }
+  emit_spread(emit, cand);
+  // The face is the contact if the cylinder's deepest point along it is on it.
+  if (emit.count > 0 && deepest <= s_face + 1e-3 * scale) return true;
+  emit.count = 0;
+  return false;
+}
+
+/// The hull vertices and edge points inside the cylinder, with the cylinder's normal, and the rim
+/// points inside the hull, with the hull's normal (spread over at most kMaxPairPoints).
+void emit_hull_cylinder_features(Emitter& emit, const HullView& H, const PlacedShape& cyl,
+                                 const std::array<Vec3, 2>& rim_pt, double scale, double margin) {
+  const double eps = 1e-9 * std::max(1.0, scale);
   Candidates cand;
   for (int k = 0; k < H.nv(); ++k) {
     Vec3 s_W, n;
@@ -1333,7 +1438,7 @@ void hull_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, dou
   }
   for (size_t k = 0; k < H.h->edges.size(); ++k) {
     Vec3 x, s_W, n;
-    if (!edge_point(H.h->edges[k], x)) continue;
+    if (!hull_edge_point(H, cyl, H.h->edges[k], eps, x)) continue;
     const double sd = cylinder_signed_distance(cyl, x, s_W, n);
     if (sd < margin) cand.add({s_W + n * (0.5 * sd), -n, sd, 200 + static_cast<int>(k % 30), 0});
   }
@@ -1343,10 +1448,28 @@ void hull_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, dou
     if (sd < margin) cand.add({s_W + n * (0.5 * sd), n, sd, 230 + end, 0});
   }
   emit_spread(emit, cand);
+}
+
+void hull_cylinder(Emitter& emit, const HullView& H, const PlacedShape& cyl, double margin) {
+  const double scale = std::max({H.size(), cyl.radius, cyl.half_length});
+  int best_face = 0;
+  double s_face = -1e300;
+  for (int f = 0; f < H.nf(); ++f) {
+    const Vec3 n = H.normal(f);
+    const double s = n.dot(cyl.c_W) - extent(cyl, n) - H.offset(f);
+    if (s >= margin) return;
+    if (s > s_face) s_face = s, best_face = f;
+  }
+  OtherAxis other;
+  std::array<Vec3, 2> rim_pt;
+  if (!hull_cylinder_axes(H, cyl, scale, margin, other, rim_pt)) return;
+  if (!clearly_better(other.s, s_face, scale) && hull_face_on_cylinder(emit, H, cyl, best_face, s_face, scale, margin))
+    return;
+  emit_hull_cylinder_features(emit, H, cyl, rim_pt, scale, margin);
   // As axis_point(): a point on the axis of largest separation if no point is nearly as deep.
-  const bool face_axis = s_face >= s_other;
-  const double s = face_axis ? s_face : s_other;
-  const Vec3 L = face_axis ? H.normal(best_face) : L_other;
+  const bool face_axis = s_face >= other.s;
+  const double s = face_axis ? s_face : other.s;
+  const Vec3 L = face_axis ? H.normal(best_face) : other.L;
   axis_point_at(emit, L, s, margin, scale, [&] { return Vec3(0.5 * (hull_support(H, L) + support_point(cyl, -L))); });
 }
 

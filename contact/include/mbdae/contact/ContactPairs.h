@@ -6,15 +6,15 @@
 /// pairs that are not handled (contact_pair_problems(), read by the model loader and so by
 /// `mbdae check`, by ContactDetector and by MultibodySystem), `mbdae check`'s list of the pairs of
 /// a model and the pair table of docs/contacts.md (checked by tests/test_registry_docs.cpp) all
-/// read this table. A new pair kind is its function (formulations/src/NarrowPhase*.cpp) and one
-/// line in the registry (formulations/src/ContactPairs.cpp); the registry checks at its first use
+/// read this table. A new pair kind is its function (contact/src/NarrowPhase*.cpp) and one
+/// line in the registry (contact/src/ContactPairs.cpp); the registry checks at its first use
 /// that every unordered pair of shape types has exactly one line.
 
 #include <span>
 #include <string>
 #include <vector>
 
-#include <mbdae/formulations/ContactGeometry.h>
+#include <mbdae/contact/ContactGeometry.h>
 
 namespace mbdae {
 

@@ -9,11 +9,12 @@
 /// bounding spheres on a uniform grid (cell = 2 × the largest bounding radius; each sphere meets
 /// those of its own and its 26 neighbouring cells; a counting sort into a dense array of cells,
 /// O(n), when the grid has at most 4 n + 1024 cells, else sorted cell keys, O(n log n)). Both the
-/// impulse stepper (through ContactDetector) and the penalty contacts of MultibodySystem use these
-/// two, so both see the same contacts. Planes (half-spaces, on ground or on a body) are tested
+/// impulse stepper (through ContactDetector, formulations/ContactDetector.h) and the penalty
+/// contacts of MultibodySystem use these two, so both see the same contacts. This module
+/// (mbdae::contact) depends on the model only, below both formulations. Planes (half-spaces, on ground or on a body) are tested
 /// against every finite shape on another body.
 ///
-/// Narrow phase per pair (the registry, ContactPairs.cpp; NarrowPhase.cpp for the sources): plane with sphere, capsule (two cap
+/// Narrow phase per pair (the registry, contact/src/ContactPairs.cpp; NarrowPhase.cpp for the sources): plane with sphere, capsule (two cap
 /// spheres), box (8 corners) and cylinder (the lowest rim point of each end, four rim points of an
 /// end lying flat); sphere–sphere; box–sphere; box–box (separating axes, then the incident face
 /// clipped against the reference face: up to 8 points; or one edge–edge point); box–capsule (the
@@ -33,8 +34,8 @@
 #include <utility>
 #include <vector>
 
-#include <mbdae/formulations/NewtonEuler.h>
 #include <mbdae/model/Contact.h>
+#include <mbdae/model/System.h>
 
 namespace mbdae {
 
@@ -127,61 +128,5 @@ class GridBroadPhase {
   std::vector<int> cell_start_, cell_items_;
   std::vector<std::uint64_t> item_cell_;
 };
-
-/// Broad and narrow phase for the shapes of sys.model().contacts(). Keeps a reference to `sys`,
-/// which must outlive the detector. detect() reuses internal buffers: not for concurrent use.
-class ContactDetector {
- public:
-  /// Checks every contact description (throws ModelError listing all problems).
-  /// @throws ModelError if a contact is invalid (contact_problems()), names an unknown body, or
-  /// two shapes on different bodies form a pair the impulse path does not take
-  /// (contact_pair_problems()).
-  explicit ContactDetector(const NewtonEulerSystem& sys);
-
-  /// Number of shapes (= the model's contacts().size()).
-  int num_shapes() const { return static_cast<int>(shapes_.size()); }
-  /// All contact points with depth < margin at the positions q (NewtonEuler layout). `out` is
-  /// cleared and refilled; its capacity is kept between calls. q has size 7 n; margin in m.
-  void detect(const VecX& q, double margin, std::vector<ContactPoint>& out);
-  /// Candidate pairs of the last broad phase (for statistics).
-  long last_pair_count() const { return pairs_; }
-
- private:
-  struct Shape {
-    int index;
-    BodyIndex body;
-    Vec3 pos_B;  ///< shape origin relative to the COM, body axes
-    Mat3 R_BS;
-    double bound;
-    PlacedShape g;  ///< geometry with the world pose at the current detection
-  };
-  void narrow(const Shape& s1, const Shape& s2, double margin, std::vector<ContactPoint>& out) const;
-
-  const NewtonEulerSystem& sys_;
-  std::vector<Shape> shapes_;
-  std::vector<int> planes_, finite_;
-  GridBroadPhase grid_;
-  std::vector<Vec3> centre_;   // of the finite shapes, world
-  std::vector<double> bound_;  // of the finite shapes
-  std::vector<int> group_;     // body of each finite shape
-  std::vector<std::pair<int, int>> candidates_;
-  long pairs_ = 0;
-};
-
-/// Fraction of the thinner shape of a pair (sphere, capsule: radius; cylinder: the smaller of its
-/// radius and half length; box: its smallest half extent; a plane has no thickness) by which two
-/// shapes may overlap at the start of a run: deeper, the contacts would push them apart with
-/// energy that no force supplies (initial_overlap_problems()).
-inline constexpr double kInitialOverlapFraction = 0.1;
-
-/// The pairs of shapes that overlap by more than kInitialOverlapFraction of the thinner shape at
-/// the positions q (NewtonEuler layout), one problem per pair, naming both shapes, the depth and
-/// the allowed depth, about the second shape of the pair, or the first if the second is on ground
-/// (ItemRef::contact). Empty if none.
-/// @throws ModelError as ContactDetector's constructor.
-std::vector<ModelProblem> initial_overlap_problems(const NewtonEulerSystem& sys, const VecX& q);
-/// The same at the poses the model gives its bodies (System::bodies()), as `mbdae check` and a
-/// run whose formulation has no Newton–Euler positions see them. @throws as above.
-std::vector<ModelProblem> initial_overlap_problems(const System& model);
 
 }  // namespace mbdae

@@ -1,7 +1,7 @@
 // The registry of contact pair kinds (ContactPairs.h): one line per unordered pair of shape types.
 // The methods are in the pair functions' files (NarrowPhase.cpp and the sources named there).
 
-#include <mbdae/formulations/ContactPairs.h>
+#include <mbdae/contact/ContactPairs.h>
 
 #include <algorithm>
 #include <array>
@@ -162,6 +162,37 @@ std::string pair_name(const Contact& a, const Contact& b) {
          to_string(b.shape) + " on " + b.body + ")";
 }
 
+/// Per shape type: the first shape of that type with a known body (first) and the first after it
+/// on another body (other), among all shapes or among those with rolling resistance.
+struct FirstShapes {
+  std::array<long, kShapeTypeCount> first, other;
+  FirstShapes() {
+    first.fill(-1);
+    other.fill(-1);
+  }
+  /// The smallest i < j of type t on a body other than `bj` (−1 if none).
+  long candidate(int t, BodyIndex bj, const std::vector<std::optional<BodyIndex>>& body) const {
+    long i = first[static_cast<size_t>(t)];
+    if (i >= 0 && *body[static_cast<size_t>(i)] == bj) i = other[static_cast<size_t>(t)];
+    return i;
+  }
+  void add(size_t t, size_t j, const std::vector<std::optional<BodyIndex>>& body) {
+    if (first[t] < 0) first[t] = static_cast<long>(j);
+    else if (other[t] < 0 && *body[static_cast<size_t>(first[t])] != *body[j]) other[t] = static_cast<long>(j);
+  }
+};
+
+/// Why `kind` is refused: not handled by the geometry, or not taken by `path`, with the kinds that are.
+std::string not_taken(const ContactPairKind& kind, const ContactPath* path) {
+  std::string handled;
+  for (const ContactPairKind& k : table())
+    if (path ? k.on(*path) : k.collide != nullptr) handled += std::string(handled.empty() ? "" : ", ") + k.name;
+  return kind.collide ? std::string("the ") + to_string(*path) + " contacts do not take the pair " + kind.name +
+                            " (they take " + handled + ")"
+                      : std::string("the contact geometry does not handle the pair ") + kind.name + " (handled: " +
+                            handled + ")";
+}
+
 std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* path) {
   std::vector<ModelProblem> out;
   const auto& cs = model.contacts();
@@ -176,25 +207,6 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
   for (size_t k = 0; k < cs.size(); ++k)
     if (const auto it = index.find(cs[k].body); it != index.end()) body[k] = it->second;
   constexpr int T = kShapeTypeCount;
-  // Per shape type: the first shape of that type with a known body (first) and the first after it
-  // on another body (other), among all shapes and among those with rolling resistance.
-  struct FirstShapes {
-    std::array<long, T> first, other;
-    FirstShapes() {
-      first.fill(-1);
-      other.fill(-1);
-    }
-    /// The smallest i < j of type t on a body other than `bj` (−1 if none).
-    long candidate(int t, BodyIndex bj, const std::vector<std::optional<BodyIndex>>& body) const {
-      long i = first[static_cast<size_t>(t)];
-      if (i >= 0 && *body[static_cast<size_t>(i)] == bj) i = other[static_cast<size_t>(t)];
-      return i;
-    }
-    void add(size_t t, size_t j, const std::vector<std::optional<BodyIndex>>& body) {
-      if (first[t] < 0) first[t] = static_cast<long>(j);
-      else if (other[t] < 0 && *body[static_cast<size_t>(first[t])] != *body[j]) other[t] = static_cast<long>(j);
-    }
-  };
   FirstShapes any, with_rr;
   std::set<const ContactPairKind*> reported, rolling_reported;
   for (size_t j = 0; j < cs.size(); ++j) {
@@ -218,15 +230,7 @@ std::vector<ModelProblem> pair_problems(const System& model, const ContactPath* 
       const ContactPairKind& kind = contact_pair_kind(a.shape, b.shape, swapped);
       if (path ? kind.on(*path) : kind.collide != nullptr) continue;
       if (!reported.insert(&kind).second) continue;
-      std::string handled;
-      for (const ContactPairKind& k : table())
-        if (path ? k.on(*path) : k.collide != nullptr) handled += std::string(handled.empty() ? "" : ", ") + k.name;
-      const std::string what =
-          kind.collide ? std::string("the ") + to_string(*path) + " contacts do not take the pair " + kind.name +
-                             " (they take " + handled + ")"
-                       : std::string("the contact geometry does not handle the pair ") + kind.name + " (handled: " +
-                             handled + ")";
-      out.push_back({pair_name(a, b) + ": " + what +
+      out.push_back({pair_name(a, b) + ": " + not_taken(kind, path) +
                          "; put the two shapes on the same body or use other shapes",
                      ItemRef::contact(static_cast<int>(j))});
     }
