@@ -92,6 +92,10 @@ int plot_command(const std::string& csv, const std::string& prefix_in, bool quie
   }
   std::string prefix = prefix_in;
   if (prefix.empty()) prefix = fs::path(csv).replace_extension().string();
+  // The PNG and SVG it writes follow the output policy (io/FilePolicy.h): never a device, a FIFO,
+  // a symbolic link, the results or their description.
+  const std::string meta = fs::path(csv).replace_extension().string() + ".meta.json";
+  if (!outputs_allowed({prefix + ".png", prefix + ".svg"}, {csv, meta})) return kBadInput;
   std::vector<std::string> args{script, csv, "--output", prefix};
   if (quiet) args.push_back("--quiet");
   return run_python("mbdae plot", args);
