@@ -203,6 +203,7 @@ class Newmark {
       }
       ++stats_.steps;
       stats_.last_step = h;
+      stepped_();
       // Rotation coordinates at their singularity: stop rather than go on inaccurately.
       if (std::string why = sys_.coordinate_problem(qn_, vn_, opt_.adaptive ? 0.0 : h); !why.empty()) {
         std::ostringstream s;
@@ -620,6 +621,8 @@ class Newmark {
  public:
   /// Read between steps: true stops advance() with status Interrupted.
   std::function<bool()> interrupted_ = [] { return false; };
+  /// Called after every accepted step (Integrator::set_step_observer()).
+  std::function<void()> stepped_ = [] {};
 };
 
 }  // namespace
@@ -632,6 +635,7 @@ class NewmarkIntegrator final : public Integrator {
                     const VecX& v0)
       : engine_(sys, p, level, opt, name) {
     engine_.interrupted_ = [this] { return interrupted(); };
+    engine_.stepped_ = [this] { step_taken(); };
     engine_.init(t0, q0, v0);
   }
   bool advance_to(double t) override { return engine_.advance(t); }
