@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <new>
 #include <sstream>
 #include <vector>
 
@@ -150,6 +151,8 @@ class ExplicitIntegrator final : public IntegratorBase {
       }
     } catch (const NonFinite& e) {
       return fail(SolveStatus::ResidualFailure, at_time(t_) + e.what());
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory is not a singular matrix: the caller says where it ran out
     } catch (const std::exception& e) {
       return fail(SolveStatus::SingularMatrix, at_time(t_) + e.what());
     }

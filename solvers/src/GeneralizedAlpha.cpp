@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <sstream>
 #include <vector>
 
@@ -91,6 +92,8 @@ class Newmark {
     if (opt_.compute_initial_accelerations) {
       try {
         initial_accelerations(sys_, t0, qn_, vn_, qddn_, lamn_);
+      } catch (const std::bad_alloc&) {
+        throw;  // out of memory is not a singular matrix: the caller says where it ran out
       } catch (const std::exception& e) {
         status_ = SolveStatus::SingularMatrix;
         message_ = std::string(name_) + " at t = " + std::to_string(t0) + " s: " + e.what();
