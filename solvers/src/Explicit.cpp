@@ -117,7 +117,8 @@ class ExplicitIntegrator final : public IntegratorBase {
           stats_.last_step = t_ - t_before;
           // A step far below the given one, many times in a row: a stiff model (the step is held
           // by the stability of the fastest mode, not by the error of the motion).
-          crawl_ = (!last && stats_.last_step < opt_.crawl_ratio * opt_.step) ? crawl_ + 1 : 0;
+          // (A step cut short to land on an output time neither counts nor resets the count.)
+          if (!last) crawl_ = stats_.last_step < opt_.crawl_ratio * opt_.step ? crawl_ + 1 : 0;
           if (last) t_ = t_out;
           h_ = last ? std::max(h_, hs) : hs;  // keep the controller's suggestion
         }
