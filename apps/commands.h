@@ -3,6 +3,7 @@
 /// The subcommands of `mbdae`, and the exit codes they return.
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ enum ExitCode : int {
   kBadInput = 2,       ///< bad command line, model file or initial configuration
   kSolverFailure = 3,  ///< the solver stopped before the end time (results up to then are kept)
   kValidationFailure = 4,  ///< mbdae validate: at least one row failed
+  kOutOfMemory = 5,    ///< memory ran out (loading, preparing or running; the rows so far are kept)
   kInterrupted = 130,  ///< Ctrl-C (SIGINT); results up to then are kept
 };
 
@@ -104,6 +106,15 @@ int import_command(const ImportOptions& o);
 std::optional<io::LoadedModel> load_model(const std::string& file, const std::vector<std::string>& sets);
 /// io::require_outputs(outputs, inputs); a refusal is printed on stderr as "mbdae: WHY" and gives false
 /// (the command then exits kBadInput).
+/// Memory ran out at a known place (what() says where and the model's size); main() reports it
+/// with exit code kOutOfMemory.
+class OutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+/// "N bodies, N joints, N force elements, N contacts" of a loaded model.
+std::string model_size(const io::LoadedModel& m);
+
 bool outputs_allowed(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
 
 /// Prints a problem of the model, the formulation or a solver to stderr, located at its item in

@@ -1,5 +1,7 @@
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
+#include <new>
 #include <sstream>
 #include <string>
 
@@ -77,7 +79,18 @@ std::optional<io::LoadedModel> load_model(const std::string& file, const std::ve
     std::fprintf(stderr, "mbdae: %zu problem%s in %s\n", e.diagnostics().size(),
                  e.diagnostics().size() == 1 ? "" : "s", file.c_str());
     return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(file, ec);
+    throw OutOfMemory("loading the model " + file +
+                      (ec ? std::string() : " (" + std::to_string(size) + " bytes)"));
   }
+}
+
+std::string model_size(const io::LoadedModel& m) {
+  const System& s = m.system;
+  return std::to_string(s.bodies().size()) + " bodies, " + std::to_string(s.joints().size()) + " joints, " +
+         std::to_string(s.forces().size()) + " force elements, " + std::to_string(s.contacts().size()) + " contacts";
 }
 
 void print_problem(const io::LoadedModel& m, const ModelProblem& p, const std::string& prefix) {

@@ -19,11 +19,10 @@ int import_command(const ImportOptions& o) {
 #ifdef MBDAE_WITH_IMPORT
   namespace fs = std::filesystem;
   std::error_code ec;
-  // A model file is written through a temporary file and a rename: never onto a device or a FIFO.
-  if (fs::exists(o.output, ec) && !fs::is_regular_file(o.output, ec)) {
-    std::fprintf(stderr, "mbdae import: '%s' exists and is not a regular file; give a file path\n", o.output.c_str());
-    return kBadInput;
-  }
+  // A model file is written through a temporary file and a rename: never onto a device, a FIFO, a
+  // symbolic link or the robot file it is made from (io/FilePolicy.h).
+  const std::string tmp = o.output + ".tmp";
+  if (!outputs_allowed({o.output, tmp}, {o.input})) return kBadInput;
   import::ImportOptions opt;
   opt.strict = o.strict;
   opt.collision = o.collision;
@@ -49,7 +48,6 @@ int import_command(const ImportOptions& o) {
     std::fprintf(stderr, "mbdae import: the model written from %s does not load (above)\n", o.input.c_str());
     return kBadInput;
   }
-  const std::string tmp = o.output + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << r.yaml;

@@ -39,6 +39,8 @@ const char* kExitCodes =
     "  3    solver failure: the message names the time and the cause; the results up to that\n"
     "       time are in the CSV file (and the body poses in the .poses file)\n"
     "  4    mbdae validate: at least one row of the validation table failed\n"
+    "  5    out of memory: the message says where (loading the model, preparing the run, a step\n"
+    "       at time t) and the model's size; the results up to then are in the CSV file\n"
     "  128+n stopped by signal n: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, 141 SIGPIPE,\n"
     "       138 SIGUSR1; the results up to that time are in the CSV file\n"
     "mbdae sweep: 0 when every case has a row in the table, failed cases included (their status\n"
@@ -319,6 +321,13 @@ int main(int argc, char** argv) {
     // fmt::print on a standard output that cannot be written (a full disk, a closed pipe).
     std::fprintf(stderr, "mbdae: %s\n", e.what());
     return kOtherError;
+  } catch (const OutOfMemory& e) {
+    std::fprintf(stderr, "mbdae: out of memory while %s\n", e.what());
+    return kOutOfMemory;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "mbdae: out of memory (std::bad_alloc) in mbdae %s\n",
+                 app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name().c_str());
+    return kOutOfMemory;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mbdae: internal error: %s\n", e.what());
     return kOtherError;

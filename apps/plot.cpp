@@ -102,6 +102,14 @@ int plot_command(const std::vector<std::string>& csvs, const std::string& prefix
   std::string prefix = prefix_in;
   // Several results: PREFIX.overlay.png beside the first one, so that its own plot stays.
   if (prefix.empty()) prefix = fs::path(csvs.front()).replace_extension().string() + (csvs.size() > 1 ? ".overlay" : "");
+  // The PNG and SVG it writes follow the output policy (io/FilePolicy.h): never a device, a FIFO,
+  // a symbolic link, the results or their description.
+  std::vector<std::string> inputs;
+  for (const std::string& csv : csvs) {
+    inputs.push_back(csv);
+    inputs.push_back(fs::path(csv).replace_extension().string() + ".meta.json");
+  }
+  if (!outputs_allowed({prefix + ".png", prefix + ".svg"}, inputs)) return kBadInput;
   std::vector<std::string> args{script};
   args.insert(args.end(), csvs.begin(), csvs.end());
   args.insert(args.end(), {"--output", prefix});

@@ -250,6 +250,8 @@ int run_command(const RunOptions& o) {
   }
   try {
     run = std::make_unique<io::ModelRun>(m, restart ? &*restart : nullptr);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("preparing the run of " + m.file + " (" + model_size(m) + ")");
   } catch (const std::exception& e) {
     print_setup_error(m, e);
     return kBadInput;
@@ -362,6 +364,7 @@ int run_command(const RunOptions& o) {
   } catch (const std::exception& e) {
     stop_signals.restore();
     progress.finish();
+    const long rows_so_far = csv->rows();
     csv.reset();
     if (poses) {
       try {
@@ -370,6 +373,11 @@ int run_command(const RunOptions& o) {
       }
     }
     files.commit();  // the rows so far
+    if (dynamic_cast<const std::bad_alloc*>(&e)) {
+      std::fprintf(stderr, "mbdae: out of memory while running %s at t = %.6g s (%s); %ld rows kept in %s\n",
+                   m.file.c_str(), run->integrator().time(), model_size(m).c_str(), rows_so_far, csv_path.c_str());
+      return kOutOfMemory;
+    }
     std::fprintf(stderr, "mbdae: solver failure: %s\n", e.what());
     return kSolverFailure;
   }
@@ -418,6 +426,9 @@ int run_command(const RunOptions& o) {
     fmt::print("energy       {:.6g} J -> {:.6g} J, change {} J{}\n", st.energy_initial, st.energy_final, sci(dE),
                std::abs(st.energy_initial) > 0 ? fmt::format(" ({} of the initial)", sci(dE / std::abs(st.energy_initial)))
                                                : std::string());
+    if (std::isfinite(st.force_work))
+      fmt::print("work         {:.6g} J by the loads, motors, user forces and dampers; energy less work changed by {} J\n",
+                 st.force_work, sci(dE - st.force_work));
     if (undamped)
       fmt::print("note         rho_inf {:g}: no numerical damping. On index-3 constraints (joints, Euler parameters) "
                  "generalized-alpha is then only weakly stable: the velocity violation and the energy error can grow "

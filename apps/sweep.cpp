@@ -381,6 +381,13 @@ int sweep_command(const SweepOptions& o) {
       }
     }
     rc = co.finish(interrupted, fmt::format("{} process{} on this machine", jobs, jobs == 1 ? "" : "es"));
+    if (interrupted) {
+      // The table is closed and the summary written: leave at once rather than free a large
+      // study case by case (a million cases took 0.6-0.7 s after the signal). The workers are
+      // killed; init reaps them.
+      std::fflush(nullptr);
+      std::_Exit(rc);
+    }
   }
   if (rc == kSuccess && o.plot) rc = plot_study(st, table, o.quiet);
   return rc;

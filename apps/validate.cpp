@@ -95,6 +95,21 @@ int validate_command(const ValidateOptions& o) {
                          "IDA runs); this mbdae was built without SUNDIALS IDA (MBDAE_WITH_IDA=OFF)\n");
     return kOtherError;
   }
+  // Every file it will write, refused by the output policy (io/FilePolicy.h) before the suite
+  // runs: the tables, the plots' folder (a real folder, not a link) and each plot in it.
+  std::vector<std::string> outputs{o.markdown, o.csv};
+  if (!o.plots.empty()) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(o.plots, ec);
+    if (fs::is_symlink(st) || (fs::exists(st) && !fs::is_directory(st))) {
+      std::fprintf(stderr, "mbdae validate: --plots '%s' is %s; give a folder\n", o.plots.c_str(),
+                   fs::is_symlink(st) ? "a symbolic link (not followed)" : "not a folder");
+      return kBadInput;
+    }
+    outputs.push_back((fs::path(o.plots) / "validation_work_precision.csv").string());
+    for (const vs::Case& c : vs::registry()) outputs.push_back((fs::path(o.plots) / ("validation_" + c.name + ".png")).string());
+  }
+  if (!outputs_allowed(outputs, {})) return kBadInput;
   vs::SuiteOptions opt;
   opt.full = o.full;
   opt.names = o.cases;

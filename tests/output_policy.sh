@@ -8,7 +8,8 @@
 # ln -s); never a device of the machine itself.
 #
 # Usage: output_policy.sh COMMAND MBDAE SOURCE_DIR SCRATCH_DIR
-#   COMMAND: run, save-state, statics, modes, kinematics, inverse, view, sweep, sensitivity
+#   COMMAND: run, save-state, statics, modes, kinematics, inverse, view, sweep, sensitivity,
+#            validate, plot, import
 set -u
 cmd=$1 mbdae=$2 src=$3 scratch=$4
 rm -rf "$scratch" && mkdir -p "$scratch/m/meshes" "$scratch/out" || exit 1
@@ -35,6 +36,9 @@ invoke() {
     sweep) "$mbdae" sweep "$m/study.yaml" -q --force -o "$target" ;;
     sensitivity) "$mbdae" sensitivity "${model:-$m/simple_pendulum.yaml}" --param bodies[0].mass \
                    --set solver.end_time=0.05 -o "$target" ;;
+    validate) "$mbdae" validate -q --case simple_pendulum --csv "$target" ;;
+    plot) "$mbdae" plot "$scratch/out/v.csv" -o "${target%.*}" ;;  # writes PREFIX.png and PREFIX.svg
+    import) "$mbdae" import "${model:-$m/gripper.urdf}" -o "$target" ;;
     *) echo "unknown command $cmd"; exit 1 ;;
   esac
 }
@@ -51,30 +55,37 @@ alone() {
   [ -z "$others" ] || fail "files written beside $1: $others"
 }
 
-if [ "$cmd" = view ]; then
+if [ "$cmd" = import ]; then
+  cp "$src/examples/robots/gripper.urdf" "$m/" || exit 1
+fi
+if [ "$cmd" = view ] || [ "$cmd" = plot ]; then
   "$mbdae" run "$m/simple_pendulum.yaml" -q --set solver.end_time=0.05 -o "$scratch/out/v.csv" > /dev/null || exit 1
 fi
 
+# The name of an output (plot: the PNG of its prefix).
+out=r.csv
+[ "$cmd" = plot ] && out=r.png
+
 # 1. A FIFO (nothing reads it: a write into it would block; the test's timeout catches that).
-mkdir -p "$scratch/fifo" && mkfifo "$scratch/fifo/r.csv" || exit 1
-refused "$scratch/fifo/r.csv" "a FIFO"
-[ -p "$scratch/fifo/r.csv" ] || fail "the FIFO was replaced"
-alone "$scratch/fifo/r.csv"
+mkdir -p "$scratch/fifo" && mkfifo "$scratch/fifo/$out" || exit 1
+refused "$scratch/fifo/$out" "a FIFO"
+[ -p "$scratch/fifo/$out" ] || fail "the FIFO was replaced"
+alone "$scratch/fifo/$out"
 
 # 2. A copy of the null device (character device 1,3) in the scratch folder.
 mkdir -p "$scratch/dev"
-if mknod "$scratch/dev/r.csv" c 1 3 2> /dev/null; then
-  refused "$scratch/dev/r.csv" "a device node"
-  [ -c "$scratch/dev/r.csv" ] || fail "the device node was replaced"
-  alone "$scratch/dev/r.csv"
+if mknod "$scratch/dev/$out" c 1 3 2> /dev/null; then
+  refused "$scratch/dev/$out" "a device node"
+  [ -c "$scratch/dev/$out" ] || fail "the device node was replaced"
+  alone "$scratch/dev/$out"
 else
   echo "note: mknod is not permitted here (not root); the device case is covered by the FIFO case only"
 fi
 
 # 3. A symbolic link to a regular file: the link and its target are unchanged.
-mkdir -p "$scratch/link" && echo "not results" > "$scratch/link/target.txt" && ln -s target.txt "$scratch/link/r.csv"
-refused "$scratch/link/r.csv" "a symbolic link"
-[ -L "$scratch/link/r.csv" ] || fail "the link was replaced"
+mkdir -p "$scratch/link" && echo "not results" > "$scratch/link/target.txt" && ln -s target.txt "$scratch/link/$out"
+refused "$scratch/link/$out" "a symbolic link"
+[ -L "$scratch/link/$out" ] || fail "the link was replaced"
 [ "$(cat "$scratch/link/target.txt")" = "not results" ] || fail "the link's target was written"
 
 # 4. The inputs of the run: each is unchanged after the refusal.
@@ -124,6 +135,26 @@ case $cmd in
   sweep)
     check_input "$m/study.yaml" "" "the study file"
     check_input "$m/falling_body.yaml" "" "the study's model"
+    ;;
+  import)
+    # the robot file it is made from, and its temporary file beside the output as a link
+    check_input "$m/gripper.urdf" "" "the robot file"
+    ln -sf "$m/gripper.urdf" "$scratch/link/model.yaml.tmp"
+    cp "$m/gripper.urdf" "$scratch/before"
+    "$mbdae" import "$m/gripper.urdf" -o "$scratch/link/model.yaml" > /dev/null 2> "$scratch/stderr"
+    rc=$?
+    [ $rc -eq 2 ] || fail "the temporary file a link: exit code $rc"
+    same_after "$m/gripper.urdf" "$scratch/before"
+    ;;
+  plot)
+    # the results it reads: a results file named w.png, plotted to the prefix w
+    cp "$scratch/out/v.csv" "$scratch/out/w.png"
+    cp "$scratch/out/w.png" "$scratch/before"
+    "$mbdae" plot "$scratch/out/w.png" -o "$scratch/out/w" > /dev/null 2> "$scratch/stderr"
+    rc=$?
+    [ $rc -eq 2 ] || fail "onto its results: exit code $rc"
+    grep -qF "$scratch/out/w.png" "$scratch/stderr" || fail "onto its results: not named: $(cat "$scratch/stderr")"
+    same_after "$scratch/out/w.png" "$scratch/before"
     ;;
 esac
 

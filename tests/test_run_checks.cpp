@@ -111,10 +111,19 @@ solver: {type: generalized_alpha, end_time: 0.1, step: 1.0e-3}
   CHECK(c.max_velocity_violation == Approx(std::sqrt(2 * 9.81 * 3) + 1.0));
   CHECK(c.max_energy_growth == Approx(2 * 9.81 * 3 + 1));
   CHECK(c.max_energy_growth_relative == 1);
-  // A load is a source of energy: no energy limit.
+  // A load is a source of energy whose work the run integrates: the same limit, on the energy
+  // less that work.
   io::LoadedModel loaded = io::load_model_text(
       std::string(model) + "forces:\n  - {name: push, type: force, body: rod, value: [1, 0, 0]}\n", "m.yaml");
-  CHECK(std::isinf(io::run_checks(loaded).max_energy_growth));
+  CHECK(io::run_checks(loaded).max_energy_growth == Approx(2 * 9.81 * 3 + 1));
+  CHECK(io::run_checks(loaded).energy_minus_work);
+  CHECK_FALSE(c.energy_minus_work);
+  // A driven joint does work through its multipliers, which the run does not integrate: no limit.
+  io::LoadedModel driven = io::load_model_text(std::string(model).replace(std::string(model).find("axis: [0, 0, 1]}"), 16,
+                                                                          "axis: [0, 0, 1], motion: \"t\"}"),
+                                               "m.yaml");
+  CHECK(io::has_unmeasured_energy_source(driven.system));
+  CHECK(std::isinf(io::run_checks(driven).max_energy_growth));
   // A mechanism of 0.2 m: its position bound follows its own size (0.05 · 0.2 m), the velocity
   // and energy bounds keep L = 1 m.
   const io::LoadedModel small = io::load_model_text(R"(gravity: [0, -9.81, 0]

@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include <mbdae/formulations/State.h>
 #include <mbdae/model/ForceTypes.h>
 #include <mbdae/model/System.h>
 #include <mbdae/model/math/Rotation.h>
@@ -66,6 +67,55 @@ void force_wrenches(const ForceElement& f, const ForceGeometry& fd, double t, co
   pair_wrenches(f, fd, t, ks, out, states, last_angle, [&](const PairMotion& m, Vec3& Fb, Vec3& Tb) {
     force_type_info(f.type).law(f, fd, m, Fb, Tb, V);
   });
+}
+
+/// Whether elements of type t store energy (their law adds a potential): the spring-dampers, the
+/// end stops and the joint limits. Their law at zero relative velocity is their elastic part.
+inline bool force_has_potential(ForceType t) {
+  switch (t) {
+    case ForceType::SpringDamper:
+    case ForceType::TorsionalSpringDamper:
+    case ForceType::RigidBodySpringDamper:
+    case ForceType::CartesianSpringDamper:
+    case ForceType::EndStop:
+    case ForceType::JointLimit: return true;
+    default: return false;
+  }
+}
+
+/// The power of element f on its bodies at the kinematics ks (ForcePowers in State.h): `total`
+/// Σ F·v + τ·ω of its wrenches (at the points of ks), `elastic` the same of its law evaluated
+/// with every velocity zero (elements with a potential and no controller state, else 0) and `V`
+/// its potential. w, rest, bm: workspaces.
+template <class K>
+void force_power(const ForceElement& f, const ForceGeometry& fd, double t, const std::vector<K>& ks,
+                 std::vector<Wrench>& w, std::vector<K>& rest, std::vector<BodyMotion>& bm,
+                 std::span<const double> states, double& total, double& elastic, double& V) {
+  auto power = [&] {
+    double P = 0;
+    for (size_t k = 0; k < ks.size(); ++k) P += w[k].force.dot(ks[k].v) + w[k].torque.dot(ks[k].w);
+    return P;
+  };
+  force_wrenches(f, fd, t, ks, w, nullptr, bm, states);
+  total = power();
+  elastic = V = 0;
+  if (!force_type_info(f.type).pairwise || !force_has_potential(f.type) || !states.empty()) return;
+  rest = ks;
+  for (K& k : rest) {
+    k.v.setZero();
+    k.w.setZero();
+  }
+  force_wrenches(f, fd, t, rest, w, &V, bm, states);
+  elastic = power();
+}
+
+/// The power (W) of load l on a body turned by R with angular velocity w (world) whose point o
+/// moves with velocity vo; r: l.point relative to o, body axes.
+inline double load_power(const Load& l, double t, const Mat3& R, const Vec3& vo, const Vec3& w, const Vec3& r) {
+  Vec3 val = l.value_of_t ? l.value_of_t(t) : l.value;
+  if (l.frame == Load::Frame::Body) val = R * val;
+  if (l.kind == Load::Kind::Torque) return val.dot(w);
+  return val.dot(vo + w.cross(R * r));
 }
 
 }  // namespace mbdae::detail

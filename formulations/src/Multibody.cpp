@@ -16,6 +16,7 @@
 #include <mbdae/model/math/Rotation.h>
 
 #include "units/Controllers.h"
+#include "units/ForceElements.h"
 #include "units/Couplings.h"
 #include "units/Joints.h"
 #include "units/PenaltyContacts.h"
@@ -44,6 +45,7 @@ struct MultibodySystem::Impl {
   std::vector<std::pair<int, int>> full_rows;  // per full row: its unit and its index there
   std::vector<int> active_to_full;
   std::vector<char> vel_row;  // per active row: velocity-level (nonholonomic)
+  std::vector<std::string> force_names;  // of the force elements' unit, in its order
   int n = 0, m = 0;
   SparseMatrix tangent_pattern, jacobian_pattern;
 
@@ -105,6 +107,9 @@ MultibodySystem::MultibodySystem(std::shared_ptr<const CompiledModel> compiled, 
   I.cx.cm = std::move(compiled);
   I.cx.options = options;
   I.units = units::make_units(I.cx);
+  for (const units::ForceData& fd : I.units.forces->list()) I.force_names.push_back(fd.src->name);
+  for (const units::BodyData& bd : I.cx.bodies.list)
+    for (int li : bd.loads) I.force_names.push_back(I.model().loads()[static_cast<size_t>(li)].name);
   I.layout(options);
 }
 
@@ -278,6 +283,26 @@ double MultibodySystem::potential_energy(Workspace& ws, double t, ConstVecRef q)
   double V = 0;
   impl_->each(W, [&](const AssemblyUnit& u, UnitScratch* w) { u.add_potential_energy(w, s, V); });
   return V;
+}
+
+const std::vector<std::string>& MultibodySystem::force_names() const { return impl_->force_names; }
+
+void MultibodySystem::force_powers(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ForcePowers& p) const {
+  WorkspaceData& W = workspace_data<WorkspaceData>(ws);
+  const UnitState s{t, q, v, kNone, kNone, nullptr};
+  impl_->units.forces->powers(impl_->scratch_of(W, impl_->units.forces), s, p);
+  // Then the loads on the bodies (no potential), in the order of force_names().
+  const units::BodyTable& bodies = impl_->cx.bodies;
+  for (BodyIndex i = 0; i < static_cast<BodyIndex>(bodies.list.size()); ++i) {
+    if (bodies[i].loads.empty()) continue;
+    const units::Kin k = bodies.kin_state(i, q.data(), v.data());
+    for (int li : bodies[i].loads) {
+      p.total.push_back(detail::load_power(impl_->model().loads()[static_cast<size_t>(li)], t, k.R, k.v, k.w,
+                                           impl_->model().loads()[static_cast<size_t>(li)].point));
+      p.elastic.push_back(0.0);
+      p.potential.push_back(0.0);
+    }
+  }
 }
 
 bool MultibodySystem::is_velocity_level(int row) const { return impl_->vel_row.at(static_cast<size_t>(row)) != 0; }

@@ -88,6 +88,7 @@ struct NewtonEulerSystem::Workspace::Data {
   std::vector<Mat66> JMA, JMB;   // the same times M⁻¹ of the body (Schur only)
   VecX c, ct, gamma, f, Minvf, rhs, lambda, x, zero, du, tmp, gp;
   std::vector<std::vector<detail::FrameKin>> force_kin;  // per force element
+  std::vector<detail::FrameKin> power_rest;            // force_powers()
   std::vector<std::vector<Wrench>> force_out;            // per force element
   std::vector<BodyMotion> motion_ws;                     // user forces, controller states
   std::vector<double> state_ws;                          // values of the states an element reads
@@ -124,6 +125,7 @@ struct NewtonEulerSystem::Impl {
   std::vector<BlockTarget> blocks;                  // Schur products / KKT J blocks
   detail::BlockLdlt ldl;  // analysed pattern: each workspace factorizes its own copy
   std::vector<ForceNE> forces;
+  std::vector<std::string> force_names;  // of `forces`, in their order
   std::vector<ControllerNE> controllers;
   size_t max_force_bodies = 0;  // also the controller states' bodies
   size_t max_states = 0;        // most controller states one element or state reads
@@ -736,6 +738,9 @@ NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compil
   I.bodies = cm.bodies();
   I.add_joints(cm);
   I.add_forces(cm);
+  for (const ForceNE& fn : I.forces) I.force_names.push_back(fn.src->name);
+  for (const BodyNE& bd : I.bodies)
+    for (int li : bd.loads) I.force_names.push_back(I.model().loads()[static_cast<size_t>(li)].name);
   I.analyze_pattern();
 }
 
@@ -1077,6 +1082,36 @@ double NewtonEulerSystem::energy(Workspace& ws, const VecX& q, const VecX& v) co
     }
   }
   return E;
+}
+
+const std::vector<std::string>& NewtonEulerSystem::force_names() const { return impl_->force_names; }
+
+void NewtonEulerSystem::force_powers(Workspace& ws, double t, const VecX& q, const VecX& v, ForcePowers& p) const {
+  const Impl& I = *impl_;
+  Impl::Data& W = data(ws);
+  const size_t n = I.forces.size();
+  p.total.assign(n, 0.0);
+  p.elastic.assign(n, 0.0);
+  p.potential.assign(n, 0.0);
+  if (I.force_names.empty()) return;
+  I.body_kinematics(W, q, &v);
+  for (size_t e = 0; e < n; ++e) {
+    const ForceNE& fe = I.forces[e];
+    I.reference_kinematics(W, e);
+    detail::force_power(*fe.src, fe, t, W.force_kin[e], W.force_out[e], W.power_rest, W.motion_ws,
+                        I.states_of(W, fe.states, v), p.total[e], p.elastic[e], p.potential[e]);
+  }
+  // Then the loads on the bodies (no potential), in the order of force_names().
+  for (int i = 0; i < I.n; ++i) {
+    const BodyNE& bd = I.bodies[static_cast<size_t>(i)];
+    const detail::FrameKin& k = W.kin[static_cast<size_t>(i)];  // at the COM
+    for (int li : bd.loads) {
+      const Load& l = I.model().loads()[static_cast<size_t>(li)];
+      p.total.push_back(detail::load_power(l, t, k.R, k.v, k.w, l.point - bd.com));
+      p.elastic.push_back(0.0);
+      p.potential.push_back(0.0);
+    }
+  }
 }
 
 Vec3 NewtonEulerSystem::linear_momentum(const VecX& v) const {

@@ -107,6 +107,14 @@ bool has_energy_source(const System& system) {
   return false;
 }
 
+bool has_unmeasured_energy_source(const System& system) {
+  for (const Joint& j : system.joints())
+    if (j.time_dependent()) return true;
+  for (const ShaftForce& f : system.shaft_forces())
+    if (f.kind == ShaftForce::Kind::Load) return true;
+  return false;
+}
+
 std::map<std::string, std::pair<long long, const ContactPairKind*>> contact_pair_counts(const System& system) {
   // By shape type, linear in the contacts: of the shapes of types a and b, c_a c_b pairs in all,
   // less those on one body (for a = b: c (c − 1) / 2 less those on one body).
@@ -173,9 +181,13 @@ RunChecks run_checks(const LoadedModel& model) {
   const double v = std::sqrt(2 * g * L) + std::sqrt(2 * T0 / M);
   c.max_position_violation = 0.05 * size;  // the mechanism's own scale (no 1 m floor)
   c.max_velocity_violation = v;
-  if (!has_energy_source(sys)) {
+  // With sources of energy that are all force elements (joint motors, user forces), the run checks
+  // its energy less their work (RunChecks::energy_minus_work); other sources (driven joints, loads
+  // from the host, loads on shafts) do work the run does not measure: no energy check then.
+  if (!has_energy_source(sys) || !has_unmeasured_energy_source(sys)) {
     c.max_energy_growth = M * g * L + T0;
     c.max_energy_growth_relative = 1;
+    c.energy_minus_work = has_energy_source(sys);
   }
   return c;
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <new>
 #include <sstream>
 #include <vector>
 
@@ -62,6 +63,7 @@ class ExplicitIntegrator final : public IntegratorBase {
         y_(static_cast<size_t>(nq_ + nv_)),
         dopri_(odeint::make_controlled(opt.atol, opt.rtol, odeint::runge_kutta_dopri5<std::vector<double>>())) {
     to_y();
+    min_step_ = opt.min_step > 0 ? opt.min_step : std::max(1e-14, 1e-6 * opt.step);
   }
 
   bool advance_to(double t_out) override {
@@ -87,6 +89,9 @@ class ExplicitIntegrator final : public IntegratorBase {
         if (stats_.steps >= opt_.max_steps)
           return fail(SolveStatus::TooMuchWork,
                       at_time(t_) + "step limit " + std::to_string(opt_.max_steps) + " reached");
+        if (stats_.wall_time + timer.elapsed() > opt_.max_wall_time)
+          return fail(SolveStatus::TooMuchWork, at_time(t_) + "wall-time limit " + fmt(opt_.max_wall_time) +
+                                                    " s reached after " + std::to_string(stats_.steps) + " steps");
         const double remaining = t_out - t_;
         if (opt_.method == ExplicitMethod::RK4) {
           // Land on the output time (a step within 1e-9 h of it is taken to it exactly).
@@ -103,12 +108,17 @@ class ExplicitIntegrator final : public IntegratorBase {
             ++stats_.rejected_steps;
             ++stats_.error_test_failures;
             h_ = hs;
-            if (h_ < opt_.min_step)
-              return fail(SolveStatus::StepTooSmall, at_time(t_) + "step size " + std::to_string(h_) +
-                                                         " s fell below min_step (error test)");
+            if (h_ < min_step_)
+              return fail(SolveStatus::StepTooSmall, at_time(t_) + "dopri5's step " + fmt(h_) +
+                                                         " s fell below its minimum " + fmt(min_step_) +
+                                                         " s (error test failures): " + kStiffHint);
             continue;
           }
           stats_.last_step = t_ - t_before;
+          // A step far below the given one, many times in a row: a stiff model (the step is held
+          // by the stability of the fastest mode, not by the error of the motion).
+          // (A step cut short to land on an output time neither counts nor resets the count.)
+          if (!last) crawl_ = stats_.last_step < opt_.crawl_ratio * opt_.step ? crawl_ + 1 : 0;
           if (last) t_ = t_out;
           h_ = last ? std::max(h_, hs) : hs;  // keep the controller's suggestion
         }
@@ -133,9 +143,17 @@ class ExplicitIntegrator final : public IntegratorBase {
           to_y();
           if (opt_.method == ExplicitMethod::Dopri5) dopri_.reset();  // FSAL derivative is stale
         }
+        step_taken();
+        if (opt_.max_crawl_steps > 0 && crawl_ >= opt_.max_crawl_steps)
+          return fail(SolveStatus::TooMuchWork,
+                      at_time(t_) + "dopri5 took " + std::to_string(crawl_) + " steps in a row shorter than " +
+                          fmt(opt_.crawl_ratio * opt_.step) + " s (the last " + fmt(stats_.last_step) +
+                          " s; the given step " + fmt(opt_.step) + " s): " + kStiffHint);
       }
     } catch (const NonFinite& e) {
       return fail(SolveStatus::ResidualFailure, at_time(t_) + e.what());
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory is not a singular matrix: the caller says where it ran out
     } catch (const std::exception& e) {
       return fail(SolveStatus::SingularMatrix, at_time(t_) + e.what());
     }
@@ -157,6 +175,17 @@ class ExplicitIntegrator final : public IntegratorBase {
 
   /// Gauss–Newton iterations of the position projection after a step.
   static constexpr int kProjectionIterations = 10;
+  static constexpr const char* kStiffHint =
+      "the model is too stiff for an explicit method (a stiff spring, contact or stop, or a fast feedback "
+      "loop); use an implicit solver (generalized_alpha, ida) or soften the element";
+  static std::string fmt(double x) {
+    std::ostringstream s;
+    s.precision(3);
+    s << x;
+    return s.str();
+  }
+  double min_step_ = 0;  // opt_.min_step, or its default
+  long crawl_ = 0;       // accepted steps in a row below crawl_ratio · step
 
   std::unique_ptr<ExplicitSystem> owned_;
   ExplicitSystem& sys_;  // derivative() and the projections (which reuse its factorization)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <sstream>
 #include <vector>
 
@@ -99,6 +100,8 @@ class Newmark {
     if (opt_.compute_initial_accelerations) {
       try {
         initial_accelerations(sys_, t0, qn_, vn_, qddn_, lamn_);
+      } catch (const std::bad_alloc&) {
+        throw;  // out of memory is not a singular matrix: the caller says where it ran out
       } catch (const std::exception& e) {
         status_ = SolveStatus::SingularMatrix;
         message_ = std::string(name_) + " at t = " + std::to_string(t0) + " s: " + e.what();
@@ -358,6 +361,7 @@ class Newmark {
       }
       ++stats_.steps;
       stats_.last_step = h;
+      stepped_();
       // Rotation coordinates at their singularity: stop rather than go on inaccurately.
       if (std::string why = sys_.coordinate_problem(qn_, vn_, opt_.adaptive ? 0.0 : h); !why.empty()) {
         std::ostringstream s;
@@ -840,6 +844,8 @@ class Newmark {
  public:
   /// Read between steps: true stops advance() with status Interrupted.
   std::function<bool()> interrupted_ = [] { return false; };
+  /// Called after every accepted step (Integrator::set_step_observer()).
+  std::function<void()> stepped_ = [] {};
 };
 
 }  // namespace
@@ -853,6 +859,7 @@ class NewmarkDriver : public Base {
                 const char* name)
       : engine_(sys, p, level, opt, name) {
     engine_.interrupted_ = [this] { return this->interrupted(); };
+    engine_.stepped_ = [this] { this->step_taken(); };
   }
   bool advance_to(double t) override { return engine_.advance(t); }
   double time() const override { return engine_.time(); }

@@ -1,5 +1,6 @@
 #include <mbdae/solvers/SolverCommon.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -54,11 +55,95 @@ ConstraintViolation ConstrainedSystemMonitor::constraint_violation(const StateVi
   return out;
 }
 
+namespace {
+
+/// The work of the force elements along a run (RunChecks::energy_minus_work), by the trapezoidal
+/// rule over the states it is given (every accepted step, and the output times): per element the
+/// work of its non-conservative part (total − elastic power) and of its elastic part, whose sum
+/// with the change of its potential is the energy it made from nothing (0 for the exact motion).
+class WorkLedger {
+ public:
+  explicit WorkLedger(StateMonitor& m) : m_(m), n_(m.force_names().size()) {}
+  bool active() const { return n_ > 0; }
+  void sample(const StateView& s) {
+    m_.force_powers(s, p_);
+    if (p_.total.size() != n_) return;  // the monitor measures none
+    if (!started_) {
+      started_ = true;
+      t_ = s.t;
+      V0_ = p_.potential;
+      nc_.assign(n_, 0.0);
+      el_.assign(n_, 0.0);
+      Wnc_.assign(n_, 0.0);
+      Wel_.assign(n_, 0.0);
+      for (size_t e = 0; e < n_; ++e) {
+        nc_[e] = p_.total[e] - p_.elastic[e];
+        el_[e] = p_.elastic[e];
+      }
+      return;
+    }
+    const double dt = s.t - t_;
+    if (!(dt > 0)) return;
+    double stored = 0;
+    for (size_t e = 0; e < n_; ++e) {
+      const double nc = p_.total[e] - p_.elastic[e], el = p_.elastic[e];
+      Wnc_[e] += 0.5 * dt * (nc_[e] + nc);
+      Wel_[e] += 0.5 * dt * (el_[e] + el);
+      gross_ += 0.5 * dt * (std::abs(nc_[e]) + std::abs(nc));
+      nc_[e] = nc;
+      el_[e] = el;
+      stored += std::abs(p_.potential[e]);
+    }
+    max_stored_ = std::max(max_stored_, stored);
+    t_ = s.t;
+  }
+  /// Σ of the non-conservative work so far, J.
+  double work() const {
+    double W = 0;
+    for (double w : Wnc_) W += w;
+    return W;
+  }
+  double gross() const { return gross_; }            ///< ∫ Σ|P_nc| dt, J
+  double max_stored() const { return max_stored_; }  ///< the largest Σ|V_e| seen, J
+  /// The element that made the most energy from nothing (∫P_elastic + ΔV, J; −1 if none made any).
+  int worst(double& made) const {
+    int w = -1;
+    made = 0;
+    for (size_t e = 0; e < std::min(n_, Wel_.size()); ++e) {
+      const double m = Wel_[e] + p_.potential[e] - V0_[e];
+      if (m > made) {
+        made = m;
+        w = static_cast<int>(e);
+      }
+    }
+    return w;
+  }
+  const std::string& name(int e) const { return m_.force_names()[static_cast<size_t>(e)]; }
+
+ private:
+  StateMonitor& m_;
+  size_t n_;
+  ForcePowers p_;
+  bool started_ = false;
+  double t_ = 0, gross_ = 0, max_stored_ = 0;
+  std::vector<double> V0_, nc_, el_, Wnc_, Wel_;
+};
+
+}  // namespace
+
 SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, double output_every,
                        const Observer& obs, const RunChecks& checks, double grid_origin) {
   SolveResult res;
   const double t0 = integ.time();
   res.t_reached = t0;
+  // The work of the force elements, on the step grid where the integrator hands out its steps.
+  WorkLedger ledger(monitor);
+  const bool count_work = ledger.active() && monitor.has_energy();
+  struct HookReset {  // the hook reads `ledger`: it goes with it
+    Integrator& i;
+    ~HookReset() { i.set_step_observer({}); }
+  } hook_reset{integ};
+  if (count_work) integ.set_step_observer([&](const StateView& s) { ledger.sample(s); });
   // Measures the state; returns why it fails `checks` (empty if it passes).
   auto measure = [&](const StateView& s) -> std::string {
     std::ostringstream why;
@@ -88,12 +173,47 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, d
           << checks.max_velocity_violation << " (the constraints no longer hold)";
       return why.str();
     }
-    const double growth_limit =
-        checks.max_energy_growth + checks.max_energy_growth_relative * std::abs(res.stats.energy_initial);
-    if (monitor.has_energy() && e - res.stats.energy_initial > growth_limit) {
-      why << "the energy grew from " << res.stats.energy_initial << " J to " << e
-          << " J with no source of energy in the model (growth limit " << growth_limit
-          << " J): the solution is unstable";
+    if (!monitor.has_energy()) return {};
+    const double E0 = res.stats.energy_initial;
+    double W = 0, made = 0;
+    int worst = -1;
+    if (count_work) {
+      ledger.sample(s);
+      res.stats.force_work = W = ledger.work();
+      worst = ledger.worst(made);
+    }
+    // E − W: the energy less the work the force elements' non-conservative parts put in (loads,
+    // motors, user forces; dampers take it out). With no source it may only fall.
+    const double excess = e - W - E0;
+    const bool with_work = checks.energy_minus_work && count_work;
+    const double growth_limit = checks.max_energy_growth + checks.max_energy_growth_relative * std::abs(E0) +
+                                (with_work ? checks.max_energy_growth_work * ledger.gross() : 0.0);
+    auto blame = [&] {
+      if (worst >= 0 && made > 0.25 * excess)
+        why << "; force element '" << ledger.name(worst) << "' gave " << made
+            << " J more work than its stored energy lost (too stiff for the step?)";
+    };
+    if ((with_work || std::isfinite(checks.max_energy_growth)) && excess > growth_limit) {
+      if (with_work)
+        why << "the energy less the work of the force elements grew by " << excess << " J (energy " << E0
+            << " J to " << e << " J, work " << W << " J; growth limit " << growth_limit
+            << " J): the solution is unstable";
+      else
+        why << "the energy grew from " << E0 << " J to " << e << " J with no source of energy in the model"
+            << " (growth limit " << growth_limit << " J" << (W != 0 ? ", the dampers' work counted" : "")
+            << "): the solution is unstable";
+      blame();
+      return why.str();
+    }
+    // An element with a potential that makes energy: stopped by name once the run has gained a
+    // quarter of its energy scale (|E(t0)|, the largest stored energy, the work exchanged) and
+    // that element made at least a quarter of the gain.
+    const double scale = std::abs(E0) + ledger.max_stored() + ledger.gross();
+    if ((with_work || std::isfinite(checks.max_energy_growth)) && worst >= 0 && excess > 0.25 * scale &&
+        made > 0.25 * excess && made > 1e-9 * scale) {
+      why << "force element '" << ledger.name(worst) << "' gave " << made
+          << " J more work than its stored energy lost, and the energy less the work of the force elements grew by "
+          << excess << " J (from " << E0 << " J): the element is too stiff for the step (the solution is unstable)";
       return why.str();
     }
     return {};
@@ -105,6 +225,7 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, d
     res.stats.max_velocity_violation = measured.max_velocity_violation;
     res.stats.energy_initial = measured.energy_initial;
     res.stats.energy_final = measured.energy_final;
+    res.stats.force_work = measured.force_work;
     res.status = st;
     res.message = msg;
     return res;

@@ -267,4 +267,23 @@ void ForceElements::add_potential_energy(UnitScratch* ws, const UnitState& s, do
   }
 }
 
+void ForceElements::powers(UnitScratch* ws, const UnitState& s, ForcePowers& out) const {
+  ForceScratch& W = static_cast<ForceScratch&>(*ws);
+  const size_t n = forces_.size();
+  out.total.assign(n, 0.0);
+  out.elastic.assign(n, 0.0);
+  out.potential.assign(n, 0.0);
+  std::vector<Kin>& ks = W.pow_kin;  // grows once
+  for (size_t e = 0; e < n; ++e) {
+    const ForceData& fd = forces_[e];
+    if (fd.coords.empty()) continue;  // between fixed bodies: no motion, no power
+    ks.resize(fd.bodies.size());
+    for (size_t k = 0; k < fd.bodies.size(); ++k) ks[k] = cx_.bodies.kin_state(fd.bodies[k], s.q.data(), s.v.data());
+    const size_t ns = fd.coords.size() - static_cast<size_t>(fd.n_body_coords);
+    const double* states = element_states(W, fd, s.v.data());
+    detail::force_power(*fd.src, fd, s.t, ks, W.pow_wrench, W.pow_rest, W.user_motion,
+                        std::span<const double>(states, ns), out.total[e], out.elastic[e], out.potential[e]);
+  }
+}
+
 }  // namespace mbdae::units

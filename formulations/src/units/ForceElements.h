@@ -37,6 +37,8 @@ struct ForceScratch final : UnitScratch {
   std::vector<Wrench> pot_wrench;
   /// Run state: each element's turn count (PairMotion::last_angle), one per element.
   std::vector<double> last_angle;
+  std::vector<Kin> pow_kin, pow_rest;          // powers()
+  std::vector<Wrench> pow_wrench;
 };
 
 class ForceElements final : public AssemblyUnit {
@@ -55,6 +57,9 @@ class ForceElements final : public AssemblyUnit {
   void add_tangent(UnitScratch* w, const UnitState& s, double c_q, double c_v, double c_a,
                    SparseMatrix& A) const override;
   void add_potential_energy(UnitScratch* w, const UnitState& s, double& V) const override;
+
+  /// The power of every element at s (ForcePowers, in the order of list()).
+  void powers(UnitScratch* w, const UnitState& s, ForcePowers& out) const;
 
   const std::vector<ForceData>& list() const { return forces_; }
   /// Kinematics of an element's bodies from a local coordinate vector (body by body).

@@ -71,7 +71,12 @@ io::LoadedModel load_imported(const std::string& path, const std::vector<io::Ove
                               std::vector<io::Diagnostic>& warnings, const ImportOptions& options) {
   ImportResult r = import_file(path, options);
   warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
-  return io::load_model_text(r.yaml, r.model_name, overrides);
+  io::LoadedModel m = io::load_model_text(r.yaml, r.model_name, overrides);
+  // The file read is the robot file, not the in-memory model's name beside it: an output of the
+  // run must never replace it (io/FilePolicy.h).
+  if (!m.input_files.empty() && m.input_files.front() == r.model_name) m.input_files.front() = path;
+  else m.input_files.insert(m.input_files.begin(), path);
+  return m;
 }
 
 }  // namespace mbdae::import

@@ -38,6 +38,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <mbdae/formulations/State.h>
 #include <mbdae/model/Types.h>
@@ -165,6 +166,16 @@ class ConstrainedSystem {
   virtual bool has_energy() const { return false; }
   /// Total mechanical energy at (t, q, v) in J (sizes n, n); 0 if !has_energy().
   virtual double energy(Workspace& /*ws*/, double /*t*/, ConstVecRef /*q*/, ConstVecRef /*v*/) const { return 0.0; }
+  /// The force elements force_powers() measures, by name (none by default).
+  virtual const std::vector<std::string>& force_names() const {
+    static const std::vector<std::string> none;
+    return none;
+  }
+  /// The power of each force element at (t, q, v) (ForcePowers in State.h), sized as force_names().
+  virtual void force_powers(Workspace& /*ws*/, double /*t*/, ConstVecRef /*q*/, ConstVecRef /*v*/,
+                            ForcePowers& p) const {
+    p = {};
+  }
 
  protected:
   /// The data of `ws` as the implementation's type D (what its make_workspace() put there).

@@ -11,6 +11,10 @@
 /// while the formulation behind it stays read-only and may be shared (docs/architecture.md,
 /// "Threads and workspaces"). Its projections may reuse what its last derivative() computed.
 
+#include <string>
+#include <vector>
+
+#include <mbdae/formulations/State.h>
 #include <mbdae/model/Types.h>
 
 namespace mbdae {
@@ -41,6 +45,13 @@ class ExplicitSystem {
 
   /// Total mechanical energy at (q, v), J.
   virtual double energy(const VecX& q, const VecX& v) = 0;
+  /// The force elements force_powers() measures, by name (none by default).
+  virtual const std::vector<std::string>& force_names() const {
+    static const std::vector<std::string> none;
+    return none;
+  }
+  /// The power of each force element at (t, q, v) (ForcePowers in State.h), sized as force_names().
+  virtual void force_powers(double /*t*/, const VecX& /*q*/, const VecX& /*v*/, ForcePowers& p) { p = {}; }
   /// C(t, q), size num_constraints().
   virtual void constraints(double t, const VecX& q, VecX& c) = 0;
   /// Ċ(t, q, v), size num_constraints().

@@ -225,6 +225,10 @@ class MultibodySystem final : public ConstrainedSystem {
   double energy(Workspace& ws, double t, ConstVecRef q, ConstVecRef v) const override;
   /// True for the rolling disc's no-slip rows (velocity level, no position equation).
   bool is_velocity_level(int row) const override;
+  /// The model's force elements (System::forces() order).
+  const std::vector<std::string>& force_names() const override;
+  /// Their powers on the bodies (the force elements' unit; joints, contacts, shafts not included).
+  void force_powers(Workspace& ws, double t, ConstVecRef q, ConstVecRef v, ForcePowers& p) const override;
 
   // ---- sensors (formulation-level accessors) ----
   /// Kinetic energy of all bodies, J. q, v of size n.

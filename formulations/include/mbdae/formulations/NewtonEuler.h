@@ -61,6 +61,7 @@
 #include <Eigen/Core>
 
 #include <mbdae/formulations/ImpulseSystem.h>  // JointElementRows, JointRowsWorld
+#include <mbdae/formulations/State.h>
 #include <mbdae/model/System.h>
 
 namespace mbdae {
@@ -244,6 +245,10 @@ class NewtonEulerSystem {
   // ---- invariants ----
   /// Kinetic energy + potential of gravity (−m g·x_C) + potentials of the spring-dampers, J.
   double energy(Workspace& ws, const VecX& q, const VecX& v) const;
+  /// The model's force elements (System::forces() order), by name.
+  const std::vector<std::string>& force_names() const;
+  /// Their powers on the bodies at (t, q, v) (ForcePowers in State.h).
+  void force_powers(Workspace& ws, double t, const VecX& q, const VecX& v, ForcePowers& p) const;
   /// Total linear momentum, world, kg m/s.
   Vec3 linear_momentum(const VecX& v) const;
   /// Total angular momentum about the world origin, world axes: Σ R J_C w_B + x_C × m v_C.

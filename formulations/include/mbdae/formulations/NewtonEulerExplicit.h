@@ -29,6 +29,10 @@ class NewtonEulerExplicit final : public ExplicitSystem {
     return sys_.project_velocities(ws_, t, q, v);
   }
   double energy(const VecX& q, const VecX& v) override { return sys_.energy(ws_, q, v); }
+  const std::vector<std::string>& force_names() const override { return sys_.force_names(); }
+  void force_powers(double t, const VecX& q, const VecX& v, ForcePowers& p) override {
+    sys_.force_powers(ws_, t, q, v, p);
+  }
   void constraints(double t, const VecX& q, VecX& c) override { sys_.joint_violation(ws_, t, q, c); }
   void constraint_velocity(double t, const VecX& q, const VecX& v, VecX& cd) override {
     sys_.joint_velocity_violation(ws_, t, q, v, cd);

@@ -47,7 +47,12 @@ using RowObserver = std::function<bool(const StateView& state, std::span<const d
 /// - without a source of energy (driven or speed-driven joints and moving joint offsets, applied
 ///   loads, loads on shafts, user forces, joint motors and what a controller state drives through
 ///   them), an energy growth of at
-///   most M g L + T0 + |E(t0)|, i.e. more than doubling the energy on the model's scale.
+///   most M g L + T0 + |E(t0)|, i.e. more than doubling the energy on the model's scale;
+/// - with sources that are all loads on bodies or force elements (joint motors, user forces, and
+///   what controller states drive through them), the same bound on the energy less the work those elements did
+///   (integrated along the run), plus a tenth of the work they exchanged (∫|P| dt).
+/// Either way a force element with a potential that makes energy (a stiff spring or stop on too
+/// long a step) stops the run by its name (run_to_end()).
 RunChecks run_checks(const LoadedModel& model);
 
 /// The penalty contacts of the implicit solvers keep every pair of shapes on different bodies
@@ -66,6 +71,10 @@ std::string penalty_contacts_refusal(const System& system);
 /// True if the model has a source of energy: a joint whose equations depend on time (motion,
 /// speed, moving offsets), an applied load, a load on a shaft, a user force or a joint motor.
 bool has_energy_source(const System& system);
+/// True if the model has a source of energy whose work a run does not measure: a joint whose
+/// equations depend on time or a load on a shaft. The other sources (loads on bodies, joint
+/// motors, user forces) are integrated along the run (RunChecks::energy_minus_work).
+bool has_unmeasured_energy_source(const System& system);
 
 /// One run of a loaded model with the solver its settings name (file comment). Not copyable;
 /// not thread-safe (one object per thread; the LoadedModel may be shared).

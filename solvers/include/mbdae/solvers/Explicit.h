@@ -27,6 +27,7 @@
 /// limit) stop the run with a status and a message naming the time and the cause; outputs before
 /// it have gone to the observer. No heap allocation in the step loop after the first step.
 
+#include <limits>
 #include <memory>
 
 #include <mbdae/formulations/ExplicitSystem.h>
@@ -51,7 +52,18 @@ struct ExplicitOptions : RunSettings {
   ExplicitMethod method = ExplicitMethod::RK4;  ///< integration method
   double rtol = 1e-8;          ///< Dormand–Prince
   double atol = 1e-10;         ///< Dormand–Prince
-  double min_step = 1e-14;     ///< s, Dormand–Prince: fail with StepTooSmall below this
+  /// s, Dormand–Prince: a step rejected below this fails with StepTooSmall; 0 (default):
+  /// max(1e-14, 1e-6 · step), as generalized-α's.
+  double min_step = 0;
+  /// Dormand–Prince: this many accepted steps in a row shorter than crawl_ratio · step stop the
+  /// run (TooMuchWork, naming the step and the time reached): an explicit method on a stiff model
+  /// (a stiff spring, a stop, a motor with speed feedback) would otherwise crawl without end.
+  /// 0: not checked.
+  long max_crawl_steps = 100'000;
+  double crawl_ratio = 1e-2;   ///< see max_crawl_steps
+  /// s of wall-clock time in advance_to() over the whole run; then status TooMuchWork. Infinite
+  /// (default): not bounded.
+  double max_wall_time = std::numeric_limits<double>::infinity();
   bool renormalize = true;     ///< rescale quaternions to unit length after every accepted step
   bool project_positions = false;   ///< after every step (needs joints)
   bool project_velocities = false;  ///< after every step (needs joints)
@@ -92,6 +104,8 @@ class ExplicitMonitor : public StateMonitor {
   bool has_energy() const override { return true; }
   double energy(const StateView& s) override;
   ConstraintViolation constraint_violation(const StateView& s) override;
+  const std::vector<std::string>& force_names() const override { return sys_.force_names(); }
+  void force_powers(const StateView& s, ForcePowers& p) override { sys_.force_powers(s.t, s.q, s.v, p); }
 
  private:
   ExplicitSystem& sys_;

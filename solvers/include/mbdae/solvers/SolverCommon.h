@@ -36,6 +36,10 @@ struct SolverStats {
   double energy_initial = std::numeric_limits<double>::quiet_NaN();
   /// Energy at the last output time reached, J (NaN if the system has no energy).
   double energy_final = std::numeric_limits<double>::quiet_NaN();
+  /// Work of the loads and the force elements' non-conservative parts (motors, user forces,
+  /// dampers) from the start to the last output time reached, J, by the trapezoidal rule on the
+  /// step grid (run_to_end(); NaN if the monitor measures no force element).
+  double force_work = std::numeric_limits<double>::quiet_NaN();
   double wall_time = 0;           ///< seconds spent in the solve call
   double last_step = 0;           ///< step size of the last accepted step (s)
 };
@@ -155,12 +159,23 @@ class Integrator {
   /// integrator's use.
   void set_interrupt_flag(const std::atomic<bool>* flag) { interrupt_ = flag; }
 
+  /// Called with state() after every accepted step, for what is integrated along the run on the
+  /// step grid (run_to_end(): the work of the force elements). Empty (the default): not called.
+  /// The generalized-α family and the explicit methods call it; integrators that do not (IDA, the
+  /// Lie-group and impulse steppers) leave run_to_end() to integrate on the output grid.
+  void set_step_observer(std::function<void(const StateView&)> f) { step_observer_ = std::move(f); }
+
  protected:
   /// True once the interrupt flag is set.
   bool interrupted() const { return interrupt_ && interrupt_->load(std::memory_order_relaxed); }
+  /// Hands state() to the step observer (after an accepted step).
+  void step_taken() const {
+    if (step_observer_) step_observer_(state());
+  }
 
  private:
   const std::atomic<bool>* interrupt_ = nullptr;
+  std::function<void(const StateView&)> step_observer_;
 };
 
 /// What the integrators of this library share: their statistics, status and message, a failure
@@ -185,7 +200,9 @@ class IntegratorBase : public Integrator {
     /// Starts the clock; `s` gets the elapsed time added to its wall_time at destruction.
     explicit WallTimer(SolverStats& s) : s_(s), start_(std::chrono::steady_clock::now()) {}
     /// Adds the elapsed time.
-    ~WallTimer() { s_.wall_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+    ~WallTimer() { s_.wall_time += elapsed(); }
+    /// Seconds since construction.
+    double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
     WallTimer(const WallTimer&) = delete;
     WallTimer& operator=(const WallTimer&) = delete;
 
@@ -208,6 +225,8 @@ class ConstrainedSystemMonitor final : public StateMonitor {
   bool has_energy() const override { return sys_.has_energy(); }
   double energy(const StateView& s) override { return sys_.energy(ws_, s.t, s.q, s.v); }
   ConstraintViolation constraint_violation(const StateView& s) override;
+  const std::vector<std::string>& force_names() const override { return sys_.force_names(); }
+  void force_powers(const StateView& s, ForcePowers& p) override { sys_.force_powers(ws_, s.t, s.q, s.v, p); }
 
  private:
   const ConstrainedSystem& sys_;
@@ -242,6 +261,13 @@ struct RunChecks {
   /// applied load, no user force). Infinite: not checked.
   double max_energy_growth = std::numeric_limits<double>::infinity();
   double max_energy_growth_relative = 0;  ///< the part of the growth limit relative to |E(t0)|
+  /// Check E(t) − W(t) instead of E(t), W the work of the force elements' non-conservative parts
+  /// (StateMonitor::force_powers(): loads, motors, user forces, dampers) integrated along the run
+  /// by the trapezoidal rule on the step grid (Integrator::set_step_observer(); on the output grid
+  /// for integrators without it). Meant for models whose only sources of energy are force
+  /// elements; the growth limit then also has max_energy_growth_work · ∫|P| dt.
+  bool energy_minus_work = false;
+  double max_energy_growth_work = 0.1;  ///< see energy_minus_work
   /// Bounds on ‖C‖∞ (m or rad) and ‖C_q v + C_t‖∞ (m/s or rad/s). Infinite: not checked.
   double max_position_violation = std::numeric_limits<double>::infinity();
   double max_velocity_violation = std::numeric_limits<double>::infinity();  ///< see max_position_violation
