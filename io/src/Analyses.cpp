@@ -124,6 +124,10 @@ std::unique_ptr<MultibodySystem> ModelAnalysis::scaled_system(double fraction) c
       l.value_of_t = [f, fraction](double t) { return Vec3(fraction * f(t)); };
     }
   }
+  for (Cable& c : s.cables()) {  // a cable's distributed load and node forces are loads too
+    c.load *= fraction;
+    for (CableNodeForce& f : c.node_forces) f.force *= fraction;
+  }
   MultibodyOptions mo;
   mo.disabled_rows = prepared_.redundancy.dependent_rows;
   return std::make_unique<MultibodySystem>(s, mo);

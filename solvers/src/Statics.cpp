@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,8 +57,13 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   };
   // Convergence: each residual below its tolerance. Line search: the smooth merit
   // ½‖D F‖² with constant D = diag(1/fscale, 1), for which the Newton step is a descent direction.
+  // The force residual cannot fall below the round-off of the coordinates it is evaluated at:
+  // ffloor = 4 ε max_i Σ_j |∂r_i/∂q_j| |q_j| (from each Newton matrix). It matters for stiff
+  // elements whose force is a small difference of coordinates, e.g. a steel cable's axial force
+  // EA (|r'| − 1), which changes by about EA ε for one unit in the last place of its slope.
+  double ffloor = 0;
   auto converged = [&](const VecX& rr, const VecX& cc) {
-    return inf_norm(rr) <= ftol && inf_norm(cc) <= opt.constraint_tolerance;
+    return inf_norm(rr) <= std::max(ftol, ffloor) && inf_norm(cc) <= opt.constraint_tolerance;
   };
   auto merit = [&](const VecX& rr, const VecX& cc) {
     return 0.5 * (rr.squaredNorm() / (fscale * fscale) + cc.squaredNorm());
@@ -89,6 +95,12 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   std::string last_failure;
   for (; it < opt.max_iterations && !converged(r, c); ++it) {
     sys.assemble_tangent(ws, t, q, zero_n, zero_n, lam, 1.0, 0.0, 0.0, K.A);
+    {
+      VecX rowsum = VecX::Zero(n);
+      for (int j = 0; j < K.A.outerSize(); ++j)
+        for (SparseMatrix::InnerIterator e(K.A, j); e; ++e) rowsum[e.row()] += std::abs(e.value() * q[j]);
+      ffloor = n ? 4 * std::numeric_limits<double>::epsilon() * rowsum.maxCoeff() : 0.0;
+    }
     if (alpha > 0) {
       sys.assemble_mass(ws, q, Ms);
       // Both matrices are copies of the tangent pattern: the sum is one of their values.

@@ -36,7 +36,9 @@ namespace mbdae {
 /// Settings of solve_static_equilibrium().
 struct StaticsOptions {
   double t = 0;               ///< time at which forces and constraints are evaluated, s
-  double force_tolerance = 1e-9;   ///< converged when ‖−f + C_qᵀλ‖∞ ≤ force_tolerance·max(1, ‖f(q0)‖∞)
+  /// Converged when ‖−f + C_qᵀλ‖∞ ≤ force_tolerance·max(1, ‖f(q0)‖∞), or below the round-off of
+  /// the coordinates, 4 ε max_i Σ_j |∂r_i/∂q_j| |q_j| (of the last Newton matrix) if that is larger.
+  double force_tolerance = 1e-9;
   double constraint_tolerance = 1e-12;  ///< … and ‖C‖∞ ≤ this
   int max_iterations = 100;   ///< Newton iterations at most (retries with a raised α included)
   /// Use the stabilizer α M where plain Newton fails (file comment); false: plain Newton only.
