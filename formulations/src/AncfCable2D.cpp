@@ -117,6 +117,68 @@ Vec8 internal_forces(const Vec8& e, const Vec8* e_dot, double L, const Section& 
   return Q;
 }
 
+void tangent(const Vec8& e, const Vec8* e_dot, double L, const Section& s, Mat8& K, Mat8& D) {
+  using Mat2 = Eigen::Matrix2d;
+  using B = Eigen::Matrix<double, 2, 8>;
+  K.setZero();
+  D.setZero();
+  const bool damped = e_dot && s.damping > 0;
+  // B such that B e = Σ S_i e_i for one row of shape(): r' (row 1) or r'' (row 2).
+  auto make_b = [](const Eigen::Matrix<double, 3, 4>& S, int row) {
+    B b = B::Zero();
+    for (int i = 0; i < 4; ++i) b.block<2, 2>(0, 2 * i) = S(row, i) * Mat2::Identity();
+    return b;
+  };
+  const Rule& ra = axial_rule();
+  for (int k = 0; k < ra.n; ++k) {
+    const Eigen::Matrix<double, 3, 4> S = shape(ra.x[static_cast<size_t>(k)], L);
+    const B b1 = make_b(S, 1);
+    const Vec2 rx = b1 * e;
+    const double n = rx.norm(), wL = ra.w[static_cast<size_t>(k)] * L;
+    const Vec2 t = rx / n;
+    const Mat2 P = (Mat2::Identity() - t * t.transpose()) / n;  // ∂t/∂r' = ∂²ε/∂r'²
+    const Vec8 de = b1.transpose() * t;                       // ∂ε/∂e
+    double N = s.EA * (n - 1);
+    Vec8 dN = s.EA * de;  // ∂N/∂e
+    if (damped) {
+      const Vec2 rxd = b1 * *e_dot;
+      N += s.EA * s.damping * t.dot(rxd);
+      dN += s.EA * s.damping * b1.transpose() * (P * rxd);  // ∂ε̇/∂e = B₁ᵀ P ṙ'
+      D += wL * s.EA * s.damping * de * de.transpose();
+    }
+    K += wL * (de * dN.transpose() + N * b1.transpose() * P * b1);
+  }
+  const Rule& rb = bending_rule();
+  Mat2 Jm;
+  Jm << 0, 1, -1, 0;  // c = r' × r'' = r'ᵀ Jm r''
+  for (int k = 0; k < rb.n; ++k) {
+    const Eigen::Matrix<double, 3, 4> S = shape(rb.x[static_cast<size_t>(k)], L);
+    const B b1 = make_b(S, 1), b2 = make_b(S, 2);
+    const Vec2 rx = b1 * e, rxx = b2 * e;
+    const double g = rx.squaredNorm(), c = rx.dot(Jm * rxx), kappa = c / g, wL = rb.w[static_cast<size_t>(k)] * L;
+    const Vec2 a = Jm * rxx;                 // ∂c/∂r'
+    const Vec2 k1 = a / g - 2 * c / (g * g) * rx;  // ∂κ/∂r'
+    const Vec2 k2 = Jm.transpose() * rx / g;       // ∂κ/∂r''
+    // Second derivatives of κ: H11 (r', r'), H12 (r', r''); ∂²κ/∂r''² = 0.
+    const Mat2 H11 = -2 * (a * rx.transpose() + rx * a.transpose()) / (g * g) - 2 * c / (g * g) * Mat2::Identity() +
+                     8 * c / (g * g * g) * rx * rx.transpose();
+    const Mat2 H12 = Jm / g - 2 * rx * (Jm.transpose() * rx).transpose() / (g * g);
+    const Vec8 dk = b1.transpose() * k1 + b2.transpose() * k2;  // ∂κ/∂e
+    const Eigen::Matrix<double, 8, 8> Hk =
+        b1.transpose() * H11 * b1 + b1.transpose() * H12 * b2 + b2.transpose() * H12.transpose() * b1;
+    double M = s.EI * kappa;
+    Vec8 dM = s.EI * dk;
+    if (damped) {
+      const Vec2 rxd = b1 * *e_dot, rxxd = b2 * *e_dot;
+      M += s.EI * s.damping * (k1.dot(rxd) + k2.dot(rxxd));
+      // ∂κ̇/∂e with κ̇ = k1·ṙ' + k2·ṙ'': B₁ᵀ(H11 ṙ' + H12 ṙ'') + B₂ᵀ H12ᵀ ṙ'.
+      dM += s.EI * s.damping * (b1.transpose() * (H11 * rxd + H12 * rxxd) + b2.transpose() * (H12.transpose() * rxd));
+      D += wL * s.EI * s.damping * dk * dk.transpose();
+    }
+    K += wL * (dk * dM.transpose() + M * Hk);
+  }
+}
+
 Mat8 mass_matrix(double L, double rhoA) {
   Mat8 M = Mat8::Zero();
   const Rule& r = bending_rule();  // 4 points: exact for degree 7

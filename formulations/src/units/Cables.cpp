@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../FiniteDifference.h"
+#include "../FiniteDifference.h"  // the supports' q-derivatives
 
 namespace mbdae::units {
 
@@ -103,21 +103,12 @@ void Cables::add_tangent(UnitScratch*, const UnitState& s, double c_q, double c_
   for (const CableData& d : data_)
     for (int k = 0; k < d.elements; ++k) {
       const int c0 = d.first + 4 * k;
-      ancf::Vec8 e = element(s.q, c0), ed = s.v.size() ? element(s.v, c0) : ancf::Vec8::Zero().eval();
-      ancf::Mat8 B = c_a * d.M;
-      ancf::Vec8 fp, fm;
-      const auto Q = [&](int, ancf::Vec8& out) { out = ancf::internal_forces(e, &ed, d.L, d.section); };
-      if (c_q != 0)
-        detail::central_differences(e, 0, 8, fp, fm, Q,
-                                    [&](int j, const ancf::Vec8& p, const ancf::Vec8& m, double h2) {
-                                      B.col(j) += c_q * (p - m) / h2;
-                                    });
-      if (c_v != 0 && d.section.damping > 0)
-        detail::central_differences(ed, 0, 8, fp, fm, Q,
-                                    [&](int j, const ancf::Vec8& p, const ancf::Vec8& m, double h2) {
-                                      B.col(j) += c_v * (p - m) / h2;
-                                    });
-      d.maps[static_cast<size_t>(k)].scatter_add(A, B);
+      const ancf::Vec8 e = element(s.q, c0);
+      ancf::Vec8 ed = ancf::Vec8::Zero();
+      if (s.v.size()) ed = element(s.v, c0);
+      ancf::Mat8 K, D;
+      ancf::tangent(e, s.v.size() ? &ed : nullptr, d.L, d.section, K, D);
+      d.maps[static_cast<size_t>(k)].scatter_add(A, (c_a * d.M + c_q * K + c_v * D).eval());
     }
 }
 

@@ -3,9 +3,8 @@
 // elements (formulations/AncfCable2D.h: the equations and their sources) and their supports.
 //
 // Cables: 4 coordinates per node (x, y, x', y': position and slope, world), the nodes of a cable
-// in order, cables in the model's order; per element M_e ë + Q_e(e, ė) − Q_ext = 0. M_e is
-// analytic (constant); ∂Q_e/∂e and ∂Q_e/∂ė are central differences local to each element
-// (8 coordinates; FiniteDifference.h's step).
+// in order, cables in the model's order; per element M_e ë + Q_e(e, ė) − Q_ext = 0. Its
+// tangent is analytic: M_e (constant), ∂Q_e/∂e and ∂Q_e/∂ė (ancf::tangent()).
 //
 // CableSupports: per support of a node to the ground or to a rigid body's point ρ (body axes),
 //   pinned:  C = p_b + R ρ − r (x, y)                          2 rows
@@ -26,7 +25,7 @@ class Cables final : public AssemblyUnit {
  public:
   explicit Cables(UnitContext& cx);
   const char* kind() const override { return "cables"; }
-  AvailableJacobians available_jacobians() const override { return {false, false, true, true, true}; }
+  AvailableJacobians available_jacobians() const override { return {true, true, true, true, true}; }
   void claim(UnitLayout& layout) override;
   void add_pattern(PatternBuilder& tangent, PatternBuilder& jacobian) const override;
   void make_maps(const SparseMatrix& tangent, const SparseMatrix& jacobian) override;

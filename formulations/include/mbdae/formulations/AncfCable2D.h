@@ -26,7 +26,9 @@
 ///     M_e = ρA ∫ Sᵀ S dx  (consistent, constant),   Q_ext = ∫ Sᵀ (ρA g + f) dx
 ///
 /// Gauss–Legendre quadrature over each element: 5 points for the axial term, 4 for bending, 4
-/// for the mass matrix (exact: Sᵀ S is of degree 6) and the loads.
+/// for the mass matrix (exact: Sᵀ S is of degree 6) and the loads. The tangent (stiffness and
+/// damping matrices) is analytic: differences of the axial force EA (|r'| − 1), whose round-off
+/// is EA ε, would spoil the bending stiffness of a slender cable.
 
 #include <Eigen/Dense>
 
@@ -57,6 +59,11 @@ double curvature(const Vec8& e, double xi, double L);
 double strain_energy(const Vec8& e, double L, const Section& s);
 /// Generalized elastic and damping forces Q_e = ∂U/∂e + damping terms (e_dot may be null: none).
 Vec8 internal_forces(const Vec8& e, const Vec8* e_dot, double L, const Section& s);
+/// The tangent of internal_forces(): K = ∂Q_e/∂e and D = ∂Q_e/∂ė (e_dot may be null: no damping
+/// terms), analytic: with B₁, B₂ the maps e ↦ r', r'' at a point,
+///     K = ∫ B₁ᵀ(t ∂Nᵀ/∂r' + N (I − t tᵀ)/|r'|)B₁ + EI κ-terms (∂κ/∂e ∂Mᵀ/∂e + M ∂²κ/∂e²) dx,
+///     D = d ∫ EA ∂ε/∂e ∂εᵀ/∂e + EI ∂κ/∂e ∂κᵀ/∂e dx.
+void tangent(const Vec8& e, const Vec8* e_dot, double L, const Section& s, Mat8& K, Mat8& D);
 /// Consistent mass matrix ρA ∫ Sᵀ S dx.
 Mat8 mass_matrix(double L, double rhoA);
 /// Generalized force ∫ Sᵀ f dx of a constant load f per unit reference length (N/m).

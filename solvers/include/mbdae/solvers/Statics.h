@@ -43,6 +43,12 @@ struct StaticsOptions {
   int max_iterations = 100;   ///< Newton iterations at most (retries with a raised α included)
   /// Use the stabilizer α M where plain Newton fails (file comment); false: plain Newton only.
   bool stabilize = true;
+  /// Up to this many full Newton steps in a row even where the residual rises (a watchdog:
+  /// if it has not fallen below its value where they began, the iteration returns there and
+  /// takes the line search). 0: the line search at every step. Geometrically nonlinear cables
+  /// need them: the first full step from a straight cable under a transverse load stretches it,
+  /// and the next one relaxes that; a monotone line search creeps instead.
+  int nonmonotone_steps = 0;
 };
 
 /// Outcome of solve_static_equilibrium().
