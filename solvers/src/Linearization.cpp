@@ -86,7 +86,10 @@ std::vector<Mode> modal_analysis(const LinearizedSystem& lin) {
       for (int i = 0; i < k; ++i) {
         const double l = lam[i];
         const VecX z = ges.eigenvectors().col(i);
-        if (std::abs(l) <= zero) add(0.0, z);  // a rigid-body direction: s = 0
+        if (std::abs(l) <= zero) {  // a rigid-body direction: s = 0, twice (as in the first-order form)
+          add(0.0, z);
+          add(0.0, z);
+        }
         else if (l > 0) add({0.0, std::sqrt(l)}, z);  // the pair ±iω, once
         else {  // an unstable direction: s = ±sqrt(−λ), both real
           add(std::sqrt(-l), z);

@@ -34,9 +34,9 @@
 
 namespace mbdae::ancf {
 
-using Vec2 = Eigen::Vector2d;
-using Vec8 = Eigen::Matrix<double, 8, 1>;
-using Mat8 = Eigen::Matrix<double, 8, 8>;
+using Vec2 = Eigen::Vector2d;                 ///< a planar vector (x, y)
+using Vec8 = Eigen::Matrix<double, 8, 1>;     ///< an element's coordinates e (or forces)
+using Mat8 = Eigen::Matrix<double, 8, 8>;     ///< an element's mass, stiffness or damping matrix
 
 /// A cable's section: stiffnesses, mass per length and damping.
 struct Section {
