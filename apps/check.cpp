@@ -174,13 +174,22 @@ int check_command(const CheckOptions& o) {
   for (size_t i = 0; i < sys.bodies().size(); ++i) angles -= mb->body_size(static_cast<BodyIndex>(i));
   const int nshafts = static_cast<int>(sys.shafts().size());
   angles -= nshafts;
-  const int norm_rows = rows - joint_equations - coupling_rows - angles;
+  int cable_coords = 0, support_rows = 0;  // flexible cables: 4 coordinates per node; their supports' rows
+  for (const Cable& c : sys.cables()) {
+    cable_coords += 4 * (c.segments + 1);
+    for (const CableSupport& su : c.supports) support_rows += su.kind == CableSupport::Kind::Clamped ? 3 : 2;
+  }
+  angles -= cable_coords;
+  const int norm_rows = rows - joint_equations - coupling_rows - angles - support_rows;
   VecX q0(n), v0(n);
   mb->initial_state(q0, v0);
   const RedundancyReport red = find_redundant_constraints(*mb, 0.0, q0);
   const int nb = static_cast<int>(sys.bodies().size());
-  fmt::print("\ncoordinates  {} ({} bodies{}; {} Euler-parameter norm equation{}{})\n", n, nb,
-             nshafts ? fmt::format(", {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(), norm_rows,
+  fmt::print("\ncoordinates  {} ({} bodies{}{}; {} Euler-parameter norm equation{}{})\n", n, nb,
+             nshafts ? fmt::format(", {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(),
+             cable_coords ? fmt::format(", {} cable coordinates with {} support equations", cable_coords, support_rows)
+                          : std::string(),
+             norm_rows,
              norm_rows == 1 ? "" : "s",
              angles ? fmt::format("; {} joint angle{} of the couplings, each with its equation", angles, angles == 1 ? "" : "s")
                     : std::string());
@@ -192,9 +201,12 @@ int check_command(const CheckOptions& o) {
   const MobilityReport mob = calc_mobility(*mb, 0.0, q0);
   const int gruebler = 6 * nb + nshafts - mob.joint_equations;
   const int mobility = mob.mobility;
-  fmt::print("Grübler      6 x {} bodies{} - {} joint equations = {} degree{} of freedom\n", nb,
-             nshafts ? fmt::format(" + {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(),
-             mob.joint_equations, gruebler, std::abs(gruebler) == 1 ? "" : "s");
+  if (cable_coords)
+    fmt::print("Grübler      not counted: the model has flexible cables (see mobility)\n");
+  else
+    fmt::print("Grübler      6 x {} bodies{} - {} joint equations = {} degree{} of freedom\n", nb,
+               nshafts ? fmt::format(" + {} shaft{}", nshafts, nshafts == 1 ? "" : "s") : std::string(),
+               mob.joint_equations, gruebler, std::abs(gruebler) == 1 ? "" : "s");
   fmt::print("mobility     {} coordinates - rank {} of the constraint Jacobian = {} degree{} of freedom "
              "(at the initial configuration)\n",
              n, mob.rank, mobility, mobility == 1 ? "" : "s");

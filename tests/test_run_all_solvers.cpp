@@ -86,6 +86,7 @@ std::string sensors_for(const std::string& body, const std::string& joint, const
       case SensorTarget::State: break;  // no controller states in these models
       case SensorTarget::Shaft: break;  // 1-D shafts: the implicit solvers only (tests/test_shafts.cpp)
       case SensorTarget::Coupling: break;  // couplings: the implicit solvers only (tests/test_couplings.cpp)
+      case SensorTarget::Cable: break;  // cables: the implicit solvers only (tests/test_ancf_cable.cpp)
       case SensorTarget::BodyOrSystem:
         out += "  - {name: s_" + n + ", output: " + n + "}\n";
         out += "  - {name: s_" + n + "_body, body: " + body + ", output: " + n + "}\n";

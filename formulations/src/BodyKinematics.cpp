@@ -47,6 +47,9 @@ double MultibodyKinematics::energy() { return sys_.energy(ws_, t_, *q_, *v_); }
 JointCoordinate MultibodyKinematics::shaft_motion(int shaft) const {
   return has_accelerations() ? sys_.shaft_motion(shaft, *q_, *v_, *a_) : sys_.shaft_motion(shaft, *q_, *v_);
 }
+CablePoint MultibodyKinematics::cable_point(int cable, double s) const {
+  return sys_.cable_point(cable, s, *q_, *v_);
+}
 double MultibodyKinematics::coupling_multiplier(int coupling) const {
   return has_reactions() ? sys_.coupling_multiplier(coupling, *lambda_) : kNaN;
 }
@@ -133,6 +136,10 @@ Vec3 NewtonEulerKinematics::angular_acceleration(BodyIndex i) const {
 JointCoordinate NewtonEulerKinematics::shaft_motion(int shaft) const {
   throw std::logic_error("shaft " + std::to_string(shaft) +
                          ": 1-D shafts are states of the implicit formulation only, not of the Newton-Euler bodies");
+}
+CablePoint NewtonEulerKinematics::cable_point(int cable, double) const {
+  throw std::logic_error("cable " + std::to_string(cable) +
+                         ": flexible cables are states of the implicit formulation only, not of the Newton-Euler bodies");
 }
 double NewtonEulerKinematics::coupling_multiplier(int coupling) const {
   throw std::logic_error("coupling " + std::to_string(coupling) +

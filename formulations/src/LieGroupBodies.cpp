@@ -36,6 +36,9 @@ LieGroupBodies::LieGroupBodies(std::shared_ptr<const CompiledModel> compiled, Li
   if (!model.shaft_forces().empty())
     throw std::invalid_argument("LieGroupBodies: efforts on 1-D shafts are not supported on the Lie-group path, got '" +
                                 model.shaft_forces().front().name + "'");
+  if (!model.cables().empty())
+    throw std::invalid_argument("LieGroupBodies: flexible cables are not supported on the Lie-group path, got '" +
+                                model.cables().front().name + "'");
   if (!model.joints().empty())
     throw std::invalid_argument("LieGroupBodies: joints are not supported on the Lie-group path, got " +
                                 std::to_string(model.joints().size()));

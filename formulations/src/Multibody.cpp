@@ -15,6 +15,7 @@
 #include <mbdae/formulations/CompiledModel.h>
 #include <mbdae/model/math/Rotation.h>
 
+#include "units/Cables.h"
 #include "units/Controllers.h"
 #include "units/ForceElements.h"
 #include "units/Couplings.h"
@@ -385,6 +386,10 @@ JointCoordinate MultibodySystem::shaft_motion(int shaft, ConstVecRef q, ConstVec
   out.rate = v[c];
   out.acceleration = a.size() == q.size() ? a[c] : std::numeric_limits<double>::quiet_NaN();
   return out;
+}
+
+CablePoint MultibodySystem::cable_point(int cable, double s, ConstVecRef q, ConstVecRef v) const {
+  return impl_->units.cables->point(cable, s, q, v);
 }
 
 double MultibodySystem::shaft_force_effort(int force, double t, ConstVecRef q, ConstVecRef v) const {

@@ -653,6 +653,11 @@ void refuse_unsupported(const System& model, const NewtonEulerOptions& options) 
                    ItemRef::coupling(static_cast<int>(i))});
     throw ModelError(std::move(p));
   }
+  if (!model.cables().empty())
+    throw ModelError(std::vector<std::string>{
+        "cable '" + model.cables().front().name +
+        "': flexible cables are handled by the implicit formulation (MultibodySystem), not by the Newton-Euler "
+        "bodies"});
   if (!options.joint_elements_by_impulses) {
     // The explicit path finds λ from the accelerations after the forces: a friction force of the
     // multipliers would make that a nonlinear system. Refused by name (JointFriction.cpp).

@@ -124,6 +124,10 @@ std::unique_ptr<MultibodySystem> ModelAnalysis::scaled_system(double fraction) c
       l.value_of_t = [f, fraction](double t) { return Vec3(fraction * f(t)); };
     }
   }
+  for (Cable& c : s.cables()) {  // a cable's distributed load and node forces are loads too
+    c.load *= fraction;
+    for (CableNodeForce& f : c.node_forces) f.force *= fraction;
+  }
   MultibodyOptions mo;
   mo.disabled_rows = prepared_.redundancy.dependent_rows;
   return std::make_unique<MultibodySystem>(s, mo);
@@ -135,6 +139,10 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
   StaticsReport rep;
   const int n = settings.load_steps;
   const double t = settings.newton.t;
+  // Geometrically nonlinear cables take full Newton steps where the residual rises for a few
+  // steps (StaticsOptions::nonmonotone_steps), unless the caller chose otherwise.
+  StaticsOptions newton = settings.newton;
+  if (newton.nonmonotone_steps == 0 && !a.model().system.cables().empty()) newton.nonmonotone_steps = 8;
   rep.q = a.prepared().q0;
   rep.lambda = VecX::Zero(a.system().num_constraints());
   int prev_unstable = -1;
@@ -146,7 +154,7 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
   bool have_prev = false;
   if (check) {
     const std::unique_ptr<MultibodySystem> unloaded = a.scaled_system(0.0);
-    const StaticsResult r0 = solve_static_equilibrium(*unloaded, rep.q, settings.newton);
+    const StaticsResult r0 = solve_static_equilibrium(*unloaded, rep.q, newton);
     if (r0.converged) {
       rep.q = r0.q;
       rep.lambda = r0.lambda;
@@ -162,7 +170,7 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
     std::unique_ptr<MultibodySystem> scaled;
     if (f != 1.0) scaled = a.scaled_system(f);
     const MultibodySystem& sys = scaled ? *scaled : a.system();
-    const StaticsResult r = solve_static_equilibrium(sys, rep.q, settings.newton);
+    const StaticsResult r = solve_static_equilibrium(sys, rep.q, newton);
     rep.iterations += r.iterations;
     const std::string step = "load fraction " + num(f) + " (step " + std::to_string(k) + " of " + std::to_string(n) + ")";
     const std::string reached =
@@ -194,8 +202,10 @@ StaticsReport solve_statics(const ModelAnalysis& a, const StaticsSettings& setti
         break;
       }
       // A jump to another branch: between the two equilibria the straight path crosses a region
-      // less stable than both ends (the unstable middle of a snap-through).
-      if (have_prev) {
+      // less stable than both ends (the unstable middle of a snap-through). Not with cables: the
+      // straight path between two bent shapes of a cable shortens its slopes, and the compressed
+      // cable in between buckles whatever the load path does.
+      if (have_prev && a.model().system.cables().empty()) {
         int worst = 0;
         for (double x : {0.25, 0.5, 0.75}) worst = std::max(worst, unstable_directions_between(sys, t, rep.q, s.q, x));
         if (worst > std::max(prev_unstable, s.unstable_directions)) {

@@ -353,6 +353,27 @@ std::vector<SensorOutputInfo> make_table() {
          }
          return "";
        }},
+      // A flexible cable at the reference arc length `at` (MultibodySystem::cable_point()).
+      {SensorOutput::CablePosition, "cable_position", "m", T::Cable, false, {".x", ".y"}, false, false,
+       "the position of a cable's point at reference arc length at (world x, y)",
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const CablePoint p = k.cable_point(c.cable, s.at);
+         o[0] = p.position.x();
+         o[1] = p.position.y();
+       }},
+      {SensorOutput::CableSlope, "cable_slope", "", T::Cable, false, {".x", ".y"}, false, false,
+       "the slope r' = dr/dx of a cable at at (world x, y; its length is 1 + the axial strain)",
+       [](K& k, const S& s, C& c, std::span<double> o) {
+         const CablePoint p = k.cable_point(c.cable, s.at);
+         o[0] = p.slope.x();
+         o[1] = p.slope.y();
+       }},
+      {SensorOutput::CableCurvature, "cable_curvature", "1/m", T::Cable, false, {""}, false, false,
+       "the curvature (r' x r'')/(r' . r') of a cable at at (positive counter-clockwise)",
+       [](K& k, const S& s, C& c, std::span<double> o) { o[0] = k.cable_point(c.cable, s.at).curvature; }},
+      {SensorOutput::CableAxialForce, "cable_axial_force", "N", T::Cable, false, {""}, false, false,
+       "the axial force EA (eps + d eps') of a cable at at (tension positive)",
+       [](K& k, const S& s, C& c, std::span<double> o) { o[0] = k.cable_point(c.cable, s.at).axial_force; }},
   };
 }
 
@@ -445,6 +466,11 @@ SensorContext resolve_context(const System& model, const SensorSpec& sp) {
     case SensorTarget::State:
       r.state = model.find_controller_state(sp.state);
       if (r.state < 0) throw std::invalid_argument(who + "unknown controller state '" + sp.state + "'");
+      break;
+    case SensorTarget::Cable:
+      for (size_t k = 0; k < model.cables().size(); ++k)
+        if (model.cables()[k].name == sp.cable) r.cable = static_cast<int>(k);
+      if (r.cable < 0) throw std::invalid_argument(who + "unknown cable '" + sp.cable + "'");
       break;
     case SensorTarget::Coupling:
       for (size_t k = 0; k < model.couplings().size(); ++k)
@@ -552,6 +578,7 @@ class MotionKinematics final : public BodyKinematics {
   ConstraintViolation constraint_violation() override { throw std::logic_error("MotionKinematics: no constraints"); }
   double controller_state(int) const override { return kNaN; }
   JointCoordinate shaft_motion(int) const override { throw std::logic_error("MotionKinematics: no shafts"); }
+  CablePoint cable_point(int, double) const override { throw std::logic_error("MotionKinematics: no cables"); }
   double coupling_multiplier(int) const override { return kNaN; }
 
  private:
@@ -578,6 +605,7 @@ std::string not_of_motions(const SensorOutputInfo& info, const SensorSpec& sp, c
     case SensorTarget::Shaft: return "reads a 1-D shaft, whose coordinate is not a body's motion";
     case SensorTarget::State: return "reads a controller state: write state(" + sp.state + ") where states are allowed";
     case SensorTarget::Coupling: return "reads a coupling's multiplier";
+    case SensorTarget::Cable: return "reads a flexible cable, whose coordinates are not a body's motion";
     case SensorTarget::Body:
     case SensorTarget::Joint:
     case SensorTarget::Force: break;

@@ -594,6 +594,8 @@ int System::find_controller_state(const std::string& name) const {
 
 void System::validate() const {
   std::vector<ModelProblem> p = problems();
+  for (const Cable& c : cables_)
+    for (std::string& m : cable_problems(*this, c)) p.push_back({std::move(m), ItemRef{}});
   if (!p.empty()) throw ModelError(std::move(p));
 }
 

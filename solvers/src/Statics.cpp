@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,8 +57,13 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   };
   // Convergence: each residual below its tolerance. Line search: the smooth merit
   // ½‖D F‖² with constant D = diag(1/fscale, 1), for which the Newton step is a descent direction.
+  // The force residual cannot fall below the round-off of the coordinates it is evaluated at:
+  // ffloor = 4 ε max_i Σ_j |∂r_i/∂q_j| |q_j| (from each Newton matrix). It matters for stiff
+  // elements whose force is a small difference of coordinates, e.g. a steel cable's axial force
+  // EA (|r'| − 1), which changes by about EA ε for one unit in the last place of its slope.
+  double ffloor = 0;
   auto converged = [&](const VecX& rr, const VecX& cc) {
-    return inf_norm(rr) <= ftol && inf_norm(cc) <= opt.constraint_tolerance;
+    return inf_norm(rr) <= std::max(ftol, ffloor) && inf_norm(cc) <= opt.constraint_tolerance;
   };
   auto merit = [&](const VecX& rr, const VecX& cc) {
     return 0.5 * (rr.squaredNorm() / (fscale * fscale) + cc.squaredNorm());
@@ -87,8 +93,18 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
   };
   int it = 0;
   std::string last_failure;
+  VecX q_keep, l_keep, r_keep, c_keep;  // where the non-monotone steps began
+  double phi_keep = 0;
+  bool watching = false;
+  int watch_budget = opt.nonmonotone_steps;
   for (; it < opt.max_iterations && !converged(r, c); ++it) {
     sys.assemble_tangent(ws, t, q, zero_n, zero_n, lam, 1.0, 0.0, 0.0, K.A);
+    {
+      VecX rowsum = VecX::Zero(n);
+      for (int j = 0; j < K.A.outerSize(); ++j)
+        for (SparseMatrix::InnerIterator e(K.A, j); e; ++e) rowsum[e.row()] += std::abs(e.value() * q[j]);
+      ffloor = n ? 4 * std::numeric_limits<double>::epsilon() * rowsum.maxCoeff() : 0.0;
+    }
     if (alpha > 0) {
       sys.assemble_mass(ws, q, Ms);
       // Both matrices are copies of the tangent pattern: the sum is one of their values.
@@ -136,6 +152,37 @@ StaticsResult solve_static_equilibrium(const ConstrainedSystem& sys, const VecX&
       }
       const double ratio = std::sqrt(phin / phi);
       alpha = std::max(alpha_seed * 1e-12, alpha * std::clamp(std::isfinite(ratio) ? ratio : 1.0, 1e-3, 10.0));
+    } else if (opt.nonmonotone_steps > 0 && watch_budget > 0) {
+      // Non-monotone (watchdog) steps, StaticsOptions::nonmonotone_steps: full Newton steps even
+      // where ‖F‖ rises, until it falls below the value where they began; if it has not after that
+      // many steps, back to that point and to the line search (Chamberlain, Powell, Lemarechal,
+      // Pedersen, Math. Prog. Study 16, 1982).
+      if (!watching) {
+        q_keep = q;
+        l_keep = lam;
+        r_keep = r;
+        c_keep = c;
+        phi_keep = phi;
+        watching = true;
+      }
+      qn = q + rhs.head(n);
+      ln = lam + rhs.tail(m);
+      eval(qn, ln, rn, cn);
+      phin = merit(rn, cn);
+      --watch_budget;
+      if (std::isfinite(phin) && (phin <= (1 - 2e-4) * phi_keep || converged(rn, cn))) {
+        watching = false;
+        watch_budget = opt.nonmonotone_steps;
+      } else if (!std::isfinite(phin) || watch_budget == 0) {
+        q = q_keep;  // back to where the watch began; the line search from there
+        lam = l_keep;
+        r = r_keep;
+        c = c_keep;
+        phi = phi_keep;
+        watching = false;
+        watch_budget = 0;
+        continue;
+      }
     } else {
       // Backtracking on the merit function (a decrease of ‖F‖).
       double s = 1.0;

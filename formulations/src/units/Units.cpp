@@ -3,6 +3,7 @@
 #include "Units.h"
 
 #include "../FiniteDifference.h"
+#include "Cables.h"
 #include "Controllers.h"
 #include "Couplings.h"
 #include "ForceElements.h"
@@ -54,18 +55,20 @@ UnitList make_units(UnitContext& cx) {
   auto forces = std::make_unique<ForceElements>(cx);
   UnitList L;
   // The unit list: its order is the layout (coordinates: bodies, shafts, coupling angles,
-  // controller states; rows: Euler-parameter norms, joints, couplings) and the order in which
+  // controller states, cable nodes; rows: Euler-parameter norms, joints, couplings, cable supports) and the order in which
   // every evaluation adds the units' terms.
   L.bodies = add(L, std::make_unique<RigidBodies>(cx));
   L.shafts = add(L, std::make_unique<Shafts>(cx));
   L.angles = add(L, std::make_unique<CouplingAngles>(cx));
   L.controllers = add(L, std::make_unique<Controllers>(cx));
+  L.cables = add(L, std::make_unique<Cables>(cx));  // their coordinates after the controller states
   L.forces = add(L, std::move(forces));
   L.reaction_friction = add(L, std::make_unique<ReactionFriction>(cx, *L.forces, *joints));
   L.contacts = add(L, std::make_unique<PenaltyContacts>(cx));
   L.shaft_forces = add(L, std::make_unique<ShaftForces>(cx, *L.shafts));
   L.joints = add(L, std::move(joints));
   L.couplings = add(L, std::make_unique<CouplingRows>(cx, *L.angles, *L.shafts));
+  add(L, std::make_unique<CableSupports>(cx, *L.cables));  // their rows after the couplings'
   for (const UnitFactory& f : cx.options.extra_units) L.all.push_back(f(cx.model()));
   return L;
 }

@@ -115,6 +115,7 @@ class ForceElements;
 class ReactionFriction;
 class PenaltyContacts;
 class Joints;
+class Cables;
 
 /// The built-in units in the order of the unit list, with typed access for the accessors of
 /// MultibodySystem.
@@ -130,6 +131,7 @@ struct UnitList {
   ReactionFriction* reaction_friction = nullptr;
   PenaltyContacts* contacts = nullptr;
   Joints* joints = nullptr;
+  Cables* cables = nullptr;
 };
 
 /// The unit list: every unit of a model, in the order of layout and evaluation (Units.cpp).

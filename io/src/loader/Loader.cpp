@@ -153,7 +153,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   apply_overrides(root, overrides);
 
   const Map top(*this, root, "",
-                {"name", "description", "gravity", "bodies", "joints", "shafts", "shaft_forces", "couplings", "states",
+                {"name", "description", "gravity", "bodies", "joints", "shafts", "shaft_forces", "cables", "couplings", "states",
                  "forces", "contacts", "contact_penalty",
                  "contact_material", "sensors", "solver", "output"});
   if (const Entry* e = top.find("name")) {
@@ -174,9 +174,11 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("joints")) joints(e->value);
   if (const Entry* e = top.find("shafts")) shafts(e->value);
   if (const Entry* e = top.find("shaft_forces")) shaft_forces(e->value);
-  // An empty body list is a model only with shafts (a drivetrain of 1-D rotors).
-  if (bodies_entry && bodies_entry->value.IsSequence() && bodies_entry->value.size() == 0 && m_.system.shafts().empty())
-    error(bodies_entry->value, "bodies", "the model has no bodies (and no shafts)");
+  if (const Entry* e = top.find("cables")) cables(e->value);
+  // An empty body list is a model only with shafts (a drivetrain of 1-D rotors) or cables.
+  if (bodies_entry && bodies_entry->value.IsSequence() && bodies_entry->value.size() == 0 &&
+      m_.system.shafts().empty() && m_.system.cables().empty())
+    error(bodies_entry->value, "bodies", "the model has no bodies (and no shafts or cables)");
   if (const Entry* e = top.find("couplings")) couplings(e->value);
   if (const Entry* e = top.find("sensors")) sensor_prepass(e->value);
   if (const Entry* e = top.find("states")) states(e->value);

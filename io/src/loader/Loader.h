@@ -14,6 +14,7 @@
 /// | Joints.cpp    | joints (and their motion)                    | System joints                       |
 /// | Placement.cpp | joints' `initial`; bodies placed from them   | System bodies, joints, forces       |
 /// | Shafts.cpp    | shafts, shaft_forces (1-D drivetrains)       | System shafts and shaft forces      |
+/// | Cables.cpp    | cables (flexible ANCF cables)                | System cables                       |
 /// | Couplings.cpp | couplings (gears, rack and pinion, belt, …)  | System couplings                    |
 /// | Forces.cpp    | forces: loads and force elements             | System loads and force elements     |
 /// | Contacts.cpp  | contacts, contact_penalty, contact_material  | System contacts                     |
@@ -66,6 +67,8 @@ class Loader : public Reader {
   void couplings(const YAML::Node& n);
   void shafts(const YAML::Node& n);
   void shaft_forces(const YAML::Node& n);
+  /// The `cables` section (Cables.cpp): after bodies, whose names its supports take.
+  void cables(const YAML::Node& n);
   /// The `states` section (controller states); before `forces`, whose joint motors read them.
   void states(const YAML::Node& n);
   /// Adds the function state(name) of the model's controller states to `resolver`.
@@ -151,6 +154,7 @@ class Loader : public Reader {
   std::vector<Placed> driven_joints_, force_elements_, contacts_, couplings_, states_;
   std::vector<Placed> reaction_friction_;  // joint_friction items with `normal: reaction`, at that key
   std::vector<Placed> shafts_;  // shafts and shaft forces
+  std::vector<Placed> cables_;  // flexible cables
   std::vector<Placed> contact_items_;  // the item of each of m_.system.contacts()
   bool contact_penalty_given_ = false;  // a contact_penalty block, valid or not
   std::map<std::string, std::shared_ptr<const ConvexHull>> meshes_;  // by resolved file and scale

@@ -56,7 +56,8 @@ void Loader::add_sensor_function(QuantityResolver& resolver, bool in_states) con
         }
         for (auto [key, field] : {std::pair{"body", &sp.body}, std::pair{"joint", &sp.joint},
                                   std::pair{"force", &sp.force}, std::pair{"shaft", &sp.shaft},
-                                  std::pair{"state", &sp.state}, std::pair{"coupling", &sp.coupling}})
+                                  std::pair{"state", &sp.state}, std::pair{"coupling", &sp.coupling},
+                                  std::pair{"cable", &sp.cable}})
           if (const YAML::Node v = item[key]; v && v.IsScalar()) *field = v.Scalar();
         if (const YAML::Node v = item["point"]) {
           const std::optional<Vec3> x = scratch.vec3(v, child(path, "point"), coordinate());
@@ -100,7 +101,8 @@ void Loader::sensors(const YAML::Node& n) {
   for (const SensorOutputInfo& o : sensor_outputs()) outputs.push_back(o.name);
   for (size_t i = 0; i < n.size(); ++i) {
     const std::string path = index("sensors", i);
-    Map s(*this, n[i], path, {"name", "body", "joint", "force", "shaft", "state", "coupling", "point", "output", "frame"});
+    Map s(*this, n[i], path,
+          {"name", "body", "joint", "force", "shaft", "state", "coupling", "cable", "at", "point", "output", "frame"});
     SensorSpec sp;
     if (!s.valid()) {
       m_.sensor_locations.push_back(location(n[i], path, ""));
@@ -196,7 +198,38 @@ void Loader::sensors(const YAML::Node& n) {
     };
     if (info.target != SensorTarget::Shaft) not_for("shaft", " (shafts have the output shaft)");
     if (info.target != SensorTarget::Coupling) not_for("coupling", " (couplings have the output coupling_effort)");
+    if (info.target != SensorTarget::Cable) {
+      not_for("cable", " (cables have the outputs cable_position, cable_slope, cable_curvature, cable_axial_force)");
+      not_for("at", " (a point of a cable: the cable outputs)");
+    }
     switch (info.target) {
+      case SensorTarget::Cable: {
+        for (const char* k : {"body", "joint", "force", "state", "point", "frame"}) not_for(k, " (give the cable and at)");
+        const Cable* cable = nullptr;
+        if (const Entry* e = s.require("cable")) {
+          if (auto x = string(e->value, s.path("cable"))) {
+            for (const Cable& c : m_.system.cables())
+              if (c.name == *x) cable = &c;
+            if (!cable) {
+              std::vector<std::string> names;
+              for (const Cable& c : m_.system.cables()) names.push_back(c.name);
+              error(e->value, s.path("cable"), unknown_name("cable", *x, names));
+              ok = false;
+            }
+            sp.cable = *x;
+          }
+        } else {
+          ok = false;
+        }
+        if (const Entry* e = s.require("at", "reference arc length from the cable's start, m")) {
+          const double length = cable ? (cable->end - cable->start).norm() : HUGE_VAL;
+          if (auto x = number(e->value, s.path("at"), {0, length, false, false, "in [0, the cable's length]"})) sp.at = *x;
+          else ok = false;
+        } else {
+          ok = false;
+        }
+        break;
+      }
       case SensorTarget::Coupling: {
         for (const char* k : {"body", "joint", "force", "state", "point", "frame"}) not_for(k, " (give the coupling)");
         if (const Entry* e = s.require("coupling")) {

@@ -246,6 +246,14 @@ void Loader::solver_checks() {
       error(c.mark, c.path, "1-D shafts and their efforts are handled by " + by(&SolverSupport::couplings) +
                                 ", not by " + sname + why);
   }
+  if (info->path != SolverPath::Implicit)
+    for (const Placed& c : cables_)
+      error(c.mark, c.path, "flexible cables are handled by the implicit solvers (" + [] {
+        std::string names;
+        for (const SolverInfo& s : solvers())
+          if (s.path == SolverPath::Implicit) names += std::string(names.empty() ? "" : ", ") + s.name;
+        return names;
+      }() + "), not by " + sname + why);
   if (!can.controller_states)
     for (const Placed& z : states_)
       error(z.mark, z.path, "controller states are integrated by " + by(&SolverSupport::controller_states) +

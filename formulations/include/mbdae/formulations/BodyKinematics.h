@@ -65,6 +65,10 @@ class BodyKinematics {
   /// −c_i λ to the coordinate of its joint i (System.h, Coupling). NaN without multipliers.
   /// @throws std::out_of_range for a bad index, std::logic_error on a path without couplings.
   virtual double coupling_multiplier(int coupling) const = 0;
+  /// Cable c (index in model().cables()) at reference arc length s, m from its start (clamped to
+  /// its length). @throws std::out_of_range for a bad index, std::logic_error on a path without
+  /// cables.
+  virtual CablePoint cable_point(int cable, double s) const = 0;
 };
 
 /// BodyKinematics of MultibodySystem states (the implicit solvers): q, v of size n, a (q̈) of
@@ -90,6 +94,7 @@ class MultibodyKinematics final : public BodyKinematics {
   double controller_state(int k) const override { return (*v_)[sys_.controller_coordinate(k)]; }
   JointCoordinate shaft_motion(int shaft) const override;
   double coupling_multiplier(int coupling) const override;
+  CablePoint cable_point(int cable, double s) const override;
 
  private:
   const MultibodySystem& sys_;
@@ -137,6 +142,7 @@ class NewtonEulerKinematics final : public BodyKinematics {
   double controller_state(int k) const override { return (*v_)[6 * sys_.num_bodies() + k]; }
   JointCoordinate shaft_motion(int shaft) const override;
   double coupling_multiplier(int coupling) const override;
+  CablePoint cable_point(int cable, double s) const override;
 
  private:
   const NewtonEulerSystem& sys_;

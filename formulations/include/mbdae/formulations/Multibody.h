@@ -137,6 +137,16 @@ struct JointCoordinate {
   double acceleration = 0;  ///< rad/s² or m/s² (NaN when no accelerations were given)
 };
 
+/// A point of a flexible cable (System::cables()) at reference arc length s from its start: what
+/// its sensors give (formulations/AncfCable2D.h: the strains).
+struct CablePoint {
+  Vec3 position = Vec3::Zero();  ///< r, world, m (z: the cable's plane)
+  Vec3 slope = Vec3::Zero();     ///< r' = ∂r/∂x, world (length 1 + ε)
+  double curvature = 0;          ///< κ = (r' × r'')/(r' · r'), 1/m
+  double axial_strain = 0;       ///< ε = |r'| − 1
+  double axial_force = 0;        ///< N = EA (ε + d ε̇), N
+};
+
 /// The absolute-coordinate formulation above as a ConstrainedSystem: n = Σ 7 or 6 per body + one
 /// per shaft + one angle per coupled revolute joint, m = Euler-parameter norm rows + active joint rows + active
 /// coupling rows. Body indices i are those of
@@ -331,6 +341,10 @@ class MultibodySystem final : public ConstrainedSystem {
   /// Angle (rad) or position (m) of shaft s, its rate and its acceleration if `a` has size n
   /// (else NaN). @throws std::out_of_range for a bad index.
   JointCoordinate shaft_motion(int shaft, ConstVecRef q, ConstVecRef v, ConstVecRef a = VecX()) const;
+  /// Cable c (index in model().cables()) at reference arc length s (m from its start, clamped to
+  /// [0, length]) at (q, v) (v of size 0: no damping term in the axial force).
+  /// @throws std::out_of_range for a bad index.
+  CablePoint cable_point(int cable, double s, ConstVecRef q, ConstVecRef v) const;
   /// Effort u of shaft force f (index in model().shaft_forces()): a spring-damper's
   /// k (Δ − Δ0) + d Δ̇ (acting −u on its second shaft, +u on its first), a load's value at t
   /// (N m or N). @throws std::out_of_range for a bad index.

@@ -35,6 +35,7 @@ enum class SensorOutput {
   AngularAcceleration, AngularAccelerationLocal, ReactionForce, ReactionTorque,
   Energy, ConstraintViolation, JointAngle, JointDisplacement, SpringDamper, KineticEnergy, PotentialEnergy,
   LinearMomentum, AngularMomentum, JointMotor, Shaft, JointFriction, ControllerState, DriveEffort, CouplingEffort,
+  CablePosition, CableSlope, CableCurvature, CableAxialForce,
 };
 /// The key word of the model file ("angular_velocity_local", ...).
 const char* to_string(SensorOutput o);
@@ -53,6 +54,8 @@ struct SensorSpec {
   std::string shaft;            ///< shaft sensors: the shaft's name
   std::string state;            ///< controller_state: the controller state's name
   std::string coupling;         ///< coupling_effort: the coupling's name
+  std::string cable;            ///< cable outputs: the cable's name
+  double at = 0;                ///< cable outputs: reference arc length from the cable's start, m
   Vec3 point = Vec3::Zero();
   Frame frame = Frame::World;  ///< reactions: world axes or the joint's axes
 };

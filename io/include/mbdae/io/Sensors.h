@@ -60,6 +60,7 @@ enum class SensorTarget {
   Shaft,         ///< `shaft`: a 1-D shaft (System::shafts())
   State,         ///< `state`: a controller state (System::controller_states())
   Coupling,      ///< `coupling`: a coupling of joint or shaft coordinates (System::couplings())
+  Cable,         ///< `cable` and `at`: a point of a flexible cable (System::cables())
 };
 
 /// What a sensor's evaluation knows besides the state: its resolved item and what it keeps
@@ -71,6 +72,7 @@ struct SensorContext {
   int shaft = -1;            ///< shaft outputs: index in model().shafts()
   int state = -1;            ///< controller_state: index in model().controller_states()
   int coupling = -1;         ///< coupling_effort: index in model().couplings()
+  int cable = -1;            ///< cable outputs: index in model().cables()
   Vec3 p0 = Vec3::Zero();    ///< the body point's initial position (displacement)
   /// Joint and force-element outputs: the two bodies (a, b), each one's marker point and marker
   /// frame in its body axes (world for ground). The frames' z axis is the joint's axis.

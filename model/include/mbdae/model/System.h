@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <mbdae/model/Cable.h>
 #include <mbdae/model/Contact.h>
 #include <mbdae/model/Types.h>
 
@@ -710,6 +711,14 @@ class System {
   /// Index of the controller state named `name` in controller_states(); -1 if there is none.
   int find_controller_state(const std::string& name) const;
 
+  /// Appends a flexible cable (checked by cable_problems(), Cable.h, which validate() runs).
+  /// No throw other than std::bad_alloc.
+  void add_cable(Cable cable) { cables_.push_back(std::move(cable)); }
+  /// The cables, in the order added.
+  const std::vector<Cable>& cables() const { return cables_; }
+  /// Writable cables.
+  std::vector<Cable>& cables() { return cables_; }
+
   /// Every body's name (and "ground") with its index, built now: for many look-ups at once
   /// (find_body() searches the list each time).
   std::unordered_map<std::string, BodyIndex> body_indices() const;
@@ -738,6 +747,7 @@ class System {
   std::vector<Shaft> shafts_;
   std::vector<ShaftForce> shaft_forces_;
   std::vector<ControllerState> states_;
+  std::vector<Cable> cables_;
 };
 
 }  // namespace mbdae

@@ -36,11 +36,19 @@ namespace mbdae {
 /// Settings of solve_static_equilibrium().
 struct StaticsOptions {
   double t = 0;               ///< time at which forces and constraints are evaluated, s
-  double force_tolerance = 1e-9;   ///< converged when ‖−f + C_qᵀλ‖∞ ≤ force_tolerance·max(1, ‖f(q0)‖∞)
+  /// Converged when ‖−f + C_qᵀλ‖∞ ≤ force_tolerance·max(1, ‖f(q0)‖∞), or below the round-off of
+  /// the coordinates, 4 ε max_i Σ_j |∂r_i/∂q_j| |q_j| (of the last Newton matrix) if that is larger.
+  double force_tolerance = 1e-9;
   double constraint_tolerance = 1e-12;  ///< … and ‖C‖∞ ≤ this
   int max_iterations = 100;   ///< Newton iterations at most (retries with a raised α included)
   /// Use the stabilizer α M where plain Newton fails (file comment); false: plain Newton only.
   bool stabilize = true;
+  /// Up to this many full Newton steps in a row even where the residual rises (a watchdog:
+  /// if it has not fallen below its value where they began, the iteration returns there and
+  /// takes the line search). 0: the line search at every step. Geometrically nonlinear cables
+  /// need them: the first full step from a straight cable under a transverse load stretches it,
+  /// and the next one relaxes that; a monotone line search creeps instead.
+  int nonmonotone_steps = 0;
 };
 
 /// Outcome of solve_static_equilibrium().
