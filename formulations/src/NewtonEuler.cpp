@@ -585,6 +585,12 @@ NewtonEulerSystem::NewtonEulerSystem(std::shared_ptr<const CompiledModel> compil
     : impl_(std::make_unique<Impl>()) {
   if (!compiled) throw std::invalid_argument("NewtonEulerSystem: no compiled model");
   const System& model = compiled->system();
+  if (!model.modal_bodies().empty())
+    throw ModelError(std::vector<ModelProblem>{
+        {"modal body '" + model.modal_bodies().front().name +
+                           "': modal coordinates are carried by the implicit formulation (MultibodySystem), not by "
+                           "the Newton-Euler bodies",
+         ItemRef::body(model.modal_bodies().front().body)}});
   if (!model.couplings().empty() || !model.shafts().empty() || !model.shaft_forces().empty()) {
     // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling,
     // and its states have bodies in space only (no 1-D shafts).
