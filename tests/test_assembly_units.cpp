@@ -80,10 +80,11 @@ TEST_CASE("assembly units: every kind's tangent and rows against central differe
       {"rolling_coin.yaml", {}},
       {"crank_motor_curve.yaml", {}},
       {"bouncing_ball.yaml", {{"bodies[0].position", "[0, 0, 0.02]"}}, false, 1e-3},
+      {"rotor_blade_modal.yaml", {}},
   };
   const std::set<std::string> kinds = {"rigid bodies", "shafts", "coupling angles", "controller states",
                                        "force elements", "friction by reaction", "penalty contacts", "shaft forces",
-                                       "joints", "coupling rows"};
+                                       "joints", "coupling rows", "modal bodies"};
   std::set<std::string> covered;
   std::mt19937 gen(20261128);
   std::normal_distribution<double> N(0, 1);
