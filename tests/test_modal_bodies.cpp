@@ -329,3 +329,8 @@ TEST_CASE("modal body: the rotor-blade example runs; its root carries the blade'
   // rk4 has no modal coordinates: refused at load time, naming the body.
   CHECK_THROWS_WITH(io::load_model_file(file, {{"solver.type", "rk4"}}), Catch::Contains("modal body 'blade'"));
 }
+
+TEST_CASE("modal body: sensors that sum rigid bodies' inertia are refused by name", "[flexible]") {
+  CHECK_THROWS_WITH(io::load_model_file(data("momentum_sensor.yaml")),
+                    Catch::Contains("sensor 'H'") && Catch::Contains("modal body 'beam'"));
+}

@@ -264,6 +264,21 @@ void Loader::modal_bodies(const YAML::Node& n) {
 
 void Loader::modal_body_checks() {
   if (m_.system.modal_bodies().empty()) return;
+  // The momentum and kinetic-energy sensors sum rigid bodies' m v_C and J_C ω: of a modal body they
+  // would give the rigid part only (the energy sensor takes the formulation's, modal terms included).
+  for (size_t i = 0; i < m_.sensors.size() && i < m_.sensor_locations.size(); ++i) {
+    const SensorOutput o = m_.sensors[i].output;
+    if (o != SensorOutput::KineticEnergy && o != SensorOutput::PotentialEnergy && o != SensorOutput::LinearMomentum &&
+        o != SensorOutput::AngularMomentum)
+      continue;
+    const SourceLocation& at = m_.sensor_locations[i];
+    YAML::Mark mark;
+    mark.line = at.line - 1;
+    mark.column = at.column - 1;
+    error(mark, at.key_path,
+          "sensor '" + m_.sensors[i].name + "': this output sums the rigid bodies' inertia and leaves out the modal "
+          "coordinates of modal body '" + m_.system.modal_bodies().front().name + "' (use output: energy)");
+  }
   const SolverInfo& info = solver_info(m_.settings.solver);
   if (info.path == SolverPath::Implicit) return;
   const ModalBody& mb = m_.system.modal_bodies().front();
