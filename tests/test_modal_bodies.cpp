@@ -297,7 +297,7 @@ TEST_CASE("modal body: with no modes it is the rigid body of the same mass and i
   CHECK(diff == 0.0);
 }
 
-TEST_CASE("modal body: the rotor-blade example runs; its root carries the blade's centrifugal force", "[flexible]") {
+TEST_CASE("modal body: the rotor-blade example runs, its root carries the blade's centrifugal force", "[flexible]") {
   // examples/models/rotor_blade_modal.yaml: a 2 m blade (ρ = 2700, A = 2e-3: m = 10.8 kg, centre
   // of mass at r = 1.2 m) on a hub at Ω = 10 rad/s. The root joint's force in the plane of
   // rotation is the centripetal force m Ω² r = 1296 N (the deformation moves r by millimetres);
