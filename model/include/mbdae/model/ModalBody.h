@@ -73,14 +73,16 @@ struct ModalReduction {
   MatX stiffness;                   ///< K_m = Φᵀ K Φ, n × n (diagonal up to rounding)
   MatX damping;                     ///< D_m = diag(2 ζ_k ω_k), n × n
   MatX m_ff;                        ///< n × n
-  Eigen::Matrix<double, 3, Eigen::Dynamic> m_tf, C0;  ///< 3 × n
+  Eigen::Matrix<double, 3, Eigen::Dynamic> m_tf;  ///< T_tᵀ M Φ, 3 × n
+  Eigen::Matrix<double, 3, Eigen::Dynamic> C0;    ///< T_r0ᵀ M Φ, 3 × n
   Mat3 A0 = Mat3::Zero();           ///< m_tr at q = 0
-  std::vector<Mat3> A, J;           ///< A_k, J_k (n each)
+  std::vector<Mat3> A;              ///< A_k = T_tᵀ M T_rk (n)
+  std::vector<Mat3> J;              ///< J_k = T_r0ᵀ M T_rk (n)
   std::vector<Mat3> Jkl;            ///< J_kl, k·n + l
   std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> C;  ///< C_k, 3 × n (n of them)
   MatX phi;                         ///< N × n, the modes
   std::vector<Vec3> nodes;          ///< x̄_i
-  int dofs_per_node = 3;
+  int dofs_per_node = 3;            ///< as FeModel::dofs_per_node
 
   /// The displacement of node i in the frame's axes for modal coordinates q (size n).
   Vec3 node_displacement(int i, const double* q) const;
@@ -97,8 +99,9 @@ ModalReduction reduce_modal(const FeModel& fe, const ModalChoice& choice);
 struct ModalBody {
   std::string name;   ///< the body's name
   int body = 0;       ///< the reference frame's body (its BodyIndex)
-  std::shared_ptr<const ModalReduction> modes;
-  VecX q0, v0;        ///< initial modal coordinates and rates (size modes->n)
+  std::shared_ptr<const ModalReduction> modes;  ///< its modes and inertia invariants
+  VecX q0;            ///< initial modal coordinates (size modes->n)
+  VecX v0;            ///< initial modal rates (size modes->n)
 };
 
 }  // namespace mbdae
