@@ -334,3 +334,15 @@ TEST_CASE("modal body: sensors that sum rigid bodies' inertia are refused by nam
   CHECK_THROWS_WITH(io::load_model_file(data("momentum_sensor.yaml")),
                     Catch::Contains("sensor 'H'") && Catch::Contains("modal body 'beam'"));
 }
+
+TEST_CASE("modal body: its files are read through the input policy, bad ones refused at their key", "[flexible]") {
+  try {
+    (void)io::load_model_file(data("bad_files.yaml"));
+    FAIL("loaded");
+  } catch (const std::exception& e) {
+    const std::string m = e.what();
+    INFO(m);
+    CHECK_THAT(m, Catch::Contains("modal_bodies[0].mass_matrix") && Catch::Contains("mass_matrix file"));
+    CHECK_THAT(m, Catch::Contains("modal_bodies[0].nodes") && Catch::Contains("line 1: expected three numbers"));
+  }
+}
