@@ -83,10 +83,12 @@ TEST_CASE("assembly units: every kind's tangent and rows against central differe
       {"bouncing_ball.yaml", {{"bodies[0].position", "[0, 0, 0.02]"}}, false, 1e-3},
       {"cantilever_cable.yaml", {}},
       {"cable_pendulum.yaml", {}},
+      {"rotor_blade_modal.yaml", {}},
   };
   const std::set<std::string> kinds = {"rigid bodies", "shafts", "coupling angles", "controller states",
                                        "force elements", "friction by reaction", "penalty contacts", "shaft forces",
-                                       "joints", "coupling rows", "cables", "cable supports"};
+                                       "joints", "coupling rows", "cables", "cable supports",
+                                       "modal bodies"};
   std::set<std::string> covered;
   std::mt19937 gen(20261128);
   std::normal_distribution<double> N(0, 1);

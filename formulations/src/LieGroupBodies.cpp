@@ -27,6 +27,9 @@ LieGroupBodies::LieGroupBodies(std::shared_ptr<const CompiledModel> compiled, Li
     : cm_(std::move(compiled)), model_(checked(cm_).system()), group_(group), c_lin_(linear_damping),
       c_rot_(angular_damping) {
   const System& model = model_;
+  if (!model.modal_bodies().empty())
+    throw std::invalid_argument("LieGroupBodies: modal bodies are not supported on the Lie-group path, got '" +
+                                model.modal_bodies().front().name + "'");
   if (!model.couplings().empty())
     throw std::invalid_argument("LieGroupBodies: couplings are not supported on the Lie-group path, got '" +
                                 model.couplings().front().name + "'");

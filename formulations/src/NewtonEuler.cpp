@@ -632,6 +632,12 @@ namespace {
 /// What the Newton–Euler formulation does not take, refused by name: 1-D shafts and couplings,
 /// and (unless the joint elements go by impulses) friction by the joint's reaction.
 void refuse_unsupported(const System& model, const NewtonEulerOptions& options) {
+  if (!model.modal_bodies().empty())
+    throw ModelError(std::vector<ModelProblem>{
+        {"modal body '" + model.modal_bodies().front().name +
+             "': modal coordinates are carried by the implicit formulation (MultibodySystem), not by "
+             "the Newton-Euler bodies",
+         ItemRef::body(model.modal_bodies().front().body)}});
   if (!model.couplings().empty() || !model.shafts().empty() || !model.shaft_forces().empty()) {
     // The Newton-Euler joint rows have no turn-counting angle coordinate for a holonomic coupling,
     // and its states have bodies in space only (no 1-D shafts).

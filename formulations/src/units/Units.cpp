@@ -8,6 +8,7 @@
 #include "Couplings.h"
 #include "ForceElements.h"
 #include "Joints.h"
+#include "ModalBodies.h"
 #include "PenaltyContacts.h"
 #include "ReactionFriction.h"
 #include "RigidBodies.h"
@@ -55,13 +56,14 @@ UnitList make_units(UnitContext& cx) {
   auto forces = std::make_unique<ForceElements>(cx);
   UnitList L;
   // The unit list: its order is the layout (coordinates: bodies, shafts, coupling angles,
-  // controller states, cable nodes; rows: Euler-parameter norms, joints, couplings, cable supports) and the order in which
-  // every evaluation adds the units' terms.
+  // controller states, cable nodes, modal coordinates; rows: Euler-parameter norms, joints,
+  // couplings, cable supports) and the order in which every evaluation adds the units' terms.
   L.bodies = add(L, std::make_unique<RigidBodies>(cx));
   L.shafts = add(L, std::make_unique<Shafts>(cx));
   L.angles = add(L, std::make_unique<CouplingAngles>(cx));
   L.controllers = add(L, std::make_unique<Controllers>(cx));
   L.cables = add(L, std::make_unique<Cables>(cx));  // their coordinates after the controller states
+  add(L, std::make_unique<ModalBodies>(cx));  // its coordinates after the controller states
   L.forces = add(L, std::move(forces));
   L.reaction_friction = add(L, std::make_unique<ReactionFriction>(cx, *L.forces, *joints));
   L.contacts = add(L, std::make_unique<PenaltyContacts>(cx));

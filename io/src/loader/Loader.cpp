@@ -153,7 +153,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   apply_overrides(root, overrides);
 
   const Map top(*this, root, "",
-                {"name", "description", "gravity", "bodies", "joints", "shafts", "shaft_forces", "cables", "couplings", "states",
+                {"name", "description", "gravity", "bodies", "modal_bodies", "joints", "shafts", "shaft_forces", "cables", "couplings", "states",
                  "forces", "contacts", "contact_penalty",
                  "contact_material", "sensors", "solver", "output"});
   if (const Entry* e = top.find("name")) {
@@ -171,14 +171,16 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   } else {
     error(root, "", "missing required key 'bodies'");
   }
+  if (const Entry* e = top.find("modal_bodies")) modal_bodies(e->value);
   if (const Entry* e = top.find("joints")) joints(e->value);
   if (const Entry* e = top.find("shafts")) shafts(e->value);
   if (const Entry* e = top.find("shaft_forces")) shaft_forces(e->value);
   if (const Entry* e = top.find("cables")) cables(e->value);
-  // An empty body list is a model only with shafts (a drivetrain of 1-D rotors) or cables.
-  if (bodies_entry && bodies_entry->value.IsSequence() && bodies_entry->value.size() == 0 &&
-      m_.system.shafts().empty() && m_.system.cables().empty())
-    error(bodies_entry->value, "bodies", "the model has no bodies (and no shafts or cables)");
+  // An empty body list is a model only with shafts (a drivetrain of 1-D rotors), cables or modal
+  // bodies (each modal body's frame is a body of the system).
+  if (bodies_entry && bodies_entry->value.IsSequence() && m_.system.bodies().empty() && m_.system.shafts().empty() &&
+      m_.system.cables().empty())
+    error(bodies_entry->value, "bodies", "the model has no bodies (and no shafts, cables or modal bodies)");
   if (const Entry* e = top.find("couplings")) couplings(e->value);
   if (const Entry* e = top.find("sensors")) sensor_prepass(e->value);
   if (const Entry* e = top.find("states")) states(e->value);
@@ -195,6 +197,7 @@ LoadedModel Loader::load(const std::vector<Override>& overrides) {
   if (const Entry* e = top.find("sensors")) sensors(e->value);
   m_.settings.output_every = m_.output.every;
   solver_checks();
+  modal_body_checks();
   limit_checks();
 
   model_checks();

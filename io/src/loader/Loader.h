@@ -64,6 +64,10 @@ class Loader : public Reader {
   void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides);
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
+  /// The `modal_bodies` section (ModalBodies.cpp), after `bodies`: each adds its reference frame's body.
+  void modal_bodies(const YAML::Node& n);
+  /// Modal bodies run on the implicit solvers only (after the solver section).
+  void modal_body_checks();
   void couplings(const YAML::Node& n);
   void shafts(const YAML::Node& n);
   void shaft_forces(const YAML::Node& n);
@@ -147,6 +151,7 @@ class Loader : public Reader {
   std::optional<Placed> first_joint_;
   /// Per body: where its velocity, angular_velocity or angular_velocity_local was given (the first).
   std::vector<std::optional<Placed>> body_velocity_;
+  std::vector<std::pair<YAML::Mark, std::string>> modal_marks_;  // where each modal body is defined
   std::map<std::string, Placed> joint_initial_;  // joint name -> its `initial` key
   /// joint_motor elements (index in System::forces()) whose own law reads its joint's angle() or
   /// displacement(): that function's name.

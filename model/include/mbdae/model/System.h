@@ -19,6 +19,7 @@
 
 #include <mbdae/model/Cable.h>
 #include <mbdae/model/Contact.h>
+#include <mbdae/model/ModalBody.h>
 #include <mbdae/model/Types.h>
 
 namespace mbdae {
@@ -708,6 +709,12 @@ class System {
   const std::vector<ControllerState>& controller_states() const { return states_; }
   /// Writable controller states.
   std::vector<ControllerState>& controller_states() { return states_; }
+  /// Appends a modally reduced body (ModalBody.h): its reference frame is the body `m.body`, whose
+  /// mass, centre of mass and inertia must be the reduction's rigid part. No throw other than
+  /// std::bad_alloc.
+  void add_modal_body(ModalBody m) { modal_bodies_.push_back(std::move(m)); }
+  /// The modal bodies, in the order added.
+  const std::vector<ModalBody>& modal_bodies() const { return modal_bodies_; }
   /// Index of the controller state named `name` in controller_states(); -1 if there is none.
   int find_controller_state(const std::string& name) const;
 
@@ -748,6 +755,7 @@ class System {
   std::vector<ShaftForce> shaft_forces_;
   std::vector<ControllerState> states_;
   std::vector<Cable> cables_;
+  std::vector<ModalBody> modal_bodies_;
 };
 
 }  // namespace mbdae
