@@ -86,17 +86,18 @@ inline bool force_has_potential(ForceType t) {
 /// The power of element f on its bodies at the kinematics ks (ForcePowers in State.h): `total`
 /// Σ F·v + τ·ω of its wrenches (at the points of ks), `elastic` the same of its law evaluated
 /// with every velocity zero (elements with a potential and no controller state, else 0) and `V`
-/// its potential. w, rest, bm: workspaces.
+/// its potential. w, rest, bm: workspaces. last_angle: as pair_wrenches().
 template <class K>
 void force_power(const ForceElement& f, const ForceGeometry& fd, double t, const std::vector<K>& ks,
                  std::vector<Wrench>& w, std::vector<K>& rest, std::vector<BodyMotion>& bm,
-                 std::span<const double> states, double& total, double& elastic, double& V) {
+                 std::span<const double> states, double* last_angle, double& total, double& elastic,
+                 double& V) {
   auto power = [&] {
     double P = 0;
     for (size_t k = 0; k < ks.size(); ++k) P += w[k].force.dot(ks[k].v) + w[k].torque.dot(ks[k].w);
     return P;
   };
-  force_wrenches(f, fd, t, ks, w, nullptr, bm, states);
+  force_wrenches(f, fd, t, ks, w, nullptr, bm, states, last_angle);
   total = power();
   elastic = V = 0;
   if (!force_type_info(f.type).pairwise || !force_has_potential(f.type) || !states.empty()) return;
@@ -105,7 +106,7 @@ void force_power(const ForceElement& f, const ForceGeometry& fd, double t, const
     k.v.setZero();
     k.w.setZero();
   }
-  force_wrenches(f, fd, t, rest, w, &V, bm, states);
+  force_wrenches(f, fd, t, rest, w, &V, bm, states, last_angle);
   elastic = power();
 }
 

@@ -1110,7 +1110,7 @@ void NewtonEulerSystem::force_powers(Workspace& ws, double t, const VecX& q, con
     const ForceNE& fe = I.forces[e];
     I.reference_kinematics(W, e);
     detail::force_power(*fe.src, fe, t, W.force_kin[e], W.force_out[e], W.power_rest, W.motion_ws,
-                        I.states_of(W, fe.states, v), p.total[e], p.elastic[e], p.potential[e]);
+                        I.states_of(W, fe.states, v), &W.last_angle[e], p.total[e], p.elastic[e], p.potential[e]);
   }
   // Then the loads on the bodies (no potential), in the order of force_names().
   for (int i = 0; i < I.n; ++i) {

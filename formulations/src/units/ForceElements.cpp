@@ -282,7 +282,8 @@ void ForceElements::powers(UnitScratch* ws, const UnitState& s, ForcePowers& out
     const size_t ns = fd.coords.size() - static_cast<size_t>(fd.n_body_coords);
     const double* states = element_states(W, fd, s.v.data());
     detail::force_power(*fd.src, fd, s.t, ks, W.pow_wrench, W.pow_rest, W.user_motion,
-                        std::span<const double>(states, ns), out.total[e], out.elastic[e], out.potential[e]);
+                        std::span<const double>(states, ns), &W.last_angle[fd.index], out.total[e], out.elastic[e],
+                        out.potential[e]);
   }
 }
 
