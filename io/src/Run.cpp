@@ -184,7 +184,16 @@ RunChecks run_checks(const LoadedModel& model) {
   // With sources of energy that are all force elements (joint motors, user forces), the run checks
   // its energy less their work (RunChecks::energy_minus_work); other sources (driven joints, loads
   // from the host, loads on shafts) do work the run does not measure: no energy check then.
-  if (!has_energy_source(sys) || !has_unmeasured_energy_source(sys)) {
+  // The work is integrated on the step grid by the generalized-α family and the explicit
+  // methods; on the output grid otherwise (IDA, Lie-group, impulse), where an element that counts a
+  // joint's turns could be read with a turn missed between two output times: not measured then.
+  const SolverInfo& solver = solver_info(model.settings.solver);
+  const bool on_steps = solver.path == SolverPath::NewtonEuler ||
+                        (solver.path == SolverPath::Implicit && model.settings.solver != SolverType::Ida);
+  bool counts_turns = false;
+  for (const ForceElement& f : sys.forces()) counts_turns = counts_turns || f.effort_uses_angle;
+  c.measure_work = on_steps || !counts_turns;
+  if (!has_energy_source(sys) || (!has_unmeasured_energy_source(sys) && c.measure_work)) {
     c.max_energy_growth = M * g * L + T0;
     c.max_energy_growth_relative = 1;
     c.energy_minus_work = has_energy_source(sys);

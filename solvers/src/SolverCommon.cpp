@@ -138,7 +138,7 @@ SolveResult run_to_end(StateMonitor& monitor, Integrator& integ, double t_end, d
   res.t_reached = t0;
   // The work of the force elements, on the step grid where the integrator hands out its steps.
   WorkLedger ledger(monitor);
-  const bool count_work = ledger.active() && monitor.has_energy();
+  const bool count_work = ledger.active() && monitor.has_energy() && checks.measure_work;
   struct HookReset {  // the hook reads `ledger`: it goes with it
     Integrator& i;
     ~HookReset() { i.set_step_observer({}); }

@@ -268,6 +268,10 @@ struct RunChecks {
   /// elements; the growth limit then also has max_energy_growth_work · ∫|P| dt.
   bool energy_minus_work = false;
   double max_energy_growth_work = 0.1;  ///< see energy_minus_work
+  /// Integrate the work of the force elements at all (SolveStats::force_work). False where it
+  /// could not be trusted: on the output grid with a force element that counts a joint's turns
+  /// (the monitor, sampled only there, would miss a turn made between two output times).
+  bool measure_work = true;
   /// Bounds on ‖C‖∞ (m or rad) and ‖C_q v + C_t‖∞ (m/s or rad/s). Infinite: not checked.
   double max_position_violation = std::numeric_limits<double>::infinity();
   double max_velocity_violation = std::numeric_limits<double>::infinity();  ///< see max_position_violation
