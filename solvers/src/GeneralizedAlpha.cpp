@@ -125,6 +125,32 @@ class Newmark {
   };
   std::unique_ptr<Sensitivity> sens_;
 
+  /// The sensitivities of state(): where state() gives the accelerations and multipliers solved at
+  /// the output state (t, q, v), theirs are the directional central differences of that solve for
+  /// the systems at p ± δ at (q ± δ S_q, v ± δ S_v) (as at the start, start_sensitivities()); else
+  /// the step's own.
+  const StateSensitivities& output_sensitivities() const {
+    const Sensitivity& S = *sens_;
+    (void)state();  // forms out_ok_ for this state
+    if (m_ == 0 || last_compliant_ || !out_ok_) return S.s;
+    if (sens_out_stamp_ != state_stamp_) {
+      sens_out_stamp_ = state_stamp_;
+      sens_out_ = S.s;
+      VecX am, lm, ap, lp;
+      for (int k = 0; k < static_cast<int>(S.params.size()); ++k) {
+        const ParameterSystems& ps = S.params[static_cast<size_t>(k)];
+        const double d = ps.delta;
+        initial_accelerations(*ps.minus, t_, qn_ - d * S.s.q.col(k), vn_ - d * S.s.v.col(k), am, lm);
+        initial_accelerations(*ps.plus, t_, qn_ + d * S.s.q.col(k), vn_ + d * S.s.v.col(k), ap, lp);
+        sens_out_.a.col(k) = (ap - am) / (2 * d);
+        sens_out_.lambda.col(k) = (lp - lm) / (2 * d);
+      }
+    }
+    return sens_out_;
+  }
+  mutable StateSensitivities sens_out_;  // output_sensitivities() of the state with stamp sens_out_stamp_
+  mutable long sens_out_stamp_ = -1;
+
   /// S_q̈,0 and S_λ,0 (S_q,0 and S_v,0 given): directional central differences of the consistent
   /// initial accelerations and multipliers of the systems at p ± δ.
   void start_sensitivities(double t0) {
@@ -921,7 +947,7 @@ class NewmarkSensitivityIntegrator final : public NewmarkDriver<SensitivityInteg
     engine_.sens_ = std::move(sens);
     engine_.init(t0, q0, v0);
   }
-  const StateSensitivities& sensitivities() const override { return engine_.sens_->s; }
+  const StateSensitivities& sensitivities() const override { return engine_.output_sensitivities(); }
 };
 }  // namespace
 
