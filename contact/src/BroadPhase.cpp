@@ -111,7 +111,10 @@ void sparse_pairs(const Grid& g, const std::vector<Vec3>& c, const PairTest& tes
   }
   std::sort(cells.begin(), cells.end());
   for (size_t e = 0; e < N; ++e) {
-    const auto [key, si] = cells[e];
+    // Plain variables, not a structured binding: the lambda below captures si (clang before 16
+    // does not capture structured bindings).
+    const std::uint64_t key = cells[e].first;
+    const int si = cells[e].second;
     for (size_t f = e + 1; f < N && cells[f].first == key; ++f) test_pair(si, cells[f].second);
     std::int64_t ix, iy, iz;
     g.cell_of(c[static_cast<size_t>(si)], ix, iy, iz);
