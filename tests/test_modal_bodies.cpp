@@ -317,15 +317,17 @@ TEST_CASE("modal body: the rotor-blade example runs, its root carries the blade'
   int rows = 0;
   const SolveResult res = run.run([&](const StateView&, std::span<const double> row) {
     worst = std::max(worst, std::abs(std::hypot(row[fx], row[fy]) / Fc - 1));
-    fz_sum += std::abs(row[fz]);
+    fz_sum += row[fz];
     ++rows;
     return true;
   });
   REQUIRE(res.ok());
-  INFO("largest relative difference of the in-plane root force to m Omega^2 r " << worst << ", mean |F_z| "
+  INFO("largest relative difference of the in-plane root force to m Omega^2 r " << worst << ", mean F_z "
                                                                                  << fz_sum / rows << " N");
   CHECK(worst <= 5e-3);
-  CHECK(fz_sum / rows == Approx(m * 9.81).epsilon(0.1));
+  // The mean over the run of the signed z force carries the weight; what is left is the flap
+  // oscillation's unfinished last period (measured below 1 %).
+  CHECK(std::abs(fz_sum / rows) == Approx(m * 9.81).epsilon(0.02));
   // rk4 has no modal coordinates: refused at load time, naming the body.
   CHECK_THROWS_WITH(io::load_model_file(file, {{"solver.type", "rk4"}}), Catch::Contains("modal body 'blade'"));
 }
